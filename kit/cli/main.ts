@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// The `openmle` CLI: a thin face over the kit's calls. Each subcommand lives in its own file
+// and registers itself here; `--json` output is stable and documented in README.md.
+import { Command } from "commander";
+import { registerConfig } from "./config-cmd.js";
+import { registerWorkspace } from "./workspace-cmd.js";
+import { runCli } from "./run-cli.js";
+
+const program = new Command()
+  .name("openmle")
+  .description("OpenMLE kit: task packages, sandbox, operator policies, evolutionary search, ERL and evaluation.")
+  .version("0.1.0")
+  .showHelpAfterError();
+
+registerWorkspace(program);
+registerConfig(program);
+
+await runCli(program, process.argv);

@@ -1,0 +1,25 @@
+import type { Command } from "commander";
+import { WorkspaceError } from "../store/index.js";
+
+/** Known errors print one clear line and exit 1; anything else keeps its stack (a bug). */
+export async function runCli(program: Command, argv: string[]): Promise<void> {
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof WorkspaceError || (e instanceof Error && (e as { userFacing?: boolean }).userFacing)) {
+      process.stderr.write(`openmle: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}
+
+/** Bad arguments: printed without a stack, exit code 1. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Print either JSON (stable shape) or human text. */
+export function output(json: boolean, value: unknown, human: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, TABLES } from "../store/index.js";
+import { output } from "./run-cli.js";
+
+export function registerWorkspace(program: Command): void {
+  const ws = program.command("workspace").description("Create, inspect, query, export and import workspaces (DuckDB)");
+
+  ws.command("info <dir>")
+    .description("Schema version and row counts per table")
+    .option("--json", "machine-readable output")
+    .action(async (dir: string, o: { json?: boolean }) => {
+      const w = await openWorkspace(dir, { readOnly: true });
+      try {
+        const counts: Record<string, number> = {};
+        for (const t of TABLES) counts[t] = (await w.query<{ n: number }>(`SELECT count(*) AS n FROM ${t}`))[0]!.n;
+        output(!!o.json, { dir: w.dir, schemaVersion: w.schemaVersion, counts }, () =>
+          [`workspace ${w.dir} (schema v${w.schemaVersion})`, ...Object.entries(counts).map(([t, n]) => `  ${t.padEnd(14)} ${n}`)].join("\n"),
+        );
+      } finally {
+        w.close();
+      }
+    });
+
+  ws.command("query <dir> <sql>")
+    .description("Run a read-only SQL query and print the rows")
+    .option("--json", "print rows as a JSON array")
+    .action(async (dir: string, sql: string, o: { json?: boolean }) => {
+      const w = await openWorkspace(dir, { readOnly: true });
+      try {
+        const rows = await w.query(sql);
+        output(!!o.json, rows, () => (rows.length ? formatTable(rows) : "(no rows)"));
+      } finally {
+        w.close();
+      }
+    });
+
+  ws.command("export <dir> <tableOrSql> <file>")
+    .description("Export a table or a SELECT to Parquet")
+    .action(async (dir: string, what: string, file: string) => {
+      const w = await openWorkspace(dir, { readOnly: true });
+      try {
+        process.stdout.write(`${await exportParquet(w, what, file)}\n`);
+      } finally {
+        w.close();
+      }
+    });
+
+  ws.command("import <dir> <file> <table>")
+    .description("Import a Parquet file into a table (append by column name, or --create)")
+    .option("--create", "create the table from the file's schema")
+    .action(async (dir: string, file: string, table: string, o: { create?: boolean }) => {
+      const w = await openWorkspace(dir);
+      try {
+        const n = await importParquet(w, file, table, { create: o.create });
+        process.stdout.write(`imported ${n} rows into ${table}\n`);
+      } finally {
+        w.close();
+      }
+    });
+
+  ws.command("demo [dir]")
+    .description("Create a workspace, record a run with a few rows, query it and export Parquet under reports/")
+    .option("--out <dir>", "where the Parquet export goes", "reports/workspace-demo")
+    .action(async (dir: string | undefined, o: { out: string }) => {
+      const w = await openWorkspace(dir ?? "workspaces/demo");
+      try {
+        const runId = await startRun(w, { taskId: "demo", harness: "demo", policy: "none", seed: 0, config: { steps: 4 } });
+        // Four toy experience cards: a lineage draft → improve → debug → crossover.
+        const ops = ["draft", "improve", "debug", "crossover"];
+        await w.append(
+          "cards",
+          ops.map((op, i) => ({
+            run_id: runId, node_id: `${runId}-n${i}`, operator: op, parents: i ? [`${runId}-n${i - 1}`] : [],
+            generation_id: i, score: op === "debug" ? null : 0.7 + 0.05 * i, status: op === "debug" ? "runtime_error" : "success",
+            method_family: i % 2 ? "xgboost" : "sklearn",
+          })),
+        );
+        await finishRun(w, runId, "finished", { nodes: ops.length });
+        const board = await w.query(
+          "SELECT method_family, count(*) AS nodes, max(score) AS best FROM cards WHERE run_id = $r GROUP BY 1 ORDER BY 1",
+          { r: runId },
+        );
+        mkdirSync(resolve(o.out), { recursive: true });
+        const file = await exportParquet(w, "cards", join(o.out, "cards.parquet"));
+        process.stdout.write(`workspace ${w.dir} (schema v${SCHEMA_VERSION}), run ${runId}\n${formatTable(board)}\nexported ${file}\n`);
+      } finally {
+        w.close();
+      }
+    });
+}
+
+/** A plain-text table for terminal output. */
+export function formatTable(rows: readonly Record<string, unknown>[]): string {
+  const cols = Object.keys(rows[0] ?? {});
+  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+  const widths = cols.map((c) => Math.min(60, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
+  const line = (vals: string[]) => vals.map((v, i) => v.slice(0, 60).padEnd(widths[i]!)).join("  ");
+  return [line(cols), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");
+}

@@ -1,0 +1,53 @@
+import type { TaskPackage } from "../gym/types.js";
+
+/** The six feedback modes of spec §2.3. */
+export const FEEDBACK_MODES = ["success", "runtime_error", "missing_code", "missing_submission", "scoring_failure", "timeout"] as const;
+export type FeedbackMode = (typeof FEEDBACK_MODES)[number];
+
+export interface SandboxLimits {
+  /** Wall-clock limit in seconds; the whole process tree is killed past it. */
+  readonly timeoutS: number;
+  /** Memory cap in MiB. */
+  readonly memoryMb: number;
+  /** CPU threads the program may use (thread-count environment variables). */
+  readonly cpus: number;
+  /** GPUs requested (0 = CPU job). */
+  readonly gpus: number;
+}
+
+/** One execution: plain, readonly, goes straight into the executions table. */
+export interface ExecutionRecord {
+  readonly executionId: string;
+  readonly idempotencyKey: string;
+  readonly taskId: string;
+  readonly backend: string;
+  readonly status: FeedbackMode;
+  /** Parsed from the program's `Final Validation Score:` line. */
+  readonly validScore: number | null;
+  /** The task's hidden metric on the submission; never visible to the program. */
+  readonly testScore: number | null;
+  readonly errorType: string | null;
+  /** Groups failures: timeout, submission_missing, import_error, column_mismatch, metric_parse_failed, sandbox_error, ... */
+  readonly errorSignature: string | null;
+  readonly traceback: string | null;
+  readonly stdoutTail: string;
+  readonly stderrTail: string;
+  readonly wallS: number;
+  readonly cpuS: number;
+  readonly peakMemMb: number | null;
+  readonly artifacts: readonly string[];
+  readonly codeHash: string;
+  readonly limits: SandboxLimits;
+  readonly startedAt: Date;
+  readonly endedAt: Date;
+}
+
+export interface SandboxJob {
+  readonly task: TaskPackage;
+  /** The program (code/main.py); null or empty → missing_code. */
+  readonly code: string | null;
+  readonly limits?: Partial<SandboxLimits>;
+  readonly priority?: number;
+  readonly runId?: string;
+  readonly nodeId?: string;
+}

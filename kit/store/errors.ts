@@ -1,0 +1,51 @@
+/** Base class of every workspace error: each names the path and says what to do. */
+export class WorkspaceError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The folder exists and holds files, but no workspace database. */
+export class NotAWorkspaceError extends WorkspaceError {}
+
+/** The database was written by a newer kit (higher schema version). */
+export class NewerSchemaError extends WorkspaceError {
+  constructor(
+    path: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `Workspace ${path} has schema version ${found}, but this kit understands up to ${supported}. ` +
+        `Upgrade the kit (npm install openmle@latest) to open it; the file was not touched.`,
+      path,
+    );
+  }
+}
+
+/** The database file cannot be read as DuckDB (truncated, overwritten, not a database). */
+export class CorruptWorkspaceError extends WorkspaceError {}
+
+/** Another process (or another handle in this process) is writing the workspace. */
+export class WorkspaceLockedError extends WorkspaceError {
+  constructor(
+    path: string,
+    readonly holder: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Workspace ${path} is already open for writing by ${holder}. Only one writer at a time: ` +
+        `wait for it to finish, close it, or open this workspace with { readOnly: true } once it is closed.`,
+      path,
+      options,
+    );
+  }
+}
+
+/** A write was attempted on a handle opened read-only. */
+export class ReadOnlyWorkspaceError extends WorkspaceError {}

@@ -1,0 +1,13 @@
+// kit/store: a workspace = one folder with one DuckDB database (schema in schema.ts).
+export { Workspace, openWorkspace, DB_FILE, quoteIdent, type OpenOptions, type Params } from "./workspace.js";
+export type { Row } from "./values.js";
+export { MIGRATIONS, SCHEMA_VERSION, TABLES, type TableName, type Migration } from "./schema.js";
+export { toArrow, fromArrow } from "./arrow.js";
+export { exportParquet, importParquet } from "./parquet.js";
+export { toDanfo } from "./danfo.js";
+export { stableHash, configHash, canonicalJson } from "./hash.js";
+export { startRun, finishRun, type RunStart } from "./runs.js";
+export { WorkspaceConfig } from "./config.js";
+export {
+  WorkspaceError, NotAWorkspaceError, NewerSchemaError, CorruptWorkspaceError, WorkspaceLockedError, ReadOnlyWorkspaceError,
+} from "./errors.js";

@@ -1,0 +1,36 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { WorkspaceError } from "./errors.js";
+import { quoteIdent, type Workspace } from "./workspace.js";
+
+function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** Export a table name or a SELECT to a Parquet file (DuckDB writes it natively). */
+export async function exportParquet(ws: Workspace, tableOrQuery: string, file: string): Promise<string> {
+  const source = /^\s*(select|with)\b/i.test(tableOrQuery) ? `(${tableOrQuery})` : quoteIdent(tableOrQuery);
+  const out = resolve(file);
+  await ws.queryColumns(`COPY ${source} TO ${sqlString(out)} (FORMAT parquet)`);
+  return out;
+}
+
+/** Import a Parquet file: append into an existing table (columns by name) or create it. */
+export async function importParquet(
+  ws: Workspace,
+  file: string,
+  table: string,
+  opts: { create?: boolean } = {},
+): Promise<number> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new WorkspaceError(`importParquet: no such file ${path}.`, ws.dir);
+  const src = `read_parquet(${sqlString(path)})`;
+  const [{ n }] = await ws.query<{ n: number }>(`SELECT count(*) AS n FROM ${src}`);
+  if (opts.create) {
+    await ws.exec(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${src}`);
+  } else {
+    await ws.exec(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM ${src}`);
+  }
+  ws.forgetColumns(table);
+  return n;
+}

@@ -1,0 +1,208 @@
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
+import { CorruptWorkspaceError, NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceError, WorkspaceLockedError } from "./errors.js";
+import { acquireWriterLock, type WriterLock } from "./lock.js";
+import { migrate } from "./migrate.js";
+import { toDuckValue, toPlain, type Row } from "./values.js";
+
+export const DB_FILE = "openmle.duckdb";
+const LOCK_FILE = "openmle.lock";
+/** DuckDB's vector size: the appender takes whole data chunks of at most this many rows. */
+const CHUNK_ROWS = 2048;
+
+export interface OpenOptions {
+  /** Open without taking the writer lock; writes throw ReadOnlyWorkspaceError. */
+  readonly readOnly?: boolean;
+  /** Create the folder and database when missing (default true for writers). */
+  readonly create?: boolean;
+}
+
+export type Params = readonly unknown[] | Record<string, unknown>;
+
+/**
+ * A workspace: one folder, one DuckDB database, one writer at a time.
+ * Every query returns plain rows (see values.ts) that go straight into notebooks.
+ */
+export class Workspace {
+  private columnCache = new Map<string, { names: string[]; types: DuckDBType[] }>();
+
+  private constructor(
+    readonly dir: string,
+    readonly readOnly: boolean,
+    readonly schemaVersion: number,
+    private readonly instance: DuckDBInstance,
+    private readonly conn: DuckDBConnection,
+    private readonly lock: WriterLock | null,
+  ) {}
+
+  get dbPath(): string {
+    return join(this.dir, DB_FILE);
+  }
+
+  static async open(dirIn: string, opts: OpenOptions = {}): Promise<Workspace> {
+    const dir = resolve(dirIn);
+    const readOnly = opts.readOnly ?? false;
+    const create = opts.create ?? !readOnly;
+    const dbPath = join(dir, DB_FILE);
+
+    // 1. Refuse folders that are not workspaces before touching anything.
+    if (existsSync(dir) && !statSync(dir).isDirectory()) {
+      throw new NotAWorkspaceError(`${dir} is a file, not a workspace folder. Pass a folder path.`, dir);
+    }
+    if (!existsSync(dbPath)) {
+      const empty = !existsSync(dir) || readdirSync(dir).length === 0;
+      if (!create || !empty) {
+        throw new NotAWorkspaceError(
+          `${dir} is not an OpenMLE workspace (no ${DB_FILE}). ` +
+            (empty ? "Open it without readOnly to create one." : "Pick an empty or new folder to create a workspace."),
+          dir,
+        );
+      }
+      mkdirSync(dir, { recursive: true });
+    }
+
+    // 2. Take the writer lock, then open DuckDB (its own file lock is the backstop).
+    const lock = readOnly ? null : acquireWriterLock(join(dir, LOCK_FILE), dir);
+    let instance: DuckDBInstance | undefined;
+    try {
+      instance = await DuckDBInstance.create(dbPath, readOnly ? { access_mode: "READ_ONLY" } : {});
+      const conn = await instance.connect();
+      // 3. Bring the schema forward (read-only handles only check it).
+      const version = await migrate(conn, dir, readOnly);
+      return new Workspace(dir, readOnly, version, instance, conn, lock);
+    } catch (e) {
+      instance?.closeSync();
+      lock?.release();
+      throw classifyOpenError(e, dir);
+    }
+  }
+
+  /** Run a statement without results. */
+  async exec(sql: string, params?: Params): Promise<void> {
+    this.assertWritable(sql);
+    await this.conn.run(sql, params as never);
+  }
+
+  /** Run a query; rows as plain JS objects. */
+  async query<T = Row>(sql: string, params?: Params): Promise<T[]> {
+    this.assertWritable(sql);
+    const reader = await this.conn.runAndReadAll(sql, params as never);
+    return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
+  }
+
+  /** Column names and DuckDB types of a query's result (used by the Arrow bridge). */
+  async queryColumns(sql: string, params?: Params): Promise<{ names: string[]; types: DuckDBType[]; columns: unknown[][] }> {
+    const reader = await this.conn.runAndReadAll(sql, params as never);
+    return { names: reader.columnNames(), types: reader.columnTypes(), columns: reader.getColumnsJS() as unknown[][] };
+  }
+
+  /** Run `fn` in one transaction: all of its writes land, or none. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    await this.exec("BEGIN TRANSACTION");
+    try {
+      const out = await fn();
+      await this.exec("COMMIT");
+      return out;
+    } catch (e) {
+      await this.conn.run("ROLLBACK");
+      throw e;
+    }
+  }
+
+  /** Columns of a table, in order (cached; call `forgetColumns` after ALTER). */
+  async columns(table: string): Promise<{ names: string[]; types: DuckDBType[] }> {
+    let cols = this.columnCache.get(table);
+    if (!cols) {
+      const reader = await this.conn.runAndReadAll(`SELECT * FROM ${quoteIdent(table)} LIMIT 0`);
+      cols = { names: reader.columnNames(), types: reader.columnTypes() };
+      this.columnCache.set(table, cols);
+    }
+    return cols;
+  }
+
+  forgetColumns(table?: string): void {
+    if (table) this.columnCache.delete(table);
+    else this.columnCache.clear();
+  }
+
+  /**
+   * Bulk insert through DuckDB's appender, a data chunk at a time. Missing fields are NULL,
+   * except `created_at`, which gets the current time. Unknown fields are an error (typos lose data).
+   */
+  async append(table: string, rows: readonly Row[]): Promise<number> {
+    this.assertWritable("append");
+    if (rows.length === 0) return 0;
+    const { names, types } = await this.columns(table);
+    const known = new Set(names);
+    for (const key of Object.keys(rows[0]!)) {
+      if (!known.has(key)) {
+        throw new WorkspaceError(`append(${table}): unknown column "${key}". Columns are: ${names.join(", ")}.`, this.dir);
+      }
+    }
+    const now = new Date();
+    const appender = await this.conn.createAppender(table);
+    try {
+      for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+        const batch = rows.slice(start, start + CHUNK_ROWS);
+        const chunk = DuckDBDataChunk.create(types, batch.length);
+        const columns: DuckDBValue[][] = names.map((name, c) => {
+          const type = types[c]!;
+          return batch.map((row) => toDuckValue(row[name] ?? (name === "created_at" ? now : null), type));
+        });
+        chunk.setColumns(columns);
+        appender.appendDataChunk(chunk);
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+    return rows.length;
+  }
+
+  close(): void {
+    try {
+      this.conn.closeSync();
+      this.instance.closeSync();
+    } finally {
+      this.lock?.release();
+    }
+  }
+
+  private assertWritable(sqlOrOp: string): void {
+    if (!this.readOnly) return;
+    if (/^\s*(insert|update|delete|create|drop|alter|copy|append|begin|commit)\b/i.test(sqlOrOp)) {
+      throw new ReadOnlyWorkspaceError(
+        `Workspace ${this.dir} is open read-only; "${sqlOrOp.slice(0, 40)}" writes. Open it without readOnly to write.`,
+        this.dir,
+      );
+    }
+  }
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function classifyOpenError(e: unknown, dir: string): unknown {
+  if (e instanceof WorkspaceError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/Could not set lock|Conflicting lock/i.test(msg)) {
+    const pid = /PID (\d+)/.exec(msg)?.[1];
+    return new WorkspaceLockedError(dir, pid ? `pid ${pid}` : "another process", { cause: e });
+  }
+  if (/not a valid DuckDB database|Serialization|Corrupt|checksum|file is not|IO Error: Could not read|database file/i.test(msg)) {
+    return new CorruptWorkspaceError(
+      `Workspace ${dir}: ${DB_FILE} cannot be read as a DuckDB database (${msg.split("\n")[0]}). ` +
+        `The file was left untouched: restore it from a backup or Parquet export, or move it away and open a new workspace.`,
+      dir,
+      { cause: e },
+    );
+  }
+  return e;
+}
+
+/** Open (creating when new) a workspace folder. */
+export function openWorkspace(dir: string, opts?: OpenOptions): Promise<Workspace> {
+  return Workspace.open(dir, opts);
+}

@@ -1,0 +1,2 @@
+// kit/util: leaf helpers shared by every layer (imports nothing of the kit).
+export { createRng, sampleIndex, type Rng } from "./rng.js";

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# One-time setup of a fresh Debian machine for the OpenMLE kit. Idempotent: each step
+# checks whether its result is already present and skips it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+# 1. Debian packages: the sandbox's Python ML stack, Jupyter for notebooks, bubblewrap for
+#    isolation, Chromium for report rendering, Redis for the sandbox queue.
+APT_PACKAGES=(
+  python3-sklearn python3-pandas python3-numpy python3-scipy python3-xgboost python3-torch
+  python3-torchvision python3-statsmodels python3-pil python3-soundfile
+  jupyter-nbconvert jupyter-client python3-ipykernel
+  bubblewrap chromium redis-server dataset-fashion-mnist
+)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "apt-get install ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  say "Debian packages present"
+fi
+
+# 2. npm dependencies, reinstalled only when package-lock.json changed.
+stamp=node_modules/.openmle-lock-hash
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  say "npm ci"
+  npm ci --no-audit --no-fund
+  echo "$want" > "$stamp"
+else
+  say "node_modules up to date"
+fi
+
+# 3. Build the kit to dist/ (the CLI and the notebooks load it from there).
+say "build"
+npm run --silent build
+
+# 4. Notebooks import "openmle": tslab resolves packages the old Node way (no self-reference),
+#    so node_modules/openmle links back to the project root.
+ln -sfn .. node_modules/openmle
+
+# 5. The tslab kernel, registered against Debian's python3 (which has jupyter_client).
+TSLAB_BIN="$ROOT/node_modules/.bin/tslab"
+KERNEL_JSON=$(jupyter kernelspec list --json 2>/dev/null | /usr/bin/python3 -c \
+  'import json,sys; k=json.load(sys.stdin)["kernelspecs"].get("tslab"); print(k["resource_dir"]+"/kernel.json" if k else "")' || true)
+if [ -n "$KERNEL_JSON" ] && grep -q "$TSLAB_BIN" "$KERNEL_JSON" 2>/dev/null; then
+  say "tslab kernel registered"
+else
+  say "registering the tslab kernel"
+  "$TSLAB_BIN" install --python=/usr/bin/python3 --binary="$TSLAB_BIN"
+fi
+say "done"
