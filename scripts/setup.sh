@@ -8,14 +8,16 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 # 1. Debian packages: the sandbox's Python ML stack, Jupyter for notebooks, bubblewrap for
-#    isolation, Chromium for report rendering, Redis for the sandbox queue.
+#    isolation, Chromium for report rendering, Redis for the sandbox queue, docker.io for the
+#    Docker executor's tests.
 APT_PACKAGES=(
   python3-sklearn python3-pandas python3-numpy python3-scipy python3-xgboost python3-torch
   python3-torchvision python3-statsmodels python3-pil python3-soundfile
   jupyter-nbconvert jupyter-client python3-ipykernel
-  bubblewrap chromium redis-server dataset-fashion-mnist
+  bubblewrap chromium redis-server docker.io dataset-fashion-mnist
 )
 missing=()
+[ "${OPENMLE_SKIP_APT:-0}" = "1" ] && APT_PACKAGES=()  # the devcontainer image brings its own stack
 for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
@@ -44,7 +46,8 @@ npm run --silent build
 #    so node_modules/openmle links back to the project root.
 ln -sfn .. node_modules/openmle
 
-# 5. The tslab kernel, registered against Debian's python3 (which has jupyter_client).
+# 5. The tslab kernel, registered against Debian's python3 (which has jupyter_client); the
+#    devcontainer points OPENMLE_JUPYTER_PYTHON at its virtualenv.
 TSLAB_BIN="$ROOT/node_modules/.bin/tslab"
 KERNEL_JSON=$(jupyter kernelspec list --json 2>/dev/null | /usr/bin/python3 -c \
   'import json,sys; k=json.load(sys.stdin)["kernelspecs"].get("tslab"); print(k["resource_dir"]+"/kernel.json" if k else "")' || true)
@@ -52,6 +55,6 @@ if [ -n "$KERNEL_JSON" ] && grep -q "$TSLAB_BIN" "$KERNEL_JSON" 2>/dev/null; the
   say "tslab kernel registered"
 else
   say "registering the tslab kernel"
-  "$TSLAB_BIN" install --python=/usr/bin/python3 --binary="$TSLAB_BIN"
+  "$TSLAB_BIN" install --python="${OPENMLE_JUPYTER_PYTHON:-/usr/bin/python3}" --binary="$TSLAB_BIN"
 fi
 say "done"

@@ -16,7 +16,7 @@ export interface SandboxLimits {
 }
 
 /** One execution: plain, readonly, goes straight into the executions table. */
-export interface ExecutionRecord {
+export interface ExecutionRecord extends ExecutionRecordExtras {
   readonly executionId: string;
   readonly idempotencyKey: string;
   readonly taskId: string;
@@ -50,4 +50,18 @@ export interface SandboxJob {
   readonly priority?: number;
   readonly runId?: string;
   readonly nodeId?: string;
+}
+
+/** Optional extras a record may carry (kept out of the executions table unless a column exists). */
+export interface ExecutionRecordExtras {
+  readonly runId?: string;
+  readonly nodeId?: string;
+  /** Process exit code (null when killed by a signal or never started). */
+  readonly exitCode?: number | null;
+  /** Signal that ended the process (e.g. SIGKILL), when one did. */
+  readonly exitSignal?: string | null;
+  /** Host folder of the job (kept only when the executor was asked to keep it). */
+  readonly workDir?: string;
+  /** Non-fatal notes: metric_parse_failed, unsafe mode, output truncated. */
+  readonly warnings?: readonly string[];
 }

@@ -46,3 +46,15 @@ export function toDuckValue(value: unknown, type: DuckDBType): DuckDBValue {
       return typeof value === "string" ? value : JSON.stringify(value);
   }
 }
+
+/** A converter for one column type, chosen once per column instead of per value. */
+export function converterFor(type: DuckDBType): (value: unknown) => DuckDBValue {
+  switch (type.typeId) {
+    case DuckDBTypeId.VARCHAR:
+      return (v) => (v === null || v === undefined ? null : typeof v === "string" ? v : JSON.stringify(v));
+    case DuckDBTypeId.DOUBLE:
+      return (v) => (v === null || v === undefined ? null : typeof v === "number" ? v : Number(v));
+    default:
+      return (v) => toDuckValue(v, type);
+  }
+}

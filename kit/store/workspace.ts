@@ -4,7 +4,7 @@ import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType
 import { CorruptWorkspaceError, NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceError, WorkspaceLockedError } from "./errors.js";
 import { acquireWriterLock, type WriterLock } from "./lock.js";
 import { migrate } from "./migrate.js";
-import { toDuckValue, toPlain, type Row } from "./values.js";
+import { converterFor, toDuckValue, toPlain, type Row } from "./values.js";
 
 export const DB_FILE = "openmle.duckdb";
 const LOCK_FILE = "openmle.lock";
@@ -141,14 +141,21 @@ export class Workspace {
       }
     }
     const now = new Date();
+    const convert = types.map(converterFor);
+    const nowValue = toDuckValue(now, types[names.indexOf("created_at")] ?? types[0]!);
     const appender = await this.conn.createAppender(table);
     try {
       for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
         const batch = rows.slice(start, start + CHUNK_ROWS);
         const chunk = DuckDBDataChunk.create(types, batch.length);
         const columns: DuckDBValue[][] = names.map((name, c) => {
-          const type = types[c]!;
-          return batch.map((row) => toDuckValue(row[name] ?? (name === "created_at" ? now : null), type));
+          const out: DuckDBValue[] = new Array(batch.length);
+          const conv = convert[c]!;
+          for (let r = 0; r < batch.length; r++) {
+            const v = batch[r]![name];
+            out[r] = v === undefined || v === null ? (name === "created_at" ? nowValue : null) : conv(v);
+          }
+          return out;
         });
         chunk.setColumns(columns);
         appender.appendDataChunk(chunk);

@@ -1,0 +1,86 @@
+import type { FeedbackMode } from "./types.js";
+import { parseValidationScore, hasScoreLine } from "./parse-score.js";
+import { extractPythonFailure, runtimeSignature } from "./traceback.js";
+
+/** What gym's scoreSubmission returns. */
+export type ScoreResult = { ok: true; score: number } | { ok: false; kind: "invalid" | "error"; message: string };
+
+/** How the process ended, as an executor reports it. */
+export interface ProcessOutcome {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  /** The memory cap killed it (cgroup OOM counter, or a kill past the cap). */
+  readonly oomKilled: boolean;
+  /** The sandbox itself failed (could not start, bwrap error): the program never ran properly. */
+  readonly sandboxError: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface Classification {
+  readonly status: FeedbackMode;
+  readonly validScore: number | null;
+  readonly testScore: number | null;
+  readonly errorType: string | null;
+  readonly errorSignature: string | null;
+  readonly traceback: string | null;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The feedback mode of one execution (spec §2.3), in this order:
+ * 1. no code → missing_code; 2. past the time limit → timeout; 3. the sandbox failed →
+ * runtime_error/sandbox_error; 4. killed by the memory cap or a non-zero exit → runtime_error
+ * (signature from the exception); 5. exit 0 without submission.csv → missing_submission;
+ * 6. the metric rejects or fails on it → scoring_failure; 7. else success. A success without a
+ * parsable `Final Validation Score:` line keeps its status and gets the warning
+ * (and signature) metric_parse_failed.
+ */
+export function classifyExecution(input: {
+  codeMissing: boolean;
+  outcome?: ProcessOutcome;
+  submissionFound?: boolean;
+  score?: ScoreResult;
+}): Classification {
+  const base = { validScore: null, testScore: null, traceback: null, warnings: [] as string[] };
+  if (input.codeMissing || !input.outcome) {
+    return { ...base, status: "missing_code", errorType: "missing_code", errorSignature: "missing_code" };
+  }
+  const o = input.outcome;
+  const validScore = parseValidationScore(o.stdout);
+  const failure = extractPythonFailure(o.stderr);
+  const withRun = { ...base, validScore, traceback: failure.excerpt };
+  if (o.timedOut) return { ...withRun, status: "timeout", errorType: "timeout", errorSignature: "timeout" };
+  if (o.sandboxError) return { ...withRun, status: "runtime_error", errorType: "sandbox_error", errorSignature: "sandbox_error", traceback: o.sandboxError };
+  if (o.oomKilled) return { ...withRun, status: "runtime_error", errorType: "MemoryError", errorSignature: "memory_error" };
+  if (o.exitCode !== 0) {
+    const errorType = failure.exception ?? (o.signal ? `killed_by_${o.signal}` : `exit_code_${o.exitCode}`);
+    const sig = failure.exception || !o.signal ? runtimeSignature(failure.exception, o.stderr) : `killed_by_${o.signal.toLowerCase()}`;
+    return { ...withRun, status: "runtime_error", errorType, errorSignature: sig };
+  }
+  if (!input.submissionFound) {
+    return { ...withRun, status: "missing_submission", errorType: "submission_missing", errorSignature: "submission_missing" };
+  }
+  const s = input.score;
+  if (!s || !s.ok) {
+    const message = s && !s.ok ? s.message : "no score";
+    const signature = s && !s.ok && s.kind === "error" ? "metric_error" : scoringSignature(message);
+    return { ...withRun, status: "scoring_failure", errorType: s && !s.ok ? `${s.kind}_submission` : "scoring_error", errorSignature: signature, traceback: message };
+  }
+  if (validScore === null) {
+    const warning = hasScoreLine(o.stdout) ? "metric_parse_failed: the Final Validation Score line did not parse" : "metric_parse_failed: no Final Validation Score line";
+    return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: "metric_parse_failed", warnings: [warning] };
+  }
+  return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: null, traceback: null };
+}
+
+/** Signature of a validation message from a task's metric (messages vary; keywords do not). */
+export function scoringSignature(message: string): string {
+  if (/\bnan\b|missing values?|null values?|contains? (?:empty|na)\b/i.test(message)) return "nan_in_submission";
+  if (/column/i.test(message)) return "column_mismatch";
+  if (/\brows?\b|length|shape|number of (?:lines|entries|predictions)/i.test(message)) return "row_count_mismatch";
+  if (/\bids?\b|identifier/i.test(message)) return "id_mismatch";
+  if (/pars|decode|empty|tokeniz|csv/i.test(message)) return "invalid_csv";
+  return "invalid_submission";
+}

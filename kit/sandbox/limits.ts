@@ -1,0 +1,26 @@
+import type { SandboxLimits } from "./types.js";
+import { SandboxConfigError } from "./errors.js";
+
+/** Defaults of a job's limits: 10 minutes, 4 GiB, 2 threads, no GPU. */
+export const DEFAULT_LIMITS: SandboxLimits = { timeoutS: 600, memoryMb: 4096, cpus: 2, gpus: 0 };
+
+/** Fill in defaults and reject nonsense, naming the bad value. */
+export function resolveLimits(partial: Partial<SandboxLimits> = {}, defaults: SandboxLimits = DEFAULT_LIMITS): SandboxLimits {
+  const out: SandboxLimits = {
+    timeoutS: partial.timeoutS ?? defaults.timeoutS,
+    memoryMb: partial.memoryMb ?? defaults.memoryMb,
+    cpus: partial.cpus ?? defaults.cpus,
+    gpus: partial.gpus ?? defaults.gpus,
+  };
+  const check = (name: keyof SandboxLimits, min: number, int: boolean) => {
+    const v = out[name];
+    if (!Number.isFinite(v) || v < min || (int && !Number.isInteger(v))) {
+      throw new SandboxConfigError(`Sandbox limit ${name}=${v} is invalid: use ${int ? "an integer" : "a number"} >= ${min}.`);
+    }
+  };
+  check("timeoutS", 0.1, false);
+  check("memoryMb", 32, false);
+  check("cpus", 1, true);
+  check("gpus", 0, true);
+  return out;
+}
