@@ -37,6 +37,10 @@ export interface ChatResult {
   readonly finishReason?: string;
   /** The provider's raw response, kept for debugging. */
   readonly raw?: unknown;
+  /** Attempts made, retries included (1 when the first attempt succeeded). */
+  readonly attempts?: number;
+  /** Cost in USD at the configured token prices (set by recordingModel). */
+  readonly costUsd?: number;
 }
 
 export interface LanguageModel {

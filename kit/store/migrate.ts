@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { NewerSchemaError, WorkspaceError } from "./errors.js";
-import { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
+import { MIGRATIONS, type Migration } from "./schema.js";
 
 /**
  * Bring a database to SCHEMA_VERSION, one migration per transaction.
@@ -8,7 +8,13 @@ import { MIGRATIONS, SCHEMA_VERSION } from "./schema.js";
  * 2. Refuse a newer version without writing anything.
  * 3. Apply each missing migration and bump the version inside the same transaction.
  */
-export async function migrate(conn: DuckDBConnection, dir: string, readOnly: boolean): Promise<number> {
+export async function migrate(
+  conn: DuckDBConnection,
+  dir: string,
+  readOnly: boolean,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number> {
+  const SCHEMA_VERSION = migrations.length;
   const hasMeta = await conn.runAndReadAll(
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'schema_meta'",
   );
@@ -33,7 +39,7 @@ export async function migrate(conn: DuckDBConnection, dir: string, readOnly: boo
       dir,
     );
   }
-  for (const m of MIGRATIONS.filter((m) => m.version > version)) {
+  for (const m of migrations.filter((m) => m.version > version)) {
     await conn.run("BEGIN TRANSACTION");
     try {
       if (m.version === 1) await conn.run("CREATE TABLE schema_meta (key VARCHAR PRIMARY KEY, value VARCHAR)");

@@ -1,0 +1,79 @@
+import type { Workspace } from "../store/index.js";
+import { evaluateRuns, type EvaluateOptions, type Evaluation, type RunOutcome } from "./evaluate-runs.js";
+import { liteCompetitionIds, loadLiteLeaderboard, type Leaderboard } from "./leaderboard.js";
+
+const parseJson = (v: unknown): Record<string, unknown> => {
+  if (v === null || v === undefined) return {};
+  if (typeof v === "string") {
+    try {
+      const o = JSON.parse(v) as unknown;
+      return o && typeof o === "object" ? (o as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  return typeof v === "object" ? (v as Record<string, unknown>) : {};
+};
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/**
+ * Read every run that is not still running, with its final score:
+ * 1. `runs.summary.test_score` when the run recorded one;
+ * 2. else the test score of `runs.summary.champion_node_id`;
+ * 3. else the test score of the run's best successful node by validation score (direction from `tasks`).
+ * Tasks missing from the `tasks` table count as modality "other", higher-is-better.
+ */
+export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
+  const runs = await ws.query<Record<string, unknown>>(
+    `SELECT r.run_id, r.task_id, r.harness, r.config_hash, r.seed, r.status, r.summary, t.modality, t.higher_is_better
+     FROM runs r LEFT JOIN tasks t USING (task_id) WHERE coalesce(r.status, '') <> 'running' ORDER BY r.run_id`,
+  );
+  const nodes = await ws.query<{ run_id: string; node_id: string; status: string | null; valid_score: number | null; test_score: number | null }>(
+    "SELECT run_id, node_id, status, valid_score, test_score FROM nodes",
+  );
+  const byRun = new Map<string, typeof nodes>();
+  for (const n of nodes) byRun.set(n.run_id, [...(byRun.get(n.run_id) ?? []), n]);
+
+  return runs.map((r) => {
+    const summary = parseJson(r.summary);
+    const hib = r.higher_is_better === null || r.higher_is_better === undefined ? true : Boolean(r.higher_is_better);
+    const own = byRun.get(String(r.run_id)) ?? [];
+    const ok = own.filter((n) => n.status === "success" && num(n.valid_score) !== null);
+    let score = num(summary.test_score);
+    if (score === null && typeof summary.champion_node_id === "string") score = num(own.find((n) => n.node_id === summary.champion_node_id)?.test_score);
+    if (score === null && ok.length) {
+      const best = ok.reduce((a, b) => ((hib ? b.valid_score! > a.valid_score! : b.valid_score! < a.valid_score!) ? b : a));
+      score = num(best.test_score);
+    }
+    return {
+      run_id: String(r.run_id),
+      task_id: String(r.task_id),
+      harness: String(r.harness ?? "unknown"),
+      config_hash: String(r.config_hash ?? ""),
+      seed: num(r.seed),
+      modality: String(r.modality ?? "other"),
+      higher_is_better: hib,
+      score,
+      submission_exists: score !== null || ok.length > 0,
+    };
+  });
+}
+
+/** Leaderboards for the task ids that are MLE-bench Lite competitions (bundled data). */
+export function liteLeaderboardsFor(taskIds: Iterable<string>): Map<string, Leaderboard> {
+  const lite = new Set(liteCompetitionIds());
+  const out = new Map<string, Leaderboard>();
+  for (const id of taskIds) if (lite.has(id)) out.set(id, loadLiteLeaderboard(id));
+  return out;
+}
+
+/**
+ * evaluate(workspace): Valid Rate, Medal Average and Human Rank (avg@k), grade distribution and
+ * per-modality rates of every run in the workspace. Tasks that are MLE-bench Lite competitions are
+ * graded against their bundled leaderboards unless `opts.leaderboards` says otherwise.
+ */
+export async function evaluate(ws: Workspace, opts: EvaluateOptions = {}): Promise<Evaluation> {
+  const outcomes = await loadRunOutcomes(ws);
+  const leaderboards = opts.leaderboards ?? liteLeaderboardsFor(outcomes.map((o) => o.task_id));
+  return evaluateRuns(outcomes, { ...opts, leaderboards });
+}

@@ -1,0 +1,98 @@
+import type { EvoNode } from "./types.js";
+import { isGood } from "./types.js";
+
+/** One row of the cards table: every experience-card field of spec §4 point 1. */
+export interface ExperienceCard {
+  readonly run_id: string;
+  readonly node_id: string;
+  readonly operator: string;
+  readonly parents: readonly string[];
+  readonly generation_id: number;
+  readonly score: number | null;
+  readonly fitness: number | null;
+  readonly reward: number;
+  readonly status: string;
+  readonly error_signature: string | null;
+  readonly sandbox_time_s: number;
+  readonly model_time_s: number;
+  readonly cost_usd: number;
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  readonly imports: readonly string[];
+  readonly method_family: string;
+  readonly family_explored: number;
+  readonly delta_vs_parent: number | null;
+  readonly novelty: number;
+  readonly rank: number | null;
+  readonly is_champion: boolean;
+  readonly selection_utility: number | null;
+  readonly plan: string;
+  readonly analysis: string;
+  readonly rich_summary: string | null;
+}
+
+/**
+ * The card of `node`, written right after its evaluation from the run's earlier nodes only, so it
+ * is deterministic: family_explored/novelty count earlier cards of the family; rank and champion
+ * are among the run's scored nodes including this one; reward is the fitness min-max-scaled over
+ * the run's scored nodes so far (1 when it is the only one, 0 on failure).
+ */
+export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNode[], selectionUtility: number | null = null): ExperienceCard {
+  const familyExplored = earlier.filter((n) => n.methodFamily === node.methodFamily).length;
+  const byId = new Map(earlier.map((n) => [n.nodeId, n]));
+  const parentFit = node.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
+  const scored = [...earlier.filter(isGood).map((n) => n.fitness!), ...(isGood(node) ? [node.fitness!] : [])];
+  let reward = 0;
+  let rank: number | null = null;
+  if (isGood(node)) {
+    const lo = Math.min(...scored);
+    const hi = Math.max(...scored);
+    reward = hi > lo ? (node.fitness! - lo) / (hi - lo) : 1;
+    rank = 1 + scored.filter((f) => f > node.fitness!).length;
+  }
+  const delta = isGood(node) && parentFit.length ? node.fitness! - Math.max(...parentFit) : null;
+  return {
+    run_id: runId,
+    node_id: node.nodeId,
+    operator: node.operator,
+    parents: node.parents,
+    generation_id: node.generation,
+    score: node.validScore,
+    fitness: node.fitness,
+    reward,
+    status: node.status,
+    error_signature: node.errorSignature,
+    sandbox_time_s: node.sandboxS,
+    model_time_s: (node.usage?.latencyMs ?? 0) / 1000,
+    cost_usd: node.usage?.costUsd ?? 0,
+    prompt_tokens: node.usage?.promptTokens ?? 0,
+    completion_tokens: node.usage?.completionTokens ?? 0,
+    imports: node.imports,
+    method_family: node.methodFamily,
+    family_explored: familyExplored,
+    delta_vs_parent: delta,
+    novelty: 1 / Math.sqrt(1 + familyExplored),
+    rank,
+    is_champion: rank === 1,
+    selection_utility: selectionUtility,
+    plan: node.plan,
+    analysis: analyse(node, delta),
+    rich_summary: null,
+  };
+}
+
+/** A one-line deterministic analysis of the outcome. */
+export function analyse(node: Pick<EvoNode, "status" | "validScore" | "errorSignature" | "traceback">, delta: number | null): string {
+  if (node.status === "success" && node.validScore !== null) {
+    const d = delta === null ? "" : ` (${delta >= 0 ? "+" : ""}${delta.toPrecision(3)} vs best parent)`;
+    return `success: validation ${node.validScore.toPrecision(4)}${d}`;
+  }
+  const last = (node.traceback ?? "").trim().split("\n").at(-1) ?? "";
+  return `${node.status}${node.errorSignature ? ` [${node.errorSignature}]` : ""}${last ? `: ${last.slice(0, 160)}` : ""}`;
+}
+
+/** The deterministic card summary used as memory when no model is given (and by the grammar policy). */
+export function cardSummary(c: Pick<ExperienceCard, "node_id" | "operator" | "method_family" | "plan" | "analysis" | "parents">): string {
+  const from = c.parents.length ? ` from ${c.parents.join("+")}` : "";
+  return `${c.node_id} ${c.operator}${from} [${c.method_family}] ${c.plan.split("\n")[0]!.slice(0, 160)} → ${c.analysis}`;
+}

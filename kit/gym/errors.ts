@@ -1,0 +1,31 @@
+/** Base class of every gym error: each names the file (or folder) at fault and says how to fix it. */
+export class GymError extends Error {
+  /** The CLI prints these as one line (no stack). */
+  readonly userFacing = true;
+  constructor(
+    message: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A folder that is not a task package, or a package missing a required file. */
+export class TaskPackageError extends GymError {}
+
+/** utils/metric.py cannot be imported or holds no metric class. */
+export class MetricLoadError extends GymError {}
+
+/** A task spec that cannot be built (unknown metric, missing target column, empty data ...). */
+export class TaskSpecError extends GymError {}
+
+/** utils/prepare.py raised or wrote incomplete outputs. */
+export class PrepareError extends GymError {}
+
+/** An unknown built-in task id. */
+export class UnknownTaskError extends GymError {}
+
+/** The Python interpreter is missing or a harness call failed unexpectedly. */
+export class PythonError extends GymError {}

@@ -1,0 +1,49 @@
+import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { SANDBOX_DATA_DIR, SANDBOX_WORKDIR } from "./executor.js";
+
+/** The uid/gid the program runs as inside its user namespace (no capabilities). */
+export const SANDBOX_UID = 1000;
+
+/**
+ * bubblewrap arguments for one job (pure apart from looking at which top-level system folders
+ * are symlinks). Namespaces: user (uid 1000, no capabilities), pid (the whole tree dies with
+ * it), net (no interfaces but its own loopback), ipc, uts, cgroup. Mounts: /usr and /etc
+ * read-only, a private /tmp, a minimal /dev, the public data read-only at /data, the job folder
+ * writable at /workspace. Nothing else of the host, so data/private is simply not there.
+ */
+export function bwrapArgs(opts: {
+  jobDir: string;
+  publicDir: string;
+  env: Readonly<Record<string, string>>;
+  command: readonly string[];
+  gpuDevices?: readonly string[];
+  systemDirs?: readonly string[];
+}): string[] {
+  const a: string[] = [
+    "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID),
+    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--die-with-parent", "--new-session", "--hostname", "sandbox",
+  ];
+  for (const dir of opts.systemDirs ?? ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]) {
+    if (!existsSync(dir)) continue;
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink()) a.push("--symlink", readlinkSync(dir), dir);
+    else a.push("--ro-bind", dir, dir);
+  }
+  a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
+  a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
+  a.push("--clearenv");
+  for (const [k, v] of Object.entries(opts.env)) a.push("--setenv", k, v);
+  a.push("--", ...opts.command);
+  return a;
+}
+
+/** NVIDIA device nodes to pass through for GPU jobs. */
+export function nvidiaDevices(): string[] {
+  try {
+    return readdirSync("/dev").filter((n) => /^nvidia/.test(n)).map((n) => `/dev/${n}`);
+  } catch {
+    return [];
+  }
+}
