@@ -1,5 +1,8 @@
 import type { ZodType } from "zod";
 import { WorkspaceConfig } from "../store/config.js";
+import { LlmConfig } from "../llm/llm-config.js";
+import { LlmPolicyConfig } from "../policy/llm/llm-policy-config.js";
+import { SandboxConfig } from "../sandbox/config.js";
 
 /**
  * Every configurable part of the kit, by name. Each schema lives beside the code it
@@ -7,4 +10,7 @@ import { WorkspaceConfig } from "../store/config.js";
  */
 export const CONFIG_SCHEMAS = {
   workspace: WorkspaceConfig,
+  llm: LlmConfig,
+  llmPolicy: LlmPolicyConfig,
+  sandbox: SandboxConfig,
 } satisfies Record<string, ZodType>;

@@ -5,6 +5,11 @@ import { Command } from "commander";
 import { registerConfig } from "./config-cmd.js";
 import { registerWorkspace } from "./workspace-cmd.js";
 import { runCli } from "./run-cli.js";
+import { registerGrade } from "./grade-cmd.js";
+import { registerEvaluate } from "./evaluate-cmd.js";
+import { registerReport } from "./report-cmd.js";
+import { registerSandbox } from "./sandbox-cmd.js";
+import { registerWorker } from "./worker-cmd.js";
 
 const program = new Command()
   .name("openmle")
@@ -14,5 +19,10 @@ const program = new Command()
 
 registerWorkspace(program);
 registerConfig(program);
+registerGrade(program);
+registerEvaluate(program);
+registerReport(program);
+registerSandbox(program);
+registerWorker(program);
 
 await runCli(program, process.argv);

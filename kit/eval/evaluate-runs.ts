@@ -17,7 +17,8 @@ export interface RunOutcome {
   readonly submission_exists: boolean;
 }
 
-export type Grade = "gold" | "silver" | "bronze" | "none" | "invalid";
+/** A run's grade; "ungraded" = a valid submission on a task without a leaderboard. */
+export type Grade = "gold" | "silver" | "bronze" | "none" | "invalid" | "ungraded";
 
 export interface GradedRun extends RunOutcome {
   readonly group: string;
@@ -73,7 +74,7 @@ const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 
 
 function gradeOf(r: CompetitionReport | null, valid: boolean): Grade {
   if (!valid) return "invalid";
-  if (!r) return "none";
+  if (!r) return "ungraded";
   return r.gold_medal ? "gold" : r.silver_medal ? "silver" : r.bronze_medal ? "bronze" : "none";
 }
 
@@ -138,7 +139,7 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
       if (norms.length) perRep.norm.push(mean(norms)!);
     }
 
-    const grades: Record<Grade, number> = { gold: 0, silver: 0, bronze: 0, none: 0, invalid: 0 };
+    const grades: Record<Grade, number> = { gold: 0, silver: 0, bronze: 0, none: 0, invalid: 0, ungraded: 0 };
     for (const r of gRuns) grades[r.grade]++;
     const modalities = [...new Set(gRuns.map((r) => r.modality))].sort();
     groups.push({

@@ -18,8 +18,8 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
 
 /**
  * Read every run that is not still running, with its final score:
- * 1. `runs.summary.test_score` when the run recorded one;
- * 2. else the test score of `runs.summary.champion_node_id`;
+ * 1. `runs.summary.test_score` (or `summary.champion.testScore`, kit/evo's RunSummary) when recorded;
+ * 2. else the test score of `runs.summary.champion_node_id` (or `summary.champion.nodeId`);
  * 3. else the test score of the run's best successful node by validation score (direction from `tasks`).
  * Tasks missing from the `tasks` table count as modality "other", higher-is-better.
  */
@@ -39,8 +39,10 @@ export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
     const hib = r.higher_is_better === null || r.higher_is_better === undefined ? true : Boolean(r.higher_is_better);
     const own = byRun.get(String(r.run_id)) ?? [];
     const ok = own.filter((n) => n.status === "success" && num(n.valid_score) !== null);
-    let score = num(summary.test_score);
-    if (score === null && typeof summary.champion_node_id === "string") score = num(own.find((n) => n.node_id === summary.champion_node_id)?.test_score);
+    const champ = parseJson(summary.champion);
+    let score = num(summary.test_score) ?? num(champ.testScore);
+    const champId = typeof summary.champion_node_id === "string" ? summary.champion_node_id : typeof champ.nodeId === "string" ? champ.nodeId : null;
+    if (score === null && champId !== null) score = num(own.find((n) => n.node_id === champId)?.test_score);
     if (score === null && ok.length) {
       const best = ok.reduce((a, b) => ((hib ? b.valid_score! > a.valid_score! : b.valid_score! < a.valid_score!) ? b : a));
       score = num(best.test_score);

@@ -23,7 +23,7 @@ describe("natureBench aggregation", () => {
     const s = natureBench([
       { task_id: "a", agent: 1.2, sota: 1, higher_is_better: true }, // 0.2
       { task_id: "a", agent: 1.1, sota: 1, higher_is_better: true }, // 0.1 → mean 0.15: surpass
-      { task_id: "b", agent: 1.1, sota: 1, higher_is_better: true }, // 0.1: match, not surpass (strict)
+      { task_id: "b", agent: 11, sota: 10, higher_is_better: true }, // exactly 0.1: match, not surpass (strict)
       { task_id: "c", agent: 2, sota: 2, higher_is_better: false }, // 0: match
       { task_id: "d", agent: null, sota: 2, higher_is_better: false }, // -1
       { task_id: "d", agent: 1, sota: 2, higher_is_better: false }, // 0.5 → mean -0.25

@@ -131,5 +131,6 @@ export function historyContext(parents: readonly EvoNode[], all: readonly EvoNod
 }
 
 export function budgetLine(b: OperatorContext["budget"]): string {
-  return `Budget: ${b.remainingSteps} steps and ${Math.round(b.remainingTimeS)} s remain; each program may run at most ${b.perRunTimeLimitS} s.`;
+  const time = Number.isFinite(b.remainingTimeS) ? `${Math.round(b.remainingTimeS)} s` : "no wall-time limit";
+  return `Budget: ${b.remainingSteps} steps and ${time} remain; each program may run at most ${b.perRunTimeLimitS} s.`;
 }

@@ -36,6 +36,9 @@ export interface OperatorContext {
   /** A rendered history/memory block (AIRA-Evo: all nodes; OpenMLE-Evo: operator-conditioned). */
   readonly memory?: string;
   readonly budget: { readonly remainingSteps: number; readonly remainingTimeS: number; readonly perRunTimeLimitS: number };
+  /** The run and the node being written, when known: model calls are recorded under them (llm_calls). */
+  readonly runId?: string;
+  readonly nodeId?: string;
 }
 
 /** One sampled decision of a policy, with its log-probability (for SFT/RL, spec §1 L_evo). */

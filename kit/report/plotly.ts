@@ -20,14 +20,14 @@ let counter = 0;
  * HTML for one figure. With `includePlotly` the bundle is inlined (self-contained, works
  * offline); otherwise the page must already have loaded it (see `plotlyScriptTag`).
  */
-export function figureHtml(fig: Figure, opts: { includePlotly?: boolean; id?: string; height?: number } = {}): string {
+export function figureHtml(fig: Figure, opts: { includePlotly?: boolean; id?: string; height?: number; title?: string } = {}): string {
   const id = opts.id ?? `openmle-fig-${process.pid}-${++counter}`;
   const layout = { height: opts.height ?? 420, margin: { t: 48, r: 24, b: 48, l: 56 }, ...fig.layout };
   const payload = JSON.stringify({ data: fig.data, layout, config: { responsive: true, displaylogo: false, ...fig.config } })
     .replaceAll("</", "<\\/");
   return (
     (opts.includePlotly ? plotlyScriptTag() : "") +
-    `<div id="${id}" class="openmle-figure"></div>` +
+    `<div id="${id}" class="openmle-figure"${opts.title ? ` data-title="${opts.title.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;")}"` : ""}></div>` +
     `<script>(function(){var f=${payload};Plotly.newPlot(${JSON.stringify(id)},f.data,f.layout,f.config)` +
     `.then(function(g){g.setAttribute("data-drawn","1");});})();</script>`
   );

@@ -9,7 +9,7 @@ export const SANDBOX_UID = 1000;
  * are symlinks). Namespaces: user (uid 1000, no capabilities), pid (the whole tree dies with
  * it), net (no interfaces but its own loopback), ipc, uts, cgroup. Mounts: /usr and /etc
  * read-only, a private /tmp, a minimal /dev, the public data read-only at /data, the job folder
- * writable at /workspace. Nothing else of the host, so data/private is simply not there.
+ * writable at /workspace, a read-only root. Nothing else of the host, so data/private is simply not there.
  */
 export function bwrapArgs(opts: {
   jobDir: string;
@@ -33,6 +33,8 @@ export function bwrapArgs(opts: {
   a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
   a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
+  // The root itself is a bwrap tmpfs: make it read-only so nothing lands outside /workspace and /tmp.
+  a.push("--remount-ro", "/");
   a.push("--clearenv");
   for (const [k, v] of Object.entries(opts.env)) a.push("--setenv", k, v);
   a.push("--", ...opts.command);

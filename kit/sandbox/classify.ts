@@ -1,9 +1,9 @@
+import type { ScoreResult } from "../gym/index.js";
 import type { FeedbackMode } from "./types.js";
 import { parseValidationScore, hasScoreLine } from "./parse-score.js";
 import { extractPythonFailure, runtimeSignature } from "./traceback.js";
 
-/** What gym's scoreSubmission returns. */
-export type ScoreResult = { ok: true; score: number } | { ok: false; kind: "invalid" | "error"; message: string };
+export type { ScoreResult };
 
 /** How the process ended, as an executor reports it. */
 export interface ProcessOutcome {

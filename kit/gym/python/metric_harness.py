@@ -6,6 +6,7 @@ packages published with the paper run unmodified. Every command prints one JSON 
   metric_harness.py inspect <metric.py>
   metric_harness.py score   <metric.py> <answers.csv> <submission.csv> <options json>
   metric_harness.py verify  <metric.py> <answers.csv> <sample.csv> <options json>
+  metric_harness.py score-many <cases.json>   (a list of {metric, answers, submission, options})
 
 options: {"value": <target column or null>, "higher_is_better": <bool or null>, "id_column": <name>}
 """
@@ -135,8 +136,33 @@ def verify(metric, ans, sample, opts):
     return out
 
 
+def score_many(cases_file):
+    """Score many (metric.py, answers, submission, options) cases in one process."""
+    with open(cases_file) as f:
+        cases = json.load(f)
+    classes, results = {}, []
+    for c in cases:
+        try:
+            if c["metric"] not in classes:
+                classes[c["metric"]] = load_class(c["metric"])
+            metric = instantiate(classes[c["metric"]], c.get("options") or {})
+            try:
+                sub = pd.read_csv(c["submission"])
+            except Exception as e:
+                results.append({"ok": False, "kind": "invalid", "message": f"submission cannot be read as CSV: {e}"})
+                continue
+            results.append(score(metric, read_csv(c["answers"], "answers"), sub))
+        except LoadError as e:
+            results.append({"ok": False, "kind": "load", "message": str(e)})
+        except Exception as e:
+            results.append({"ok": False, "kind": "error", "message": f"{type(e).__name__}: {e}"})
+    return {"ok": True, "results": results}
+
+
 def main(argv):
     cmd = argv[1]
+    if cmd == "score-many":
+        return score_many(argv[2])
     try:
         cls = load_class(argv[2])
         if cmd == "inspect":

@@ -40,6 +40,8 @@ def file_kinds(public):
     counts = {"image": 0, "audio": 0, "text": 0}
     for root, _, files in os.walk(public):
         for f in files:
+            if f == "description.txt":
+                continue
             e = os.path.splitext(f)[1].lower()
             if e in IMAGE_EXT:
                 counts["image"] += 1

@@ -1,0 +1,49 @@
+import { fileURLToPath } from "node:url";
+import { Command } from "commander";
+import { resolveTask } from "../gym/index.js";
+import { createExecutor, startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
+import { runCli, UsageError } from "./run-cli.js";
+
+/** `openmle worker`: take sandbox jobs from Redis until SIGINT/SIGTERM. Prints one JSON line per event. */
+export function registerWorker(program: Command): void {
+  program
+    .command("worker")
+    .description("Run sandbox jobs from a Redis queue (BullMQ) on this machine")
+    .requiredOption("--redis <url>", "Redis URL, e.g. redis://127.0.0.1:6379")
+    .option("--backend <name>", "local | docker", "local")
+    .option("--cpus <n>", "concurrent CPU job slots", "2")
+    .option("--gpus <n>", "GPU slots (also takes GPU jobs when > 0)", "0")
+    .option("--docker-image <tag>", "image for --backend docker", "openmle-sandbox:latest")
+    .option("--unsafe", "local backend without bubblewrap: NO isolation (warns every run)")
+    .option("--lock-ms <ms>", "job lock duration; a dead worker's job is retried after it", "30000")
+    .option("--stalled-ms <ms>", "how often to look for stalled jobs", "15000")
+    .option("--id <id>", "worker id (default host-pid)")
+    .action(async (o: { redis: string; backend: string; cpus: string; gpus: string; dockerImage: string; unsafe?: boolean; lockMs: string; stalledMs: string; id?: string }) => {
+      const int = (name: string, v: string, min: number) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
+        return n;
+      };
+      if (!["local", "docker"].includes(o.backend)) throw new UsageError(`--backend ${o.backend} is invalid: use local or docker.`);
+      const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${JSON.stringify(e)}\n`);
+      const executor = createExecutor(o.backend, { unsafe: o.unsafe, dockerImage: o.dockerImage, onWarning: (message) => log({ type: "warning", message }) });
+      const worker = await startSandboxWorker({
+        redisUrl: o.redis, executor, cpus: int("cpus", o.cpus, 1), gpus: int("gpus", o.gpus, 0),
+        resolveTask: (ref) => resolveTask(ref), workerId: o.id,
+        lockDurationMs: int("lock-ms", o.lockMs, 100), stalledIntervalMs: int("stalled-ms", o.stalledMs, 100), onEvent: log,
+      });
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      await worker.close();
+    });
+}
+
+// Run directly (`node --import tsx kit/cli/worker-cmd.ts worker --redis ...`) without the rest of the CLI.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const program = new Command().name("openmle");
+  registerWorker(program);
+  await runCli(program, process.argv);
+}

@@ -1,0 +1,167 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { runToySearch, TOY_TASK_ID, toyBaselines } from "../../bench/eval/toy-search.js";
+import { openWorkspace } from "../store/index.js";
+import {
+  evaluate, evaluateRuns, loadLiteLeaderboard, loadRunOutcomes, loadSearchEfficiency, meanStd, normalizedScore, percentile,
+  recordTrace, relativeChange, searchEfficiency, type RunOutcome,
+} from "./index.js";
+
+describe("meanStd / percentile / normalizedScore / relativeChange", () => {
+  test.each([
+    [[1], 1, 0],
+    [[1, 3], 2, Math.SQRT2],
+    [[2, 4, 4, 4, 5, 5, 7, 9], 5, Math.sqrt(32 / 7)],
+  ])("meanStd(%j)", (xs, m, s) => {
+    const r = meanStd(xs);
+    expect(r.mean).toBeCloseTo(m, 12);
+    expect(r.std).toBeCloseTo(s, 12);
+  });
+  test.each([
+    [[1, 2, 3, 4, 5], 50, 3],
+    [[1, 2, 3, 4, 5], 90, 4.6],
+    [[10, 20], 99, 19.9],
+    [[7], 99, 7],
+  ])("percentile(%j, %d) = %d", (xs, p, v) => expect(percentile(xs, p)).toBeCloseTo(v, 12));
+  test.each([
+    // score, trivial, reference, higherIsBetter, expected
+    [0.8, 0.5, 0.9, true, 0.75],
+    [0.9, 0.5, 0.9, true, 1],
+    [0.4, 0.5, 0.9, true, -0.25],
+    [3, 5, 4, false, 2],
+    [5, 5, 4, false, 0],
+    [1, 0.5, 0.5, true, null],
+    [1, 0.9, 0.5, true, null],
+    [null, 0.5, 0.9, true, null],
+  ])("normalizedScore(%s; %s, %s, hib=%s) = %s", (s, t, r, hib, e) => {
+    const v = normalizedScore(s, { trivial: t as number, reference: r as number }, hib as boolean);
+    if (e === null) expect(v).toBeNull();
+    else expect(v).toBeCloseTo(e as number, 12);
+  });
+  test("relativeChange", () => expect(relativeChange(200, 150)).toBe(-25));
+});
+
+describe("evaluateRuns (hand-computed)", () => {
+  // detecting-insults: gold >= 0.83321, silver >= 0.82307, bronze >= 0.79111 (higher is better).
+  const o = (run_id: string, task_id: string, seed: number, score: number | null, modality = "text"): RunOutcome => ({
+    run_id, task_id, harness: "h", config_hash: "abc", seed, modality, higher_is_better: true, score, submission_exists: score !== null,
+  });
+  const runs = [
+    o("r1", "detecting-insults-in-social-commentary", 1, 0.84), // gold
+    o("r2", "detecting-insults-in-social-commentary", 2, 0.80), // bronze
+    o("r3", "detecting-insults-in-social-commentary", 3, null), // invalid
+    o("r4", "mlsp-2013-birds", 1, 0.5, "audio"), // none
+    o("r5", "mlsp-2013-birds", 2, 0.95, "audio"), // gold
+    o("r6", "mlsp-2013-birds", 3, 0.91, "audio"), // silver (0.90038 <= 0.91 < 0.93527)
+  ];
+  const lbs = { "detecting-insults-in-social-commentary": loadLiteLeaderboard("detecting-insults-in-social-commentary"), "mlsp-2013-birds": loadLiteLeaderboard("mlsp-2013-birds") };
+  const ev = evaluateRuns(runs, { leaderboards: lbs });
+  test("grades per run", () => expect(ev.runs.map((r) => r.grade)).toEqual(["gold", "bronze", "invalid", "none", "gold", "silver"]));
+  test("avg@3: replicate i = i-th run by seed of each task", () => {
+    const g = ev.groups[0]!;
+    expect(g.k).toBe(3);
+    // replicates: (gold, none) → 0.5; (bronze, gold) → 1; (invalid, silver) → 0.5
+    expect(g.medal_average.mean).toBeCloseTo(2 / 3, 12);
+    expect(g.medal_average.std).toBeCloseTo(meanStd([0.5, 1, 0.5]).std, 12);
+    expect(g.valid_rate.mean).toBeCloseTo((1 + 1 + 0.5) / 3, 12);
+    expect(g.grades).toEqual({ gold: 2, silver: 1, bronze: 1, none: 1, invalid: 1, ungraded: 0 });
+    expect(g.modality).toEqual([
+      { modality: "audio", tasks: 1, runs: 3, medal_rate: 2 / 3, valid_rate: 1 },
+      { modality: "text", tasks: 1, runs: 3, medal_rate: 2 / 3, valid_rate: 2 / 3 },
+    ]);
+    const hr3 = (0 + ev.runs[5]!.human_rank!) / 2; // the invalid run counts 0
+    expect(ev.runs[2]!.human_rank).toBe(0);
+    expect(g.human_rank.n).toBe(3);
+    expect(g.human_rank.mean).toBeCloseTo(((ev.runs[0]!.human_rank! + ev.runs[3]!.human_rank!) / 2 + (ev.runs[1]!.human_rank! + ev.runs[4]!.human_rank!) / 2 + hr3) / 3, 12);
+  });
+  test("per task rows", () => {
+    expect(ev.tasks.map((t) => [t.task_id, t.runs, t.valid_rate, t.medal_rate])).toEqual([
+      ["detecting-insults-in-social-commentary", 3, 2 / 3, 2 / 3],
+      ["mlsp-2013-birds", 3, 1, 2 / 3],
+    ]);
+  });
+});
+
+describe("recordTrace and searchEfficiency (hand-computed)", () => {
+  const nodes = [
+    { run_id: "a", node_id: "n0", step: 0, operator: "draft", valid_score: 0.5 },
+    { run_id: "a", node_id: "n1", step: 1, operator: "improve", valid_score: 0.7 }, // +0.2
+    { run_id: "a", node_id: "n2", step: 2, operator: "debug", valid_score: null },
+    { run_id: "a", node_id: "n3", step: 3, operator: "crossover", valid_score: 0.6 },
+    { run_id: "a", node_id: "n4", step: 4, operator: "crossover", valid_score: 0.8 }, // +0.1
+  ];
+  const calls = [
+    { run_id: "a", operator: "draft", prompt_chars: 100, prompt_tokens: 25, completion_tokens: 75 },
+    { run_id: "a", operator: "improve", prompt_chars: 300, prompt_tokens: 75, completion_tokens: 25 },
+    { run_id: "a", operator: "improve", prompt_chars: 500, prompt_tokens: 125, completion_tokens: 75 },
+  ];
+  test("records and gains", () => {
+    const t = recordTrace(nodes, true);
+    expect(t.map((p) => p.record)).toEqual([true, true, false, false, true]);
+    expect(t.map((p) => p.best)).toEqual([0.5, 0.7, 0.7, 0.7, 0.8]);
+    expect(recordTrace(nodes, false).map((p) => p.record)).toEqual([true, false, false, false, false]);
+  });
+  test("efficiency", () => {
+    const e = searchEfficiency(nodes, calls, () => true);
+    const r = e.runs[0]!;
+    expect([r.nodes, r.tokens, r.records]).toEqual([5, 400, 3]);
+    expect(r.records_per_ktoken).toBeCloseTo(7.5, 12);
+    expect(r.gain_share.improve).toBeCloseTo(2 / 3, 12);
+    expect(r.gain_share.crossover).toBeCloseTo(1 / 3, 12);
+    const imp = e.operators.find((o) => o.operator === "improve")!;
+    expect([imp.calls, imp.prompt_chars_p50, imp.tokens]).toEqual([2, 400, 300]);
+    expect(imp.prompt_chars_p99).toBeCloseTo(498, 12);
+  });
+});
+
+describe("evaluate() over a real workspace filled by the toy search", () => {
+  test("k=3 per harness, champion test scores, normalised score from real baselines", async () => {
+    const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "eval-")), "ws"));
+    try {
+      for (const harness of ["toy-greedy", "toy-evo"] as const) for (const seed of [1, 2, 3]) await runToySearch(ws, { seed, harness, steps: 12 });
+      const outcomes = await loadRunOutcomes(ws);
+      expect(outcomes).toHaveLength(6);
+      for (const o of outcomes) {
+        const [best] = await ws.query<{ test_score: number }>(
+          "SELECT test_score FROM nodes WHERE run_id = $r AND status = 'success' ORDER BY valid_score ASC, step LIMIT 1", { r: o.run_id });
+        expect(o.score).toBe(best!.test_score);
+        expect(o.higher_is_better).toBe(false);
+      }
+      const baselines = toyBaselines();
+      expect(baselines.reference).toBeLessThan(baselines.trivial); // RMSE: the model beats the mean
+      const ev = await evaluate(ws, { baselines: { [TOY_TASK_ID]: baselines } });
+      expect(ev.groups.map((g) => [g.harness, g.k, g.tasks]).sort()).toEqual([["toy-evo", 3, 1], ["toy-greedy", 3, 1]]);
+      for (const r of ev.runs) {
+        expect(r.report).toBeNull(); // no leaderboard for the toy task
+        expect(r.grade).toBe("ungraded");
+        expect(r.normalized).toBeCloseTo((r.score! - baselines.trivial) / (baselines.reference - baselines.trivial), 12);
+      }
+      const eff = await loadSearchEfficiency(ws);
+      expect(eff.runs).toHaveLength(6);
+      expect(eff.runs.every((r) => r.nodes === 12 && r.tokens > 0 && r.records >= 1)).toBe(true);
+    } finally {
+      ws.close();
+    }
+  });
+});
+
+describe("loadRunOutcomes reads kit/evo's RunSummary shape", () => {
+  test("summary.champion.testScore, then champion.nodeId's node", async () => {
+    const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "eval-evo-")), "ws"));
+    try {
+      await ws.append("runs", [
+        { run_id: "a", task_id: "t", harness: "openmle", seed: 1, config_hash: "h", status: "finished", summary: { champion: { nodeId: "n1", testScore: 0.7 } } },
+        { run_id: "b", task_id: "t", harness: "openmle", seed: 2, config_hash: "h", status: "finished", summary: { champion: { nodeId: "n2", testScore: null } } },
+        { run_id: "c", task_id: "t", harness: "openmle", seed: 3, config_hash: "h", status: "failed", summary: { champion: null } },
+        { run_id: "d", task_id: "t", harness: "openmle", seed: 4, config_hash: "h", status: "running", summary: null },
+      ]);
+      await ws.append("nodes", [{ run_id: "b", node_id: "n2", status: "success", valid_score: 0.5, test_score: 0.6 }]);
+      const o = await loadRunOutcomes(ws);
+      expect(o.map((r) => [r.run_id, r.score, r.submission_exists])).toEqual([["a", 0.7, true], ["b", 0.6, true], ["c", null, false]]);
+    } finally {
+      ws.close();
+    }
+  });
+});

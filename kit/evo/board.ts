@@ -1,0 +1,45 @@
+import type { Workspace } from "../store/index.js";
+import { METHOD_FAMILIES } from "./method-family.js";
+
+/** The experience board (spec §4 point 1): deterministic DuckDB queries over a run's cards. */
+export interface ExperienceBoard {
+  readonly familyStats: { method_family: string; nodes: number; successes: number; success_rate: number; best_score: number | null; mean_score: number | null }[];
+  readonly bestPerFamily: { method_family: string; node_id: string; score: number; fitness: number }[];
+  readonly unexplored: { method_family: string; reason: "never tried" | "only failures" }[];
+  readonly repeatedFailures: { error_signature: string; failures: number; nodes: string[] }[];
+  readonly scoreTrend: { step: number; node_id: string; score: number | null; best_so_far: number | null }[];
+  readonly parentGraph: { parent: string; child: string; operator: string }[];
+}
+
+const families = METHOD_FAMILIES.filter((f) => f !== "unknown").map((f) => `('${f}')`).join(", ");
+
+export const BOARD_QUERIES = {
+  familyStats: `SELECT method_family, count(*)::INT AS nodes, count(*) FILTER (WHERE status = 'success')::INT AS successes,
+      avg(CASE WHEN status = 'success' THEN 1.0 ELSE 0.0 END) AS success_rate, arg_max(score, fitness) AS best_score, avg(score) AS mean_score
+    FROM cards WHERE run_id = $runId GROUP BY 1 ORDER BY max(fitness) DESC NULLS LAST, 1`,
+  bestPerFamily: `SELECT method_family, arg_max(node_id, fitness) AS node_id, arg_max(score, fitness) AS score, max(fitness) AS fitness
+    FROM cards WHERE run_id = $runId AND fitness IS NOT NULL GROUP BY 1 ORDER BY fitness DESC, 1`,
+  unexplored: `SELECT f.method_family, CASE WHEN count(c.node_id) = 0 THEN 'never tried' ELSE 'only failures' END AS reason
+    FROM (VALUES ${families}) AS f(method_family) LEFT JOIN cards c ON c.method_family = f.method_family AND c.run_id = $runId
+    GROUP BY 1 HAVING count(c.fitness) = 0 ORDER BY 2 DESC, 1`,
+  repeatedFailures: `SELECT error_signature, count(*)::INT AS failures, list(node_id ORDER BY node_id) AS nodes
+    FROM cards WHERE run_id = $runId AND status <> 'success' AND error_signature IS NOT NULL
+    GROUP BY 1 HAVING count(*) >= 2 ORDER BY failures DESC, 1`,
+  scoreTrend: `SELECT n.step, n.node_id, n.valid_score AS score,
+      arg_max(n.valid_score, n.fitness) OVER (ORDER BY n.step ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS best_so_far
+    FROM nodes n WHERE n.run_id = $runId ORDER BY n.step`,
+  parentGraph: `SELECT unnest(parents) AS parent, node_id AS child, operator FROM nodes WHERE run_id = $runId ORDER BY step, parent`,
+} as const;
+
+export async function experienceBoard(ws: Workspace, runId: string): Promise<ExperienceBoard> {
+  const out: Record<string, unknown> = {};
+  for (const [k, sql] of Object.entries(BOARD_QUERIES)) out[k] = await ws.query(sql, { runId });
+  return out as unknown as ExperienceBoard;
+}
+
+/** A short plain-text rendering of the board (CLI and prompts). */
+export function renderBoard(b: ExperienceBoard): string {
+  const fam = b.familyStats.map((f) => `${f.method_family}: ${f.nodes} nodes, ${f.successes} ok, best ${f.best_score ?? "-"}`).join("; ");
+  const fails = b.repeatedFailures.map((f) => `${f.error_signature} ×${f.failures}`).join(", ");
+  return [`families: ${fam || "none"}`, `unexplored: ${b.unexplored.map((u) => u.method_family).join(", ") || "none"}`, `repeated failures: ${fails || "none"}`].join("\n");
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { conditionedContext, earlierFailures, historyContext, nearestAncestors, selectContext, selectedIds, topSiblings } from "./context.js";
+import { mkNode } from "./test-helpers/make-node.js";
+
+// A hand-drawn tree:
+//   n0 ─┬─ n2 ── n5 ── n8 (improve)        n1 ── n3 (fail, import_error) ── n4 (debug, fail, import_error)
+//       ├─ n6 (0.9)                        n7 (fail, timeout)
+//       └─ n9 (fail, import_error)        n10 = crossover(n5, n1)
+const T = [
+  mkNode({ nodeId: "n0", validScore: 0.5 }),
+  mkNode({ nodeId: "n1", validScore: 0.6, methodFamily: "xgboost" }),
+  mkNode({ nodeId: "n2", operator: "improve", parents: ["n0"], validScore: 0.55 }),
+  mkNode({ nodeId: "n3", operator: "improve", parents: ["n1"], status: "runtime_error", errorSignature: "import_error" }),
+  mkNode({ nodeId: "n4", operator: "debug", parents: ["n3"], status: "runtime_error", errorSignature: "import_error" }),
+  mkNode({ nodeId: "n5", operator: "improve", parents: ["n2"], validScore: 0.7 }),
+  mkNode({ nodeId: "n6", operator: "improve", parents: ["n0"], validScore: 0.9 }),
+  mkNode({ nodeId: "n7", status: "timeout", errorSignature: "timeout" }),
+  mkNode({ nodeId: "n8", operator: "improve", parents: ["n5"], validScore: 0.72 }),
+  mkNode({ nodeId: "n9", operator: "improve", parents: ["n0"], status: "runtime_error", errorSignature: "import_error" }),
+  mkNode({ nodeId: "n10", operator: "crossover", parents: ["n5", "n1"], validScore: 0.8 }),
+];
+const by = new Map(T.map((n) => [n.nodeId, n]));
+const ids = (ns: readonly { nodeId: string }[]) => ns.map((n) => n.nodeId);
+const budget = { remainingSteps: 7, remainingTimeS: 100, perRunTimeLimitS: 30 };
+
+describe("context selection", () => {
+  it.each([
+    { node: "n8", k: 3, want: ["n5", "n2", "n0"] },
+    { node: "n8", k: 1, want: ["n5"] },
+    { node: "n10", k: 3, want: ["n5", "n1", "n2"] },
+    { node: "n0", k: 3, want: [] },
+  ])("ancestors of $node (k=$k)", ({ node, k, want }) => expect(ids(nearestAncestors(by.get(node)!, by, k))).toEqual(want));
+
+  it.each([
+    { node: "n2", k: 3, want: ["n6", "n9"] }, // share n0: best first, failures last
+    { node: "n8", k: 3, want: ["n10"] }, // the crossover n10 also has parent n5
+    { node: "n3", k: 3, want: ["n10"] }, // shares parent n1
+    { node: "n0", k: 3, want: [] }, // a draft has no siblings
+  ])("siblings of $node", ({ node, k, want }) => expect(ids(topSiblings(by.get(node)!, T, k))).toEqual(want));
+
+  it("earlier failures: same signature first, then most recent; capped", () => {
+    const n9 = by.get("n9")!;
+    expect(ids(earlierFailures(n9, T, 8))).toEqual(["n4", "n3", "n7"]);
+    expect(ids(earlierFailures(n9, T, 2))).toEqual(["n4", "n3"]);
+    expect(ids(earlierFailures(by.get("n7")!, T, 8))).toEqual(["n4", "n3"]);
+  });
+
+  it.each([
+    { op: "draft" as const, parents: [], want: [] },
+    { op: "improve" as const, parents: ["n8"], want: ["n8", "n5", "n2", "n0", "n10"] },
+    { op: "debug" as const, parents: ["n9"], want: ["n9", "n4", "n3", "n7"] },
+    { op: "crossover" as const, parents: ["n8", "n6"], want: ["n8", "n6", "n5", "n2", "n0", "n10", "n9"] },
+  ])("$op selects only its nodes", ({ op, parents, want }) => {
+    expect(selectedIds(selectContext(op, parents.map((p) => by.get(p)!), T))).toEqual(want);
+  });
+
+  it("crossover memory says what each branch contributes; improve memory lists ancestors and siblings", () => {
+    const sel = selectContext("crossover", [by.get("n8")!, by.get("n1")!], T);
+    const ctx = conditionedContext(sel, new Map([["n5", "n5 summary"]]), budget);
+    expect(ctx.memory).toContain("Branch A contributes sklearn (n8, validation 0.72)");
+    expect(ctx.memory).toContain("Branch B contributes xgboost (n1, validation 0.6)");
+    expect(ctx.memory).toContain("ancestor n5 summary");
+    expect(ctx.memory).toContain("7 steps and 100 s remain; each program may run at most 30 s");
+    expect(ctx.parents.map((p) => p.nodeId)).toEqual(["n8", "n1"]);
+    const imp = conditionedContext(selectContext("improve", [by.get("n2")!], T), new Map(), budget);
+    expect(imp.memory).toMatch(/Ancestors[^]*- n0[^]*Siblings[^]*- n6\n- n9/);
+  });
+
+  it("AIRA-Evo history shows every node whatever the operator", () => {
+    const sums = new Map(T.map((n) => [n.nodeId, `S(${n.nodeId})`]));
+    const a = historyContext([by.get("n2")!], T, sums, budget);
+    expect(a.memory!.split("\n").filter((l) => l.startsWith("- S("))).toHaveLength(T.length);
+    expect(historyContext([by.get("n9")!], T, sums, budget).memory).toBe(a.memory);
+  });
+});

@@ -1,0 +1,63 @@
+import { sampleIndex, type Rng } from "../util/rng.js";
+import type { EvolveConfig } from "./config.js";
+import { debugDecision } from "./debug-chain.js";
+import { fitnessSoftmax } from "./fitness-selection.js";
+import { islandGeneration, islandMembers } from "./islands.js";
+import { selectionWeights, threeFactorSelection, type SelectionCandidate } from "./three-factor-selection.js";
+import type { Action, EvoNode } from "./types.js";
+
+/** The pure inputs of one step of the island harnesses (OpenMLE-Evo and AIRA-Evo). */
+export interface StepInput {
+  readonly nodes: readonly EvoNode[];
+  readonly step: number;
+  /** The last node this worker produced (its Debug chain continues from it). */
+  readonly last: EvoNode | null;
+  readonly pending: readonly Action[];
+  readonly rng: Rng;
+  readonly config: EvolveConfig;
+}
+
+/** Probabilities over an island's members: three-factor (openmle) or fitness softmax (aira-evo). */
+export function parentProbabilities(members: readonly EvoNode[], all: readonly EvoNode[], cfg: EvolveConfig): { nodeId: string; utility: number; probability: number }[] {
+  if (cfg.harness === "aira-evo") {
+    const p = fitnessSoftmax(members.map((m) => m.fitness!), cfg.airaTemperature);
+    return members.map((m, i) => ({ nodeId: m.nodeId, utility: m.fitness!, probability: p[i]! }));
+  }
+  const byId = new Map(all.map((n) => [n.nodeId, n]));
+  const famCount = new Map<string, number>();
+  for (const n of all) famCount.set(n.methodFamily, (famCount.get(n.methodFamily) ?? 0) + 1);
+  const cands: SelectionCandidate[] = members.map((m) => {
+    const pf = m.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
+    return { nodeId: m.nodeId, fitness: m.fitness!, bestParentFitness: pf.length ? Math.max(...pf) : null, familyCount: famCount.get(m.methodFamily) ?? 0 };
+  });
+  return threeFactorSelection(cands, selectionWeights(cfg.selection), cfg.selection.normalisation);
+}
+
+/**
+ * One step of the island loop (spec §4):
+ * 1. a buggy last node continues its Debug chain (or drafts afresh after same-signature failures);
+ * 2. the step's island (steps rotate over islands) drafts until it has `gen0Drafts` drafts;
+ * 3. then Crossover with probability `crossoverProb` once the island's generation >= the minimum,
+ *    else Improve, with parents sampled from the island by the harness's selection.
+ */
+export function evoStep(inp: StepInput): Action {
+  const { nodes, config: cfg, rng, pending } = inp;
+  const island = inp.step % cfg.islands;
+  if (inp.last && cfg.debugMaxAttempts > 0) {
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const d = debugDecision(inp.last, byId, { maxAttempts: cfg.debugMaxAttempts, timeCapS: cfg.debugTimeCapS, sameSignatureDraft: cfg.sameSignatureDraft });
+    if (d === "debug") return { operator: "debug", parents: [inp.last.nodeId], island: inp.last.island };
+    if (d === "draft") return { operator: "draft", parents: [], island: inp.last.island };
+  }
+  const drafts = nodes.filter((n) => n.island === island && n.operator === "draft").length + pending.filter((a) => a.island === island && a.operator === "draft").length;
+  if (drafts < cfg.gen0Drafts) return { operator: "draft", parents: [], island };
+  const members = islandMembers(nodes, cfg.islands, cfg.islandMaxSize)[island]!;
+  if (members.length === 0) return { operator: "draft", parents: [], island };
+  const probs = parentProbabilities(members, nodes, cfg);
+  const first = sampleIndex(rng, probs.map((p) => p.probability));
+  const crossover = members.length >= 2 && islandGeneration(members) >= cfg.crossoverMinGeneration && rng.next() < cfg.crossoverProb;
+  if (!crossover) return { operator: "improve", parents: [members[first]!.nodeId], island, selection: probs };
+  const rest = probs.map((p, i) => (i === first ? 0 : p.probability));
+  const second = sampleIndex(rng, rest);
+  return { operator: "crossover", parents: [members[first]!.nodeId, members[second]!.nodeId], island, selection: probs };
+}

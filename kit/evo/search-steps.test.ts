@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { createRng, type Rng } from "../util/rng.js";
+import { aideStep } from "./aide-step.js";
+import { debugChain, debugDecision, debugDepth } from "./debug-chain.js";
+import { admits, childGeneration, islandGeneration, islandMembers } from "./islands.js";
+import { mctsStep, uct } from "./mcts-step.js";
+import { mkNode } from "./test-helpers/make-node.js";
+import type { EvoNode } from "./types.js";
+
+const fixed = (...xs: number[]): Rng => { let i = 0; return { next: () => xs[i++ % xs.length]!, int: (n) => Math.floor(xs[i++ % xs.length]! * n), fork: () => fixed(...xs) }; };
+const byId = (ns: EvoNode[]) => new Map(ns.map((n) => [n.nodeId, n]));
+
+describe("islands and admission", () => {
+  it.each([
+    { members: [], f: 0.1, want: true },
+    { members: [0.5, 0.7], f: 0.6, want: true }, // = average
+    { members: [0.5, 0.7], f: 0.59, want: false },
+    { members: [0.5], f: null, want: false },
+  ])("admits $f into $members → $want", ({ members, f, want }) => {
+    expect(admits(members.map((x, i) => mkNode({ nodeId: `n${i}`, validScore: x })), f)).toBe(want);
+  });
+  it("replays admissions; past max size the worst member leaves", () => {
+    const ns = [0.5, 0.9, 0.7, 0.6].map((v, i) => mkNode({ nodeId: `n${i}`, validScore: v, island: i % 2 }));
+    expect(islandMembers(ns, 1, 3)[0]!.map((n) => n.nodeId)).toEqual(["n1", "n2", "n3"]);
+    expect(islandMembers(ns, 2, 500).map((m) => m.map((n) => n.nodeId))).toEqual([["n0", "n2"], ["n1", "n3"]]);
+  });
+  it.each([
+    { op: "draft" as const, gens: [], want: 0 },
+    { op: "improve" as const, gens: [1], want: 2 },
+    { op: "crossover" as const, gens: [0, 3], want: 4 },
+    { op: "debug" as const, gens: [2], want: 2 },
+  ])("generation of $op from $gens = $want", ({ op, gens, want }) => {
+    const ps = gens.map((g, i) => mkNode({ nodeId: `p${i}`, generation: g }));
+    expect(childGeneration(op, ps)).toBe(want);
+    expect(islandGeneration(ps)).toBe(gens.length ? Math.max(...gens) : -1);
+  });
+});
+
+describe("debug chains", () => {
+  const lim = { maxAttempts: 3, timeCapS: 0, sameSignatureDraft: 2 };
+  const chain = (sigs: (string | null)[], rootOk = false) => {
+    const ns = [mkNode({ nodeId: "n0", status: rootOk ? "success" : "runtime_error", errorSignature: "a" })];
+    sigs.forEach((s, i) => ns.push(mkNode({ nodeId: `n${i + 1}`, operator: "debug", parents: [`n${i}`], status: s === null ? "success" : "runtime_error", errorSignature: s })));
+    return ns;
+  };
+  it.each([
+    { sigs: [], want: "debug" }, // a buggy child enters a chain
+    { sigs: ["a"], want: "debug" },
+    { sigs: ["a", "b"], want: "debug" },
+    { sigs: ["a", "a"], want: "draft" }, // two same-signature Debug failures → fresh draft
+    { sigs: ["a", "b", "c"], want: "none" }, // attempt cap reached
+    { sigs: ["a", null], want: "none" }, // repaired
+  ])("after debug attempts $sigs → $want", ({ sigs, want }) => {
+    const ns = chain(sigs);
+    expect(debugDecision(ns.at(-1)!, byId(ns), lim)).toBe(want);
+  });
+  it("time cap counts the chain's sandbox seconds; depth counts Debug steps", () => {
+    const ns = chain(["a", "b"]);
+    expect(debugDecision(ns.at(-1)!, byId(ns), { ...lim, timeCapS: 3 })).toBe("none"); // 3 nodes × 1 s
+    expect(debugDecision(ns.at(-1)!, byId(ns), { ...lim, timeCapS: 4 })).toBe("debug");
+    expect(debugChain(ns.at(-1)!, byId(ns)).map((n) => n.nodeId)).toEqual(["n0", "n1", "n2"]);
+    expect(debugDepth(ns.at(-1)!, byId(ns))).toBe(2);
+  });
+});
+
+describe("AIDE greedy", () => {
+  const drafts = (k: number, bad: number[] = []) =>
+    Array.from({ length: k }, (_, i) => mkNode({ nodeId: `n${i}`, validScore: bad.includes(i) ? null : 0.1 * (i + 1), status: bad.includes(i) ? "runtime_error" : "success" }));
+  it.each([
+    { ns: drafts(4), r: [0.9], want: { operator: "draft", parents: [] } },
+    { ns: drafts(5, [1]), r: [0.4, 0.0], want: { operator: "debug", parents: ["n1"] } }, // p < 0.5 → debug a buggy leaf
+    { ns: drafts(5, [1]), r: [0.6], want: { operator: "improve", parents: ["n4"] } }, // else improve the best
+    { ns: drafts(5, [0, 1, 2, 3, 4]), r: [0.6], want: { operator: "draft", parents: [] } }, // no good node
+    { ns: drafts(5), r: [0.1], want: { operator: "improve", parents: ["n4"] } }, // no buggy leaf
+  ])("$want.operator $want.parents", ({ ns, r, want }) => expect(aideStep(ns, fixed(...r))).toMatchObject(want));
+  it("skips buggy leaves deeper than 3 debug steps", () => {
+    const ns = drafts(5);
+    ns.push(mkNode({ nodeId: "n5", status: "runtime_error" }));
+    for (let i = 6; i <= 9; i++) ns.push(mkNode({ nodeId: `n${i}`, operator: "debug", parents: [`n${i - 1}`], status: "runtime_error" }));
+    expect(aideStep(ns, fixed(0.1, 0))).toMatchObject({ operator: "improve", parents: ["n4"] }); // n9 has depth 4
+    expect(aideStep(ns.slice(0, 9), fixed(0.1, 0))).toMatchObject({ operator: "debug", parents: ["n8"] }); // depth 3
+  });
+});
+
+describe("MCTS", () => {
+  it.each([
+    { q: 0.5, np: 10, n: 2, c: 0.25, want: 0.5 + 0.25 * Math.sqrt(Math.log(10) / 2) },
+    { q: 0, np: 1, n: 1, c: 0.25, want: 0 },
+    { q: 1, np: 100, n: 4, c: 1, want: 1 + Math.sqrt(Math.log(100) / 4) },
+  ])("uct($q, $np, $n)", ({ q, np, n, c, want }) => expect(uct(q, np, n, c)).toBeCloseTo(want, 12));
+
+  it("drafts until the root has its drafts, then expands the best-uct node", () => {
+    const two = [mkNode({ nodeId: "n0", validScore: 0.2 }), mkNode({ nodeId: "n1", validScore: 0.8 })];
+    expect(mctsStep(two, { c: 0.25, numDrafts: 3, maxChildren: 2, maxDebugDepth: 3 })).toMatchObject({ operator: "draft" });
+    // root full (2 drafts): n1 has norm_q 1 vs 0 → improve n1.
+    expect(mctsStep(two, { c: 0.25, numDrafts: 2, maxChildren: 2, maxDebugDepth: 3 })).toMatchObject({ operator: "improve", parents: ["n1"] });
+    // n1 full with two children (one failed): N(n1) = 3, q = (1 + 0 + 0.5)/3; N(n0) = 1, q = 0.
+    const more = [...two, mkNode({ nodeId: "n2", operator: "improve", parents: ["n1"], status: "runtime_error" }), mkNode({ nodeId: "n3", operator: "improve", parents: ["n1"], validScore: 0.5 })];
+    const a = mctsStep(more, { c: 0.25, numDrafts: 2, maxChildren: 2, maxDebugDepth: 3 });
+    expect(a.uct!.n1).toBeCloseTo(0.5 + 0.25 * Math.sqrt(Math.log(5) / 3), 12);
+    expect(a.uct!.n0).toBeCloseTo(0 + 0.25 * Math.sqrt(Math.log(5) / 1), 12);
+    // n1 (0.683) beats n0 (0.317); n1 is full, so descend: n3 = 0.5 + 0.25·sqrt(ln 3) = 0.762 beats n2 = 0.262.
+    expect(a.uct!.n3).toBeCloseTo(0.5 + 0.25 * Math.sqrt(Math.log(3)), 12);
+    expect(a).toMatchObject({ operator: "improve", parents: ["n3"] });
+  });
+
+  it("is deterministic for a given tree and is seeded nowhere", () => {
+    const ns = [mkNode({ nodeId: "n0", status: "runtime_error" })];
+    expect(mctsStep(ns, { c: 0.25, numDrafts: 1, maxChildren: 2, maxDebugDepth: 3 })).toMatchObject({ operator: "debug", parents: ["n0"] });
+    void createRng;
+  });
+});
+
+describe("OpenMLE-Evo / AIRA-Evo step", async () => {
+  const { EvolveConfig } = await import("./config.js");
+  const { evoStep } = await import("./evo-step.js");
+  const cfg = EvolveConfig.parse({ gen0Drafts: 2 });
+  const base = { step: 0, last: null, pending: [], config: cfg };
+  it("drafts generation 0, counting drafts in flight", () => {
+    expect(evoStep({ ...base, nodes: [mkNode({ nodeId: "n0" })], rng: fixed(0) })).toMatchObject({ operator: "draft" });
+    expect(evoStep({ ...base, nodes: [mkNode({ nodeId: "n0" })], pending: [{ operator: "draft", parents: [], island: 0 }], rng: fixed(0) }).operator).toBe("improve");
+  });
+  it("a buggy last node gets Debug; two same-signature Debug failures give a fresh Draft", () => {
+    const ns = [mkNode({ nodeId: "n0" }), mkNode({ nodeId: "n1", status: "runtime_error", errorSignature: "x" })];
+    expect(evoStep({ ...base, nodes: ns, last: ns[1]!, rng: fixed(0) })).toMatchObject({ operator: "debug", parents: ["n1"] });
+    ns.push(mkNode({ nodeId: "n2", operator: "debug", parents: ["n1"], status: "runtime_error", errorSignature: "x" }));
+    ns.push(mkNode({ nodeId: "n3", operator: "debug", parents: ["n2"], status: "runtime_error", errorSignature: "x" }));
+    expect(evoStep({ ...base, nodes: ns, last: ns[3]!, rng: fixed(0) })).toMatchObject({ operator: "draft" });
+  });
+  it("Improve before generation 2, Crossover with p = 0.5 after; parents by the sampled probabilities", () => {
+    const g1 = [mkNode({ nodeId: "n0", validScore: 0.5 }), mkNode({ nodeId: "n1", validScore: 0.7 }), mkNode({ nodeId: "n2", operator: "improve", parents: ["n1"], validScore: 0.8, generation: 1 })];
+    const a = evoStep({ ...base, nodes: g1, rng: fixed(0.99, 0) });
+    expect(a).toMatchObject({ operator: "improve", parents: ["n2"] }); // u = 0.99 lands on the last member
+    expect(a.selection!.reduce((s, p) => s + p.probability, 0)).toBeCloseTo(1, 12);
+    const g2 = [...g1, mkNode({ nodeId: "n3", operator: "improve", parents: ["n2"], validScore: 0.9, generation: 2 })];
+    expect(evoStep({ ...base, nodes: g2, rng: fixed(0.0, 0.4, 0.0) })).toMatchObject({ operator: "crossover", parents: ["n0", "n1"] });
+    expect(evoStep({ ...base, nodes: g2, rng: fixed(0.0, 0.6) })).toMatchObject({ operator: "improve", parents: ["n0"] });
+  });
+});

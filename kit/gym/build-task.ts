@@ -1,0 +1,148 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { renderDescription } from "./describe-task.js";
+import { GymError, PrepareError, TaskSpecError } from "./errors.js";
+import { loadTask, packagePaths, profilePublic, TASK_JSON } from "./load-task.js";
+import { renderMetricPy } from "./metrics/metric-py.js";
+import { getMetric, type MetricName } from "./metrics/registry.js";
+import { pythonHelper } from "./python.js";
+import { runPrepare } from "./run-prepare.js";
+import { TaskSpec, type TaskSpecInput } from "./task-spec.js";
+import type { TaskMeta, TaskPackage } from "./types.js";
+
+export type BuildEvent =
+  | { readonly type: "build-start"; readonly taskId: string; readonly tmpDir: string }
+  | { readonly type: "prepare-done"; readonly taskId: string; readonly nTrain: number; readonly nTest: number }
+  | { readonly type: "build-done"; readonly taskId: string; readonly dir: string };
+
+export interface BuildOptions {
+  /** Where the package goes. Built in a sibling temp folder and renamed into place when complete. */
+  readonly outDir: string;
+  /** Replace an existing package at outDir (default: refuse). */
+  readonly overwrite?: boolean;
+  /** When outDir appears while building (a concurrent build of the same task), keep it and drop ours. */
+  readonly keepExisting?: boolean;
+  readonly onEvent?: (e: BuildEvent) => void;
+}
+
+const RAW_TABLE_EXT = new Set([".csv", ".json", ".jsonl"]);
+
+/**
+ * Build a complete task package from a raw table (and optional asset files):
+ * 1. check the spec (zod, metric registry, raw files);
+ * 2. copy raw/, write utils/prepare.py (deterministic split) and utils/metric.py (from the registry);
+ * 3. run prepare to fill data/public and data/private;
+ * 4. profile the public data, write task.json and description.txt;
+ * 5. rename the temporary folder into place. On any error the temporary folder is removed.
+ */
+export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Promise<TaskPackage> {
+  const spec = parseSpec(specIn);
+  const def = getMetric(spec.metric);
+  const table = resolve(spec.table);
+  if (!existsSync(table) || !statSync(table).isFile()) {
+    throw new TaskSpecError(`raw table ${table} does not exist. Fix: set the spec's table to a CSV/JSON file.`, table);
+  }
+  if (!RAW_TABLE_EXT.has(extname(table).toLowerCase())) {
+    throw new TaskSpecError(`raw table ${table} is not .csv, .json or .jsonl. Fix: convert it to one of them.`, table);
+  }
+  if (statSync(table).size === 0) throw new TaskSpecError(`raw table ${table} is empty. Fix: point the spec at a file with data.`, table);
+  if (spec.fileColumn && !spec.filesDir) throw new TaskSpecError(`spec ${spec.id}: fileColumn "${spec.fileColumn}" needs filesDir (the folder of files). Fix: set filesDir.`, table);
+  if (spec.split.kind === "time" && !spec.split.timeColumn) throw new TaskSpecError(`spec ${spec.id}: a time split needs split.timeColumn. Fix: name the time column.`, table);
+  if (spec.split.kind === "group" && !spec.split.groupColumn) throw new TaskSpecError(`spec ${spec.id}: a group split needs split.groupColumn. Fix: name the group column.`, table);
+
+  const out = resolve(opts.outDir);
+  if (existsSync(out) && opts.keepExisting) return loadTask(out);
+  if (existsSync(out) && !opts.overwrite) {
+    throw new TaskSpecError(`${out} already exists. Fix: pass overwrite (--force) or choose another --out folder.`, out);
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  const tmp = `${out}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  opts.onEvent?.({ type: "build-start", taskId: spec.id, tmpDir: tmp });
+  try {
+    const p = packagePaths(tmp);
+    mkdirSync(p.raw, { recursive: true });
+    mkdirSync(dirname(p.prepare), { recursive: true });
+    cpSync(table, join(p.raw, basename(table)));
+    const filesDir = spec.filesDir ? "files" : undefined;
+    if (spec.filesDir) cpSync(resolve(spec.filesDir), join(p.raw, "files"), { recursive: true });
+
+    const config = {
+      table: basename(table), target: spec.target, idColumn: spec.idColumn, drop: spec.drop, metric: spec.metric, output: def.output,
+      k: spec.k, positiveClass: spec.positiveClass ?? null, split: spec.split, maxRows: spec.maxRows ?? null,
+      fileColumn: spec.fileColumn ?? null, filesDir: filesDir ?? null,
+    };
+    const template = readFileSync(pythonHelper("prepare_template.py"), "utf8");
+    writeFileSync(p.prepare, template.replace("__CONFIG__", JSON.stringify(config, null, 2)));
+    await runPrepare(p.prepare, p.raw, p.publicDir, p.privateDir);
+    for (const f of [join(p.publicDir, "train.csv"), join(p.publicDir, "test.csv"), join(p.publicDir, "sample_submission.csv"), p.answers]) {
+      if (!existsSync(f)) throw new PrepareError(`${p.prepare} ran but did not write ${f}. Fix: prepare() must write train, test, sample submission and answers.`, p.prepare);
+    }
+
+    const profile = await profilePublic(p.publicDir, { idColumn: spec.idColumn, trainTarget: spec.target });
+    opts.onEvent?.({ type: "prepare-done", taskId: spec.id, nTrain: profile.nTrain, nTest: profile.nTest });
+    writeFileSync(p.metric, renderMetricPy(spec.metric as MetricName, { taskId: spec.id, idColumn: spec.idColumn, columns: profile.targetColumns, k: spec.k }));
+    const classes = def.taskType === "classification" && profile.target?.classes ? profile.target.classes : undefined;
+    const meta: TaskMeta = {
+      id: spec.id,
+      name: spec.name || spec.id,
+      modality: spec.modality,
+      taskType: def.taskType,
+      idColumn: spec.idColumn,
+      targetColumns: profile.targetColumns,
+      trainTarget: spec.target,
+      metric: spec.metric,
+      higherIsBetter: def.higherIsBetter,
+      ...(classes ? { classes } : {}),
+      files: { train: "train.csv", test: "test.csv", sampleSubmission: "sample_submission.csv", ...(spec.fileColumn ? { extra: ["train/", "test/"] } : {}) },
+      columns: profile.columns,
+      nTrain: profile.nTrain,
+      nTest: profile.nTest,
+      ...(spec.source ? { source: spec.source } : {}),
+      ...(spec.licence ? { licence: spec.licence } : {}),
+    };
+    writeFileSync(join(p.publicDir, "description.txt"), renderDescription(spec, meta));
+    writeFileSync(join(tmp, TASK_JSON), `${JSON.stringify(meta, null, 2)}\n`);
+    writeFileSync(join(tmp, "spec.json"), `${JSON.stringify({ ...spec, table: basename(table), filesDir }, null, 2)}\n`);
+    moveIntoPlace(tmp, out, !!opts.overwrite && !opts.keepExisting);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  opts.onEvent?.({ type: "build-done", taskId: spec.id, dir: out });
+  return loadTask(out);
+}
+
+/** Parse a spec with zod; errors name the field and the fix. */
+export function parseSpec(specIn: TaskSpecInput): TaskSpec {
+  const r = TaskSpec.safeParse(specIn);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join(".") || "(spec)"}: ${i.message}`).join("; ");
+    throw new TaskSpecError(`task spec is invalid: ${issues}. Fix: correct these fields (see TaskSpec in kit/gym/task-spec.ts).`, String((specIn as { table?: string }).table ?? "spec"));
+  }
+  getMetric(r.data.metric, `task spec ${r.data.id}`);
+  return r.data;
+}
+
+/**
+ * Rename a finished folder to `out`. With `replace`, an existing `out` is swapped out only after the
+ * new one is complete; without it, an `out` that appeared meanwhile (a concurrent build) is kept.
+ */
+export function moveIntoPlace(tmp: string, out: string, replace: boolean): void {
+  if (!replace || !existsSync(out)) {
+    try {
+      renameSync(tmp, out);
+      return;
+    } catch (e) {
+      // Another builder won the race (concurrent builds of the same id): keep theirs.
+      if (existsSync(out)) {
+        rmSync(tmp, { recursive: true, force: true });
+        return;
+      }
+      throw new GymError(`cannot move ${tmp} to ${out}: ${(e as Error).message}`, out, { cause: e });
+    }
+  }
+  const old = `${out}.old-${process.pid}-${Date.now()}`;
+  renameSync(out, old);
+  renameSync(tmp, out);
+  rmSync(old, { recursive: true, force: true });
+}

@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { METRIC_CHECKS, type CheckResult, type QualityReport } from "./check-result.js";
+import { GymError } from "./errors.js";
+import { hashTree } from "./hash-tree.js";
+import { packagePaths } from "./load-task.js";
+import { runHarness } from "./python.js";
+import { runPrepare } from "./run-prepare.js";
+import type { TaskPackage } from "./types.js";
+import { verifyMetric } from "./verify-metric.js";
+
+export interface CheckOptions {
+  /** Re-run prepare twice to test determinism (default true; needs raw/). */
+  readonly determinism?: boolean;
+  readonly now?: () => number;
+}
+
+/**
+ * The deterministic quality checks of spec §2.2 and issue 3, with evidence: metric verification,
+ * id overlap, answers alignment, duplicates across the split, target leakage, degenerate target,
+ * too little data, answers visible under public/, and prepare determinism. The harnesses run
+ * concurrently; nothing in the package is modified.
+ */
+export async function checkTask(task: TaskPackage, opts: CheckOptions = {}): Promise<QualityReport> {
+  const now = opts.now ?? Date.now;
+  const t0 = now();
+  const [metric, data, determinism] = await Promise.all([
+    verifyMetric(task),
+    dataChecks(task),
+    opts.determinism === false ? Promise.resolve<CheckResult>({ name: "prepare_deterministic", status: "skip", message: "not requested", evidence: {} }) : prepareDeterminism(task),
+  ]);
+  const checks = [...metric, ...data, determinism];
+  const metricNames = new Set<string>(METRIC_CHECKS);
+  return {
+    taskId: task.meta.id,
+    dir: task.dir,
+    passed: checks.every((c) => c.status !== "fail"),
+    metricValid: checks.filter((c) => metricNames.has(c.name)).every((c) => c.status !== "fail"),
+    checks,
+    durationMs: now() - t0,
+  };
+}
+
+async function dataChecks(task: TaskPackage): Promise<CheckResult[]> {
+  const m = task.meta;
+  const r = await runHarness<{ ok: boolean; message?: string; checks: CheckResult[] }>("task_checks.py", [
+    task.publicDir,
+    packagePaths(task.dir).answers,
+    JSON.stringify({
+      id_column: m.idColumn, train_target: m.trainTarget, target_columns: m.targetColumns, task_type: m.taskType,
+      train: m.files.train.endsWith(".csv") ? m.files.train : "train.csv", test: m.files.test.endsWith(".csv") ? m.files.test : "test.csv",
+      sample: m.files.sampleSubmission,
+    }),
+  ]);
+  if (!r.ok) throw new GymError(`data checks of ${task.dir} failed to run: ${r.message}. Fix: data/public must hold readable train, test and sample CSVs.`, task.publicDir);
+  return r.checks;
+}
+
+/** Run prepare twice into fresh folders; both runs and the package's own data must hash the same. */
+export async function prepareDeterminism(task: TaskPackage): Promise<CheckResult> {
+  const p = packagePaths(task.dir);
+  const name = "prepare_deterministic";
+  if (!existsSync(p.prepare) || !existsSync(p.raw)) return { name, status: "skip", message: "no utils/prepare.py or raw/ to re-run", evidence: {} };
+  const tmp = mkdtempSync(join(tmpdir(), "openmle-det-"));
+  try {
+    const runs = ["a", "b"].map((r) => join(tmp, r));
+    for (const r of runs) await runPrepare(p.prepare, p.raw, join(r, "public"), join(r, "private"));
+    const skip = new Set(["description.txt"]);
+    const [a, b] = runs.map((r) => hashTree(r, ["public", "private"], skip));
+    const pkg = hashTree(join(task.dir, "data"), ["public", "private"], skip);
+    const ok = a === b && a === pkg;
+    return {
+      name, status: ok ? "pass" : "fail",
+      message: ok ? "two runs of prepare.py give the package's data byte for byte"
+        : a !== b ? "two runs of prepare.py give different data. Fix: seed every random choice and sort outputs." : "prepare.py no longer reproduces the package's data. Fix: rebuild the package.",
+      evidence: { run1: a.slice(0, 16), run2: b.slice(0, 16), package: pkg.slice(0, 16) },
+    };
+  } catch (e) {
+    return { name, status: "fail", message: (e as Error).message, evidence: {} };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,20 @@
+// kit/gym: task packages (spec §2.1), buildTask, checks, the semantic gate, the built-in suite.
+export type { TaskMeta, TaskPackage, ColumnInfo, Modality, TaskType } from "./types.js";
+export { loadTask, packagePaths, inspectMetric, profilePublic, TASK_JSON } from "./load-task.js";
+export { scoreSubmission, scoreMany, metricOptions, type ScoreResult, type ScoreCase } from "./score-submission.js";
+export { resolveTask, taskCacheDir } from "./resolve-task.js";
+export { listBuiltinTasks, buildBuiltinTask, getBuiltin, type BuiltinSummary } from "./builtin/build-builtin.js";
+export { BUILTIN_TASKS, BUILTIN_IDS, type BuiltinTask, type BuiltinId, type RawSource } from "./builtin/registry.js";
+export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./build-task.js";
+export { TaskSpec, SplitSpec, type TaskSpecInput } from "./task-spec.js";
+export { METRICS, METRIC_NAMES, getMetric, type MetricName, type MetricDef, type OutputKind } from "./metrics/registry.js";
+export { renderMetricPy } from "./metrics/metric-py.js";
+export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, type DataProfile, type MetricInfo } from "./infer-meta.js";
+export { runPrepare } from "./run-prepare.js";
+export { PYTHON, projectRoot } from "./python.js";
+export { GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareError, UnknownTaskError, PythonError } from "./errors.js";
+export { checkTask, prepareDeterminism, type CheckOptions } from "./check-task.js";
+export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.js";
+export { METRIC_CHECKS, type CheckResult, type CheckStatus, type QualityReport } from "./check-result.js";
+export { semanticGate, gatePrompt, renderGatePrompt, parseGateReply, GATE_AXES, type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview } from "./semantic-gate.js";
+export { recordTaskReview } from "./record-review.js";

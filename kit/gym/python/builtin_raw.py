@@ -1,0 +1,135 @@
+"""Materialise the raw data of a built-in task from installed packages (npm, Debian).
+
+  builtin_raw.py <out dir> <options json>
+options: {"kind": ..., "path": source file or folder, "dataset": sklearn name, "n": subsample size, "seed": int}
+Writes <out dir>/table.csv (and <out dir>/files/ for file-based tasks). Deterministic.
+Prints `OPENMLE_RESULT <json>`.
+"""
+import email
+import gzip
+import json
+import os
+import re
+import sys
+
+import numpy as np
+import pandas as pd
+
+
+def snake(name):
+    s = re.sub(r"\(([^)]*)\)", r"\1", str(name))
+    return re.sub(r"[^0-9a-zA-Z]+", "_", s).strip("_").lower()
+
+
+def from_records(o):
+    df = pd.read_json(o["path"]) if o["path"].endswith(".json") else pd.read_csv(o["path"])
+    return df.rename(columns=snake)
+
+
+def from_sklearn(o):
+    from sklearn import datasets
+    name = o["dataset"]
+    if name == "diabetes":
+        b = datasets.load_diabetes(as_frame=True, scaled=False)
+        df = b.frame.rename(columns={"target": "progression"})
+    else:
+        b = getattr(datasets, f"load_{name}")(as_frame=True)
+        df = b.frame.copy()
+        names = [str(x) for x in b.target_names]
+        df["target"] = [names[int(i)] for i in df["target"]]
+        df = df.rename(columns={"target": {"breast_cancer": "diagnosis", "wine": "cultivar", "digits": "digit"}.get(name, "label")})
+        if name == "digits":
+            df["digit"] = df["digit"].astype(int)
+    return df.rename(columns=snake)
+
+
+FASHION = ["t-shirt/top", "trouser", "pullover", "dress", "coat", "sandal", "shirt", "sneaker", "bag", "ankle boot"]
+
+
+def from_fashion_mnist(o, out):
+    from PIL import Image
+    with gzip.open(os.path.join(o["path"], "train-images-idx3-ubyte.gz")) as f:
+        images = np.frombuffer(f.read(), dtype=np.uint8, offset=16).reshape(-1, 28, 28)
+    with gzip.open(os.path.join(o["path"], "train-labels-idx1-ubyte.gz")) as f:
+        labels = np.frombuffer(f.read(), dtype=np.uint8, offset=8)
+    pick = np.sort(np.random.RandomState(o.get("seed", 0)).choice(len(labels), o.get("n", 2000), replace=False))
+    os.makedirs(os.path.join(out, "files"), exist_ok=True)
+    rows = []
+    for i in pick:
+        name = f"fm{int(i):05d}.png"
+        Image.fromarray(images[i], mode="L").save(os.path.join(out, "files", name), optimize=False)
+        rows.append({"image": name, "label": FASHION[int(labels[i])]})
+    return pd.DataFrame(rows)
+
+
+def from_sentiment(o):
+    rows = []
+    for src in ["amazon", "imdb", "yelp"]:
+        with open(os.path.join(o["path"], f"{src}.json")) as f:
+            for r in json.load(f):
+                text = (r.get("text") or "").strip()
+                if text and r.get("class") in (0, 1):
+                    rows.append({"source": src, "text": text, "sentiment": "positive" if r["class"] == 1 else "negative"})
+    df = pd.DataFrame(rows)
+    # One row per distinct sentence, so that no document is on both sides of the split.
+    key = df["text"].str.lower().str.replace(r"\W+", " ", regex=True).str.strip()
+    return df[~key.duplicated()].reset_index(drop=True)
+
+
+def strip_headers(raw):
+    """Subject and body only: the other headers (X-Spam-*, Received, ...) leak the label."""
+    msg = email.message_from_string(raw)
+    subject = str(msg.get("Subject", "") or "").strip()
+    parts = []
+    for part in msg.walk() if msg.is_multipart() else [msg]:
+        if part.get_content_maintype() == "text":
+            payload = part.get_payload(decode=True)
+            if payload is not None:
+                parts.append(payload.decode("latin-1", errors="replace"))
+    body = re.sub(r"\s+", " ", " ".join(parts)).strip()
+    return subject, body[:3000]
+
+
+def from_spam_assassin(o):
+    base = o["path"]
+    with open(os.path.join(base, "file_list.json")) as f:
+        files = json.load(f)
+    rng = np.random.RandomState(o.get("seed", 0))
+    pick = sorted(rng.choice(len(files), o.get("n", 1500), replace=False))
+    rows = []
+    for i in pick:
+        rel = files[i]
+        with open(os.path.join(base, rel[:-4] + ".json")) as f:
+            rec = json.load(f)
+        subject, body = strip_headers(rec["text"])
+        rows.append({"subject": subject, "body": body, "is_spam": "spam" if rel.startswith("spam") else "ham"})
+    df = pd.DataFrame(rows)
+    key = (df["subject"] + " " + df["body"]).str.lower()
+    return df[~key.duplicated()].reset_index(drop=True)
+
+
+def main(out, o):
+    os.makedirs(out, exist_ok=True)
+    kind = o["kind"]
+    if kind == "records":
+        df = from_records(o)
+    elif kind == "sklearn":
+        df = from_sklearn(o)
+    elif kind == "fashion-mnist":
+        df = from_fashion_mnist(o, out)
+    elif kind == "sentiment":
+        df = from_sentiment(o)
+    elif kind == "spam-assassin":
+        df = from_spam_assassin(o)
+    else:
+        raise ValueError(f"unknown raw kind {kind!r}")
+    df.to_csv(os.path.join(out, "table.csv"), index=False)
+    return {"ok": True, "rows": int(len(df)), "columns": [str(c) for c in df.columns]}
+
+
+if __name__ == "__main__":
+    try:
+        res = main(sys.argv[1], json.loads(sys.argv[2]))
+    except Exception as e:
+        res = {"ok": False, "message": f"{type(e).__name__}: {e}"}
+    sys.stdout.write("\nOPENMLE_RESULT " + json.dumps(res) + "\n")

@@ -1,0 +1,28 @@
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { buildBuiltinTask, getBuiltin } from "./builtin/build-builtin.js";
+import { loadTask, TASK_JSON } from "./load-task.js";
+import { projectRoot } from "./python.js";
+import type { TaskPackage } from "./types.js";
+
+/** Where built-in tasks are cached: opts.cacheDir, else $OPENMLE_CACHE/tasks, else <project root>/.cache/tasks. */
+export function taskCacheDir(cacheDir?: string): string {
+  if (cacheDir) return resolve(cacheDir);
+  if (process.env.OPENMLE_CACHE) return join(resolve(process.env.OPENMLE_CACHE), "tasks");
+  return join(projectRoot(), ".cache", "tasks");
+}
+
+/**
+ * A task from a folder path or a built-in id. A folder is loaded as it is; a built-in id is built
+ * once into the cache (`<cache>/<id>`) and loaded. Concurrent resolves of the same id are safe:
+ * each builds in its own temporary folder and the first to finish is kept.
+ */
+export async function resolveTask(idOrDir: string, opts: { cacheDir?: string } = {}): Promise<TaskPackage> {
+  const asPath = resolve(idOrDir);
+  const looksLikePath = idOrDir.includes("/") || idOrDir.startsWith(".");
+  if (looksLikePath || (existsSync(asPath) && statSync(asPath).isDirectory())) return loadTask(asPath);
+  getBuiltin(idOrDir); // unknown ids throw listing the valid ones
+  const out = join(taskCacheDir(opts.cacheDir), idOrDir);
+  if (existsSync(join(out, TASK_JSON))) return loadTask(out);
+  return buildBuiltinTask(idOrDir, { outDir: out, keepExisting: true });
+}

@@ -1,0 +1,13 @@
+import { PrepareError } from "./errors.js";
+import { runHarness } from "./python.js";
+
+/** Run a package's prepare(raw, public, private) with /usr/bin/python3; throws PrepareError naming the file. */
+export async function runPrepare(prepareFile: string, raw: string, publicDir: string, privateDir: string): Promise<void> {
+  const r = await runHarness<{ ok: boolean; message?: string; traceback?: string }>("run_prepare.py", [prepareFile, raw, publicDir, privateDir]);
+  if (!r.ok) {
+    throw new PrepareError(
+      `${prepareFile} raised ${r.message}${/Fix:/.test(r.message ?? "") ? "" : ". Fix: correct the script or its raw data and rebuild"}`,
+      prepareFile,
+    );
+  }
+}

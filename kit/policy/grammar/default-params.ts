@@ -1,0 +1,21 @@
+import type { GrammarParams } from "./params.js";
+
+/**
+ * Hand-set prior logits (everything else 0 = uniform): strong tree ensembles first on tables,
+ * linear TF-IDF models for text, single models for a first draft, one edit per Improve.
+ */
+export function defaultGrammarParams(): GrammarParams {
+  const logits: Record<string, Record<string, number>> = {};
+  for (const mod of ["tabular", "text", "image", "time_series"]) {
+    logits[`draft.${mod}.n_models`] = { "1": 1.5, "2": 0.5, "3": 0 };
+    logits[`improve.${mod}.n_edits`] = { "1": 1, "2": 0 };
+  }
+  logits["draft.tabular.model"] = { hist_gb: 1.5, xgboost: 1.2, random_forest: 0.8, extra_trees: 0.6, linear: 0.2, gradient_boosting: 0.2, svm: -0.5, knn: -0.5, torch_mlp: -0.3 };
+  logits["draft.time_series.model"] = { hist_gb: 1.5, xgboost: 1.2, random_forest: 0.6, extra_trees: 0.4, linear: 0.3 };
+  logits["draft.image.model"] = { torch_cnn: 0.6, hist_gb: 0.5, linear: 0.6, svm: 0.4, extra_trees: 0.3 };
+  logits["draft.text.model"] = { linear: 1, svm: 0.5 };
+  logits["draft.image.features.image_method"] = { pixels: 0.5, hog: 0.5, stats: 0 };
+  logits["draft.image.features.side"] = { "16": 0.5, "28": 0.5, "32": -0.5 };
+  logits["draft.tabular.features.interactions"] = { none: 1 };
+  return { version: 1, logits };
+}

@@ -1,0 +1,14 @@
+// The embedded LLM-free program-grammar policy (the offline default).
+export { createGrammarPolicy, logProb, runGrammarOperator, type GrammarOutput } from "./grammar-policy.js";
+export { defaultGrammarParams } from "./default-params.js";
+export { gradientStep, logSoftmax, paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams } from "./params.js";
+export { Chooser, GrammarReplayError, type TraceStep } from "./chooser.js";
+export { renderProgram, traceFromProgram } from "./render-program.js";
+export { describeSpec } from "./describe-spec.js";
+export { draftSpec, safeSpec, normaliseSpec } from "./draft.js";
+export { improveSpec, applicableEdits, IMPROVE_EDITS, type ImproveEdit } from "./improve.js";
+export { crossoverSpecs, unionFeatures, CROSSOVER_MODES } from "./crossover.js";
+export { classifyFailure, debugSpec, applicableRepairs, REPAIRS_BY_KIND, FAILURE_KINDS, DEBUG_REPAIRS, type FailureKind, type DebugRepair } from "./debug.js";
+export { taskShape, familiesFor, type TaskShape } from "./task-shape.js";
+export { PARAM_GRIDS, defaultModel } from "./model-grid.js";
+export { methodFamily, isSolutionSpec, MODEL_FAMILIES, type SolutionSpec, type ModelSpec, type FeatureSpec, type ModelFamily } from "./spec.js";

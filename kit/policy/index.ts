@@ -1,0 +1,7 @@
+// kit/policy: whatever writes programs for the four operators (spec §1). One interface (types.ts);
+// the embedded grammar policy (grammar/) and the LLM policy (llm/).
+export { OPERATORS, type Operator, type NodeView, type OperatorContext, type Choice, type PolicyUsage, type PolicyOutput, type Policy } from "./types.js";
+export {
+  createLlmPolicy, LlmPolicyConfig, buildPrompt, renderPrompt, parseReply, dataOverview,
+  type LlmPolicy, type LlmPolicyConfigInput, type OperatorPrompt, type PromptNode, type ProgramContract, type ParsedReply,
+} from "./llm/index.js";

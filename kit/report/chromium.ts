@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Flags for an offline, headless, throw-away Chromium. */
+export const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync",
+] as const;
+
+export interface DrawnFigure {
+  readonly id: string;
+  readonly title: string;
+  /** Plotly finished drawing (the figure's div has data-drawn="1"). */
+  readonly drawn: boolean;
+  /** The figure holds an svg.main-svg. */
+  readonly hasSvg: boolean;
+  /** PNG path when `pngDir` was given. */
+  readonly png?: string;
+}
+
+export interface OpenOptions {
+  /** Write one PNG per figure here. */
+  readonly pngDir?: string;
+  readonly executablePath?: string;
+  /** Milliseconds to wait for every figure to draw (default 60 s). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Open an HTML report in headless Chromium (file:// URL, a fresh profile, every non-file request
+ * aborted), wait until each `.openmle-figure` has drawn, and optionally screenshot each one to PNG.
+ */
+export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): Promise<DrawnFigure[]> {
+  const profile = mkdtempSync(join(tmpdir(), "openmle-chromium-"));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: opts.executablePath ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS], viewport: { width: 1100, height: 800 },
+  });
+  try {
+    await ctx.route("**/*", (route) => (route.request().url().startsWith("file:") ? route.continue() : route.abort()));
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    await page.goto(pathToFileURL(resolve(htmlPath)).href, { waitUntil: "load" });
+    const total = await page.locator(".openmle-figure").count();
+    await page
+      .waitForFunction(`document.querySelectorAll('.openmle-figure[data-drawn="1"]').length >= ${total}`, undefined, { timeout: opts.timeoutMs ?? 60_000 })
+      .catch(() => undefined); // reported per figure below
+    const figs = await page.$$eval(".openmle-figure", (els) =>
+      els.map((el) => ({
+        id: el.id, title: el.getAttribute("data-title") ?? el.id,
+        drawn: el.getAttribute("data-drawn") === "1", hasSvg: el.querySelector("svg.main-svg") !== null,
+      })),
+    );
+    if (!opts.pngDir) return figs;
+    mkdirSync(opts.pngDir, { recursive: true });
+    const out: DrawnFigure[] = [];
+    for (const f of figs) {
+      if (!f.drawn) {
+        out.push(f);
+        continue;
+      }
+      const png = join(opts.pngDir, `${f.id}.png`);
+      await page.locator(`#${f.id}`).screenshot({ path: png });
+      out.push({ ...f, png });
+    }
+    return out;
+  } finally {
+    await ctx.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}

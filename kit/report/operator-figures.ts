@@ -1,0 +1,47 @@
+import type { Figure } from "./plotly.js";
+import { operatorColor } from "./tree-figures.js";
+
+/** Bars: each operator's share of validation gains (mean over runs), one bar group per harness. */
+export function operatorGainsFigure(rows: readonly { harness: string; operator: string; gain_share: number }[], opts: { title?: string } = {}): Figure {
+  const harnesses = [...new Set(rows.map((r) => r.harness))];
+  const ops = [...new Set(rows.map((r) => r.operator))].sort();
+  return {
+    data: ops.map((op) => ({
+      type: "bar", name: op, marker: { color: operatorColor(op) }, x: harnesses,
+      y: harnesses.map((h) => rows.find((r) => r.harness === h && r.operator === op)?.gain_share ?? 0),
+    })),
+    layout: { title: { text: opts.title ?? "Share of validation gain per operator" }, barmode: "stack", yaxis: { title: { text: "share of gain" }, range: [0, 1] } },
+  };
+}
+
+/** P(i) = softmax(u_i / T) over a pool (spec §4 three-factor selection), numerically stable. */
+export function softmax(utilities: readonly number[], temperature = 1): number[] {
+  if (!(temperature > 0)) throw new RangeError(`softmax: temperature must be > 0, got ${temperature}`);
+  const m = Math.max(...utilities);
+  const e = utilities.map((u) => Math.exp((u - m) / temperature));
+  const z = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / z);
+}
+
+/** Bars: selection probability of each node in a pool, from its selection utility and temperature T. */
+export function selectionProbabilitiesFigure(pool: readonly { node_id: string; utility: number; operator?: string }[], opts: { title?: string; temperature?: number } = {}): Figure {
+  const p = softmax(pool.map((r) => r.utility), opts.temperature ?? 1);
+  const order = pool.map((r, i) => ({ ...r, p: p[i]! })).sort((a, b) => b.p - a.p);
+  return {
+    data: [{
+      type: "bar", x: order.map((r) => r.node_id), y: order.map((r) => r.p),
+      marker: { color: order.map((r) => operatorColor(r.operator ?? "unknown")) },
+      text: order.map((r) => `u=${r.utility.toFixed(3)}`), hovertemplate: "%{x}: P=%{y:.3f} (%{text})<extra></extra>",
+    }],
+    layout: { title: { text: opts.title ?? `Selection probabilities (softmax, T=${opts.temperature ?? 1})` }, yaxis: { title: { text: "P(select)" } } },
+  };
+}
+
+/** Bars: prompt-size percentiles (characters) per operator. */
+export function promptSizeFigure(rows: readonly { operator: string; prompt_chars_p50: number; prompt_chars_p90: number; prompt_chars_p99: number }[], opts: { title?: string } = {}): Figure {
+  const keys = ["prompt_chars_p50", "prompt_chars_p90", "prompt_chars_p99"] as const;
+  return {
+    data: keys.map((k) => ({ type: "bar", name: k.replace("prompt_chars_", ""), x: rows.map((r) => r.operator), y: rows.map((r) => (Number.isFinite(r[k]) ? r[k] : null)) })),
+    layout: { title: { text: opts.title ?? "Prompt size per operator (characters)" }, barmode: "group", yaxis: { title: { text: "characters" } } },
+  };
+}

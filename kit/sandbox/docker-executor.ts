@@ -1,0 +1,159 @@
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import Docker from "dockerode";
+import { DockerUnavailableError } from "./errors.js";
+import { sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
+import { TailBuffer } from "./tail-buffer.js";
+
+export interface DockerExecutorOptions {
+  /** Image holding /usr/bin/python3 and the ML stack (recipe: kit/sandbox/docker/Dockerfile). */
+  readonly image?: string;
+  readonly socketPath?: string;
+  /** Non-root user the program runs as (uid:gid). */
+  readonly user?: string;
+  readonly pidsLimit?: number;
+  /**
+   * Host folders mounted read-only at the same path (e.g. ["/usr"] for the host-python image
+   * the tests import, whose Python stack is the host's). Default none.
+   */
+  readonly hostReadOnly?: readonly string[];
+}
+
+export const DEFAULT_IMAGE = "openmle-sandbox:latest";
+
+/**
+ * The Docker backend: the same contract as the local executor, in a container with no network,
+ * memory (RAM = RAM + swap) and pid limits, a read-only root, every capability dropped,
+ * no-new-privileges, a non-root user, the public data read-only at /data and only the job folder
+ * writable at /workspace. GPU jobs get their GPUs through DeviceRequests (NVIDIA runtime).
+ */
+export class DockerExecutor implements Executor {
+  readonly name = "docker";
+  readonly docker: Docker;
+  private readonly image: string;
+
+  constructor(private readonly opts: DockerExecutorOptions = {}) {
+    this.docker = new Docker({ socketPath: opts.socketPath ?? "/var/run/docker.sock" });
+    this.image = opts.image ?? DEFAULT_IMAGE;
+  }
+
+  /** Throws DockerUnavailableError naming what is missing (engine or image). */
+  async check(): Promise<void> {
+    try {
+      await this.docker.ping();
+    } catch (e) {
+      throw new DockerUnavailableError(`No Docker engine answers on ${this.opts.socketPath ?? "/var/run/docker.sock"} (${(e as Error).message}). Start dockerd, or use the local backend.`, { cause: e });
+    }
+    try {
+      await this.docker.getImage(this.image).inspect();
+    } catch (e) {
+      throw new DockerUnavailableError(`Docker image ${this.image} is missing. Build it: docker build -t ${this.image} kit/sandbox/docker`, { cause: e });
+    }
+  }
+
+  async run(spec: ExecSpec): Promise<ExecResult> {
+    const t0 = performance.now();
+    const { limits } = spec;
+    openForUser(spec.jobDir);
+    // A private /tmp per job: a host folder removed afterwards (a tmpfs would be nicer, but some
+    // engines ignore tmpfs-mode, leaving a root-owned /tmp the non-root user cannot write).
+    const tmp = mkdtempSync(join(tmpdir(), "openmle-job-tmp-"));
+    chmodSync(tmp, 0o1777);
+    const env = sandboxEnv(limits, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, spec.env);
+    const bytes = Math.round(limits.memoryMb * 1024 * 1024);
+    const container = await this.docker.createContainer({
+      Image: this.image,
+      Cmd: ["/usr/bin/python3", "code/main.py"],
+      WorkingDir: SANDBOX_WORKDIR,
+      User: this.opts.user ?? "1000:1000",
+      Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+      NetworkDisabled: true,
+      AttachStdout: true,
+      AttachStderr: true,
+      HostConfig: {
+        NetworkMode: "none",
+        Memory: bytes,
+        MemorySwap: bytes,
+        PidsLimit: this.opts.pidsLimit ?? 1024,
+        NanoCpus: limits.cpus * 1e9,
+        ReadonlyRootfs: true,
+        CapDrop: ["ALL"],
+        SecurityOpt: ["no-new-privileges"],
+        Init: false,
+        Binds: [
+          `${spec.publicDir}:${SANDBOX_DATA_DIR}:ro`,
+          `${spec.jobDir}:${SANDBOX_WORKDIR}:rw`,
+          `${tmp}:/tmp:rw`,
+          ...(this.opts.hostReadOnly ?? []).map((d) => `${d}:${d}:ro`),
+        ],
+        ...(limits.gpus > 0 ? { DeviceRequests: [{ Driver: "nvidia", Count: limits.gpus, Capabilities: [["gpu"]] }] } : {}),
+      },
+    });
+    const out = new TailBuffer(spec.outputCapBytes, 2048);
+    const err = new TailBuffer(spec.outputCapBytes, 2048);
+    let timedOut = false;
+    let cancelled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const kill = () => container.kill().catch(() => undefined);
+    const onAbort = () => {
+      cancelled = true;
+      void kill();
+    };
+    try {
+      const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+      const ended = new Promise<void>((r) => stream.on("end", r));
+      container.modem.demuxStream(stream, sink(out), sink(err));
+      await container.start();
+      timer = setTimeout(() => {
+        timedOut = true;
+        void kill();
+      }, limits.timeoutS * 1000);
+      if (spec.signal?.aborted) onAbort();
+      else spec.signal?.addEventListener("abort", onAbort, { once: true });
+      const waited = (await container.wait()) as { StatusCode: number };
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 1000))]);
+      const info = await container.inspect();
+      const oom = info.State.OOMKilled && !timedOut && !cancelled;
+      const killed = timedOut || cancelled || oom || waited.StatusCode === 137;
+      return {
+        exitCode: killed ? null : waited.StatusCode,
+        signal: killed ? "SIGKILL" : null,
+        timedOut,
+        cancelled,
+        oomKilled: oom,
+        sandboxError: null,
+        stdout: out.text(),
+        stderr: err.text(),
+        wallS: (performance.now() - t0) / 1000,
+        cpuS: 0,
+        peakMemMb: null,
+        warnings: out.truncated || err.truncated ? [`output truncated to the last ${spec.outputCapBytes} bytes per stream`] : [],
+      };
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+      await container.remove({ force: true }).catch(() => undefined);
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+}
+
+function sink(buf: TailBuffer): Writable {
+  return new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      buf.push(chunk);
+      cb();
+    },
+  });
+}
+
+/** The container user (uid 1000) must be able to write the job folder. */
+function openForUser(dir: string): void {
+  chmodSync(dir, 0o777);
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    chmodSync(p, statSync(p).isDirectory() ? 0o777 : 0o666);
+  }
+}

@@ -1,0 +1,20 @@
+// kit/sandbox: run programs against tasks in isolation and return execution records (spec §2.3).
+export { FEEDBACK_MODES, type FeedbackMode, type SandboxLimits, type ExecutionRecord, type ExecutionRecordExtras, type SandboxJob } from "./types.js";
+export { runSandbox, SUBMISSION_FILES, type RunSandboxOptions, type SandboxEvent, type Scorer } from "./run-sandbox.js";
+export { classifyExecution, scoringSignature, type ProcessOutcome, type Classification } from "./classify.js";
+export { parseValidationScore } from "./parse-score.js";
+export { extractPythonFailure, runtimeSignature } from "./traceback.js";
+export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
+export { codeHash, idempotencyKey } from "./idempotency-key.js";
+export { SANDBOX_WORKDIR, SANDBOX_DATA_DIR, sandboxEnv, type Executor, type ExecSpec, type ExecResult } from "./executor.js";
+export { LocalExecutor, probeBwrap, UNSAFE_WARNING, type LocalExecutorOptions } from "./local-executor.js";
+export { DockerExecutor, DEFAULT_IMAGE, type DockerExecutorOptions } from "./docker-executor.js";
+export { importHostPythonImage } from "./docker-image.js";
+export { ensureDockerEngine, type EngineHandle } from "./docker-engine.js";
+export { createExecutor, EXECUTORS, type ExecutorName, type ExecutorSettings } from "./make-executor.js";
+export { SandboxPool, type PoolOptions } from "./scheduler.js";
+export { SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, type QueueSubmit, type QueueJobData } from "./queue-client.js";
+export { startSandboxWorker, type WorkerOptions, type WorkerEvent } from "./queue-worker.js";
+export { writeExecution, findExecution, recordToRow, rowToRecord } from "./record-store.js";
+export { SandboxConfig } from "./config.js";
+export { SandboxError, SandboxUnavailableError, SandboxConfigError, SandboxCancelledError, DockerUnavailableError } from "./errors.js";

@@ -1,0 +1,132 @@
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { SandboxUnavailableError } from "./errors.js";
+import { bwrapArgs, nvidiaDevices } from "./bwrap-args.js";
+import { JobCgroup } from "./cgroup.js";
+import { sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
+import { supervise } from "./supervise.js";
+
+export const PYTHON = "/usr/bin/python3";
+
+export interface LocalExecutorOptions {
+  /** Python interpreter (same path inside the sandbox, since /usr is mounted). */
+  readonly python?: string;
+  readonly bwrap?: string;
+  /**
+   * Run without bubblewrap when it is missing: NO isolation (the program sees the host, the
+   * network and data/private). Every run warns. Also enabled by OPENMLE_UNSAFE_SANDBOX=1.
+   */
+  readonly unsafe?: boolean;
+  /** Use a per-job cgroup for the memory cap when the host allows (default true). */
+  readonly cgroup?: boolean;
+  /** Called with a warning on every unsafe run (in addition to the record's warnings). */
+  readonly onWarning?: (message: string) => void;
+}
+
+const probeCache = new Map<string, string | null>();
+/** null when bubblewrap can create the namespaces the sandbox needs, else why not. */
+export function probeBwrap(bwrap = "bwrap"): string | null {
+  if (!probeCache.has(bwrap)) {
+    const r = spawnSync(bwrap, ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], {
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    probeCache.set(bwrap, r.error ? `${bwrap} not found (${r.error.message})` : r.status === 0 ? null : `${bwrap} failed: ${(r.stderr || "").trim()}`);
+  }
+  return probeCache.get(bwrap)!;
+}
+
+export const UNSAFE_WARNING =
+  "UNSAFE sandbox: bubblewrap is unavailable and unsafe mode is on, so this program runs with the host's network, " +
+  "files (including data/private) and no memory cap other than RLIMIT_AS. Install bubblewrap (apt-get install bubblewrap).";
+
+/**
+ * The default backend: /usr/bin/python3 under bubblewrap (see bwrap-args.ts), in a per-job
+ * cgroup for the memory cap, pid limit and CPU/peak-memory accounting; where no cgroup can be
+ * made, RLIMIT_AS (prlimit) plus the wall-clock kill stand in and peak memory is unknown.
+ */
+export class LocalExecutor implements Executor {
+  readonly name: string;
+  private readonly python: string;
+  private readonly bwrap: string;
+  private readonly unsafe: boolean;
+
+  constructor(private readonly opts: LocalExecutorOptions = {}) {
+    this.python = opts.python ?? PYTHON;
+    this.bwrap = opts.bwrap ?? "bwrap";
+    const why = probeBwrap(this.bwrap);
+    const unsafeAllowed = opts.unsafe ?? process.env.OPENMLE_UNSAFE_SANDBOX === "1";
+    if (why && !unsafeAllowed) {
+      throw new SandboxUnavailableError(
+        `The local sandbox needs bubblewrap: ${why}. Install it (apt-get install bubblewrap), use the docker backend, ` +
+          `or accept running programs without isolation with { unsafe: true } / OPENMLE_UNSAFE_SANDBOX=1.`,
+      );
+    }
+    this.unsafe = why !== null;
+    this.name = this.unsafe ? "local-unsafe" : "local";
+  }
+
+  async run(spec: ExecSpec): Promise<ExecResult> {
+    const warnings: string[] = [];
+    const cg = this.opts.cgroup === false ? null : JobCgroup.create(randomUUID(), spec.limits.memoryMb);
+    const memBytes = Math.round(spec.limits.memoryMb * 1024 * 1024);
+    let command: string[];
+    let env: Record<string, string>;
+    if (this.unsafe) {
+      warnings.push(UNSAFE_WARNING);
+      this.opts.onWarning?.(UNSAFE_WARNING);
+      env = sandboxEnv(spec.limits, spec.publicDir, spec.jobDir, spec.env);
+      env.HOME = spec.jobDir;
+      env.TMPDIR = spec.jobDir;
+      env.MPLCONFIGDIR = spec.jobDir;
+      command = [this.python, "code/main.py"];
+    } else {
+      env = sandboxEnv(spec.limits, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, spec.env);
+      command = [
+        this.bwrap,
+        ...bwrapArgs({
+          jobDir: spec.jobDir,
+          publicDir: spec.publicDir,
+          env,
+          command: [this.python, "code/main.py"],
+          gpuDevices: spec.limits.gpus > 0 ? nvidiaDevices() : [],
+        }),
+      ];
+    }
+    if (!cg) command = ["prlimit", `--as=${memBytes}`, "--", ...command];
+    // With a cgroup, a tiny shell joins it first, then execs the sandbox.
+    const [cmd, args] = cg ? ["/bin/sh", ["-c", `${cg.enterScript()} && exec "$@"`, "sh", ...command]] : [command[0]!, command.slice(1)];
+    try {
+      const r = await supervise({
+        command: cmd,
+        args,
+        cwd: spec.jobDir,
+        env: this.unsafe ? env : { PATH: "/usr/bin:/bin" },
+        timeoutS: spec.limits.timeoutS,
+        outputCapBytes: spec.outputCapBytes,
+        signal: spec.signal,
+        killTree: cg ? () => cg.killAll() : undefined,
+      });
+      if (cg) await cg.killAll(); // nothing of the job outlives it
+      const stats = cg?.stats();
+      if (r.truncated) warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
+      const bwrapFailed = !this.unsafe && r.exitCode === 1 && /^bwrap: /m.test(r.stderr) && !/Traceback|Error/.test(r.stderr.replace(/^bwrap: .*$/gm, ""));
+      return {
+        exitCode: r.exitCode,
+        signal: r.signal,
+        timedOut: r.timedOut,
+        cancelled: r.cancelled,
+        oomKilled: !r.timedOut && !r.cancelled && (stats?.oomKills ?? 0) > 0,
+        sandboxError: r.spawnError ?? (bwrapFailed ? r.stderr.trim().slice(0, 2000) : null),
+        stdout: r.stdout,
+        stderr: r.stderr,
+        wallS: r.wallS,
+        cpuS: stats?.cpuS ?? 0,
+        peakMemMb: stats ? stats.peakMemMb : null,
+        warnings,
+      };
+    } finally {
+      cg?.remove();
+    }
+  }
+}

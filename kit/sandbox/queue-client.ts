@@ -1,0 +1,112 @@
+import { Queue, QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
+import type { TaskPackage } from "../gym/index.js";
+import type { Workspace } from "../store/index.js";
+import { SandboxError } from "./errors.js";
+import { idempotencyKey } from "./idempotency-key.js";
+import { resolveLimits } from "./limits.js";
+import { findExecution, writeExecution } from "./record-store.js";
+import type { ExecutionRecord, SandboxLimits } from "./types.js";
+
+/** BullMQ queues: CPU jobs and GPU jobs (only workers started with --gpus take the latter). */
+export const CPU_QUEUE = "openmle-sandbox";
+export const GPU_QUEUE = "openmle-sandbox-gpu";
+
+/** What travels through Redis: a task reference every worker can resolve, never task data. */
+export interface QueueJobData {
+  /** A task folder path visible to the workers, or a built-in task id. */
+  readonly taskRef: string;
+  readonly taskId: string;
+  readonly code: string | null;
+  readonly limits: SandboxLimits;
+  readonly priority: number;
+  readonly runId?: string;
+  readonly nodeId?: string;
+}
+
+export interface QueueSubmit {
+  /** A loaded task (its folder is the reference) or an explicit reference plus id. */
+  readonly task: TaskPackage | { readonly taskRef: string; readonly taskId: string };
+  readonly code: string | null;
+  readonly limits?: Partial<SandboxLimits>;
+  /** Higher runs first (as in SandboxPool). */
+  readonly priority?: number;
+  readonly runId?: string;
+  readonly nodeId?: string;
+}
+
+/** Kit priority (higher first) → BullMQ priority (1 = highest). */
+export function bullPriority(priority: number): number {
+  return Math.min(2_000_000, Math.max(1, 1000 - Math.round(priority)));
+}
+
+/** ISO strings back to Dates after the trip through Redis JSON. */
+export function reviveRecord(raw: Record<string, unknown>): ExecutionRecord {
+  return { ...(raw as unknown as ExecutionRecord), startedAt: new Date(raw.startedAt as string), endedAt: new Date(raw.endedAt as string) };
+}
+
+/**
+ * Client side of the Redis queue: submit a job and await its record. The BullMQ job id is the
+ * idempotency key, so duplicate submits (from any client) share one job; with a workspace, a
+ * stored record is returned at once and new records are written once per key.
+ */
+export class SandboxQueueClient {
+  private constructor(
+    private readonly conn: Redis,
+    private readonly queues: Record<string, Queue>,
+    private readonly events: Record<string, QueueEvents>,
+    private readonly workspace?: Workspace,
+  ) {}
+
+  static async connect(redisUrl: string, opts: { workspace?: Workspace; prefix?: string } = {}): Promise<SandboxQueueClient> {
+    const conn = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+    try {
+      await conn.connect();
+    } catch (e) {
+      conn.disconnect();
+      throw new SandboxError(`Cannot reach Redis at ${redisUrl} (${(e as Error).message}). Start redis-server or pass the right --redis URL.`, { cause: e });
+    }
+    const prefix = opts.prefix ?? "openmle";
+    const queues: Record<string, Queue> = {};
+    const events: Record<string, QueueEvents> = {};
+    for (const name of [CPU_QUEUE, GPU_QUEUE]) {
+      queues[name] = new Queue(name, { connection: conn, prefix });
+      events[name] = new QueueEvents(name, { connection: conn.duplicate(), prefix });
+    }
+    await Promise.all(Object.values(events).map((e) => e.waitUntilReady()));
+    return new SandboxQueueClient(conn, queues, events, opts.workspace);
+  }
+
+  async submit(s: QueueSubmit): Promise<ExecutionRecord> {
+    const limits = resolveLimits(s.limits);
+    const ref = "meta" in s.task ? { taskRef: s.task.dir, taskId: s.task.meta.id } : s.task;
+    const key = idempotencyKey(ref.taskId, s.code, limits);
+    if (this.workspace) {
+      const stored = await findExecution(this.workspace, key);
+      if (stored) return stored;
+    }
+    const name = limits.gpus > 0 ? GPU_QUEUE : CPU_QUEUE;
+    const data: QueueJobData = { ...ref, code: s.code, limits, priority: s.priority ?? 0, ...(s.runId ? { runId: s.runId } : {}), ...(s.nodeId ? { nodeId: s.nodeId } : {}) };
+    const job = await this.queues[name]!.add("run", data, {
+      jobId: key,
+      attempts: 3,
+      backoff: { type: "fixed", delay: 500 },
+      priority: bullPriority(s.priority ?? 0),
+      removeOnComplete: { age: 24 * 3600 },
+      removeOnFail: { age: 24 * 3600 },
+    });
+    let raw: Record<string, unknown>;
+    try {
+      raw = await job.waitUntilFinished(this.events[name]!);
+    } catch (e) {
+      throw new SandboxError(`Queue job ${key} for task ${ref.taskId} failed on every attempt: ${(e as Error).message}`, { cause: e });
+    }
+    const record = reviveRecord(raw);
+    return this.workspace ? writeExecution(this.workspace, record) : record;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...Object.values(this.events), ...Object.values(this.queues)].map((q) => q.close()));
+    this.conn.disconnect();
+  }
+}

@@ -1,0 +1,152 @@
+// The Redis queue backend against a real redis-server and two real worker processes; one is
+// killed with SIGKILL mid-job and the job must finish elsewhere, recorded exactly once.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { QueueEvents } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadTask, type TaskPackage } from "../gym/index.js";
+import { openWorkspace, type Workspace } from "../store/index.js";
+import { probeBwrap } from "./local-executor.js";
+import { CPU_QUEUE, SandboxQueueClient } from "./queue-client.js";
+import { hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const WORKER_ENTRY = join(ROOT, "kit", "cli", "worker-cmd.ts");
+const why = spawnSync("redis-server", ["--version"]).error ? "redis-server is not installed (apt-get install redis-server)" : probeBwrap();
+if (why) console.warn(`SKIP queue tests: ${why}`);
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+interface WorkerProc {
+  readonly id: string;
+  readonly proc: ChildProcess;
+  readonly events: Record<string, unknown>[];
+  waitFor(pred: (e: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+}
+
+function startWorker(id: string, redisUrl: string): WorkerProc {
+  const proc = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY, "worker", "--redis", redisUrl, "--cpus", "1", "--lock-ms", "2000", "--stalled-ms", "1000", "--id", id], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const events: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  let buf = "";
+  proc.stdout!.on("data", (b: Buffer) => {
+    buf += b.toString();
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      try {
+        events.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        /* not an event */
+      }
+      waiters.forEach((w) => w());
+    }
+  });
+  let stderr = "";
+  proc.stderr!.on("data", (b: Buffer) => (stderr += b.toString()));
+  const waitFor = (pred: (e: Record<string, unknown>) => boolean, timeoutMs = 30_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const check = () => {
+        const hit = events.find(pred);
+        if (hit) resolve(hit);
+      };
+      waiters.push(check);
+      check();
+      setTimeout(() => reject(new Error(`worker ${id}: no matching event in ${timeoutMs} ms; stderr: ${stderr.slice(-1000)}`)), timeoutMs);
+    });
+  return { id, proc, events, waitFor };
+}
+
+describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
+  let redis: ChildProcess;
+  let redisUrl: string;
+  let task: TaskPackage;
+  let workers: WorkerProc[] = [];
+  let dir: string;
+  let ws: Workspace;
+  beforeAll(async () => {
+    const port = await freePort();
+    redisUrl = `redis://127.0.0.1:${port}`;
+    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    task = await loadTask(TINY_TASK_DIR);
+    dir = mkdtempSync(join(tmpdir(), "sbx-queue-"));
+    ws = await openWorkspace(join(dir, "ws"));
+    workers = [startWorker("A", redisUrl), startWorker("B", redisUrl)];
+    await Promise.all(workers.map((w) => w.waitFor((e) => e.type === "ready", 60_000)));
+  });
+  afterAll(async () => {
+    for (const w of workers) w.proc.kill("SIGKILL");
+    redis?.kill("SIGKILL");
+    ws?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a worker killed mid-job: the job is retried by the other and recorded exactly once", async () => {
+    const client = await SandboxQueueClient.connect(redisUrl, { workspace: ws });
+    const events = new QueueEvents(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
+    await events.waitUntilReady();
+    const completed: string[] = [];
+    events.on("completed", ({ jobId }) => completed.push(jobId));
+    const token = `qtok${Date.now()}`;
+    const code = [
+      "import os, time, shutil",
+      `open("marker.txt", "w").write("${token}")`,
+      `os.system("/usr/bin/python3 -c 'import time; time.sleep(2.5)  # ${token}'")`,
+      'shutil.copy(os.path.join(os.environ["DATA_DIR"], "sample_submission.csv"), "submission.csv")',
+      'print("Final Validation Score: 0.5")',
+    ].join("\n");
+    try {
+      const pending = client.submit({ task, code, limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } });
+      // 1. whichever worker takes the job first is killed mid-job
+      const first = await Promise.race(workers.map((w) => w.waitFor((e) => e.type === "job-active").then(() => w)));
+      await new Promise((r) => setTimeout(r, 700));
+      first.proc.kill("SIGKILL");
+      const other = workers.find((w) => w !== first)!;
+      // 2. the other worker finds the stalled job and runs it to completion
+      const record = await pending;
+      expect(record.status).toBe("success");
+      expect(record.testScore).not.toBeNull();
+      expect((record as { worker?: string }).worker).toBe(other.id);
+      await other.waitFor((e) => e.type === "job-completed");
+      await new Promise((r) => setTimeout(r, 500));
+      // 3. exactly once: one completion event, one stored row; the killed worker's sandbox is gone
+      expect(completed).toEqual([record.idempotencyKey]);
+      expect(await ws.query("SELECT count(*) AS n FROM executions WHERE idempotency_key = $k", { k: record.idempotencyKey })).toEqual([{ n: 1 }]);
+      expect(hostPidsWith(token)).toEqual([]);
+      // 4. submitting the same job again returns the stored record without running it
+      const again = await client.submit({ task, code, limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } });
+      expect(again.executionId).toBe(record.executionId);
+      expect(completed.length).toBe(1);
+    } finally {
+      await events.close();
+      await client.close();
+    }
+  });
+
+  it("clients without a workspace share one job per idempotency key", async () => {
+    const [c1, c2] = await Promise.all([SandboxQueueClient.connect(redisUrl), SandboxQueueClient.connect(redisUrl)]);
+    try {
+      const job = { task, code: 'import time\ntime.sleep(0.5)\nprint("Final Validation Score: 1")\n', limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } };
+      const [a, b] = await Promise.all([c1.submit(job), c2.submit(job)]);
+      expect(a.status).toBe("missing_submission");
+      expect(b.executionId).toBe(a.executionId);
+    } finally {
+      await c1.close();
+      await c2.close();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Workspace } from "../store/index.js";
+import { scoreSubmission, type TaskPackage } from "../gym/index.js";
+import { listArtifacts } from "./artifacts.js";
+import { classifyExecution, type ScoreResult } from "./classify.js";
+import { SandboxCancelledError } from "./errors.js";
+import type { Executor } from "./executor.js";
+import { codeHash, idempotencyKey } from "./idempotency-key.js";
+import { resolveLimits } from "./limits.js";
+import { LocalExecutor } from "./local-executor.js";
+import { findExecution, writeExecution } from "./record-store.js";
+import type { ExecutionRecord, SandboxJob } from "./types.js";
+
+/** Progress events (the CLI and notebooks decide how to show them). */
+export type SandboxEvent =
+  | { readonly type: "exec-start"; readonly executionId: string; readonly taskId: string; readonly backend: string }
+  | { readonly type: "exec-reused"; readonly record: ExecutionRecord }
+  | { readonly type: "exec-end"; readonly record: ExecutionRecord }
+  | { readonly type: "warning"; readonly message: string };
+
+export type Scorer = (task: TaskPackage, submissionCsv: string) => Promise<ScoreResult>;
+
+export interface RunSandboxOptions extends SandboxJob {
+  /** Backend (default: a shared LocalExecutor, which refuses to run without bubblewrap). */
+  readonly executor?: Executor;
+  /** When given, the record is stored in its executions table, and a stored record with the same key is returned instead of re-running. */
+  readonly workspace?: Workspace;
+  /** Skip the idempotency lookup (default false). */
+  readonly rerun?: boolean;
+  /** Hidden-test scorer (default gym's scoreSubmission: the task's utils/metric.py against data/private). */
+  readonly scorer?: Scorer;
+  readonly signal?: AbortSignal;
+  /** Keep job folders here (one per execution) instead of a temporary folder removed after the run. */
+  readonly jobsDir?: string;
+  /** Bytes of stdout/stderr kept per stream (default 64 KiB). */
+  readonly outputCapBytes?: number;
+  readonly onEvent?: (e: SandboxEvent) => void;
+}
+
+let defaultExecutor: Executor | undefined;
+function getDefaultExecutor(): Executor {
+  return (defaultExecutor ??= new LocalExecutor());
+}
+
+/** Names the program's submission may have, relative to its working directory. */
+export const SUBMISSION_FILES = ["submission.csv", "submission/submission.csv"];
+
+/**
+ * Run one program against a task and return its execution record (spec §2.3):
+ * 1. resolve limits and the idempotency key; a stored record with that key is returned as is;
+ * 2. no code → missing_code without running anything;
+ * 3. write code/main.py into a fresh job folder and run it on the executor;
+ * 4. score submission.csv with the task's hidden metric (outside the sandbox);
+ * 5. classify into one of the six feedback modes, store and return the record.
+ */
+export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionRecord> {
+  const limits = resolveLimits(opts.limits);
+  const taskId = opts.task.meta.id;
+  const key = idempotencyKey(taskId, opts.code, limits);
+  if (opts.workspace && !opts.rerun) {
+    const stored = await findExecution(opts.workspace, key);
+    if (stored) {
+      opts.onEvent?.({ type: "exec-reused", record: stored });
+      return stored;
+    }
+  }
+  const executionId = randomUUID();
+  const startedAt = new Date();
+  const ids = { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.nodeId ? { nodeId: opts.nodeId } : {}) };
+  const common = { executionId, idempotencyKey: key, taskId, codeHash: codeHash(opts.code), limits, startedAt, ...ids };
+
+  if (!opts.code || opts.code.trim() === "") {
+    const c = classifyExecution({ codeMissing: true });
+    const record: ExecutionRecord = {
+      ...common, backend: opts.executor?.name ?? "local", status: c.status, validScore: null, testScore: null,
+      errorType: c.errorType, errorSignature: c.errorSignature, traceback: null, stdoutTail: "", stderrTail: "",
+      wallS: 0, cpuS: 0, peakMemMb: null, artifacts: [], endedAt: new Date(), exitCode: null, exitSignal: null, warnings: [],
+    };
+    return finish(opts, record);
+  }
+
+  const executor = opts.executor ?? getDefaultExecutor();
+  opts.onEvent?.({ type: "exec-start", executionId, taskId, backend: executor.name });
+  const keep = opts.jobsDir !== undefined;
+  const root = resolve(opts.jobsDir ?? join(tmpdir(), "openmle-jobs"));
+  mkdirSync(root, { recursive: true });
+  const jobDir = keep ? join(root, executionId) : mkdtempSync(join(root, "job-"));
+  mkdirSync(join(jobDir, "code"), { recursive: true });
+  writeFileSync(join(jobDir, "code", "main.py"), opts.code);
+  try {
+    const r = await executor.run({ jobDir, publicDir: opts.task.publicDir, limits, outputCapBytes: opts.outputCapBytes ?? 64 * 1024, signal: opts.signal });
+    if (r.cancelled) throw new SandboxCancelledError(`Execution ${executionId} of task ${taskId} was cancelled; its process tree was killed.`);
+    for (const w of r.warnings) opts.onEvent?.({ type: "warning", message: w });
+    const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f));
+    let score: ScoreResult | undefined;
+    if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError) {
+      try {
+        score = await (opts.scorer ?? scoreSubmission)(opts.task, submission);
+      } catch (e) {
+        score = { ok: false, kind: "error", message: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    const c = classifyExecution({ codeMissing: false, outcome: r, submissionFound: !!submission, score });
+    const record: ExecutionRecord = {
+      ...common, backend: executor.name, status: c.status, validScore: c.validScore, testScore: c.testScore,
+      errorType: c.errorType, errorSignature: c.errorSignature, traceback: c.traceback,
+      stdoutTail: r.stdout, stderrTail: r.stderr, wallS: r.wallS, cpuS: r.cpuS, peakMemMb: r.peakMemMb,
+      artifacts: listArtifacts(jobDir), endedAt: new Date(), exitCode: r.exitCode, exitSignal: r.signal,
+      warnings: [...r.warnings, ...c.warnings], ...(keep ? { workDir: jobDir } : {}),
+    };
+    return await finish(opts, record);
+  } finally {
+    if (!keep) rmSync(jobDir, { recursive: true, force: true });
+  }
+}
+
+async function finish(opts: RunSandboxOptions, record: ExecutionRecord): Promise<ExecutionRecord> {
+  const stored = opts.workspace ? await writeExecution(opts.workspace, record) : record;
+  opts.onEvent?.({ type: "exec-end", record: stored });
+  return stored;
+}

@@ -1,0 +1,125 @@
+import type { Workspace } from "../store/index.js";
+import { SandboxCancelledError, SandboxConfigError } from "./errors.js";
+import type { Executor } from "./executor.js";
+import { idempotencyKey } from "./idempotency-key.js";
+import { resolveLimits } from "./limits.js";
+import { runSandbox, type RunSandboxOptions, type SandboxEvent } from "./run-sandbox.js";
+import type { ExecutionRecord, SandboxJob } from "./types.js";
+
+export interface PoolOptions {
+  /** CPU slots; a job takes as many as its limits.cpus (at most all of them). */
+  readonly cpuSlots: number;
+  /** GPU slots; a job takes limits.gpus of them. */
+  readonly gpuSlots?: number;
+  readonly executor?: Executor;
+  readonly workspace?: Workspace;
+  readonly scorer?: RunSandboxOptions["scorer"];
+  readonly jobsDir?: string;
+  readonly onEvent?: (e: SandboxEvent) => void;
+}
+
+interface Queued {
+  readonly job: SandboxJob & { signal?: AbortSignal };
+  readonly key: string;
+  readonly cpu: number;
+  readonly gpu: number;
+  readonly seq: number;
+  resolve(r: ExecutionRecord): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * In-process scheduler: a pool of CPU and GPU slots. Jobs run highest priority first (FIFO among
+ * equals, no overtaking, so a big job is never starved by small ones); each job's own limits
+ * give its timeout; an AbortSignal cancels it queued or running. Idempotency: a job whose key
+ * (task, code hash, limits) is running or done returns that same record without running again.
+ */
+export class SandboxPool {
+  private queue: Queued[] = [];
+  private freeCpu: number;
+  private freeGpu: number;
+  private seq = 0;
+  private readonly inFlight = new Map<string, Promise<ExecutionRecord>>();
+  private readonly done = new Map<string, ExecutionRecord>();
+  private runningCount = 0;
+
+  constructor(private readonly opts: PoolOptions) {
+    if (!(opts.cpuSlots >= 1)) throw new SandboxConfigError(`SandboxPool cpuSlots=${opts.cpuSlots} is invalid: use an integer >= 1.`);
+    this.freeCpu = opts.cpuSlots;
+    this.freeGpu = opts.gpuSlots ?? 0;
+  }
+
+  get running(): number {
+    return this.runningCount;
+  }
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Submit a job and wait for its record. */
+  submit(job: SandboxJob & { signal?: AbortSignal }): Promise<ExecutionRecord> {
+    const limits = resolveLimits(job.limits);
+    const key = idempotencyKey(job.task.meta.id, job.code, limits);
+    const known = this.done.get(key);
+    if (known) return Promise.resolve(known);
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const cpu = Math.min(limits.cpus, this.opts.cpuSlots);
+    if (limits.gpus > (this.opts.gpuSlots ?? 0)) {
+      return Promise.reject(new SandboxConfigError(`Job asks for ${limits.gpus} GPU(s) but the pool has ${this.opts.gpuSlots ?? 0}. Give the pool gpuSlots or the job gpus: 0.`));
+    }
+    const p = new Promise<ExecutionRecord>((resolve, reject) => {
+      const q: Queued = { job: { ...job, limits }, key, cpu, gpu: limits.gpus, seq: this.seq++, resolve, reject };
+      this.queue.push(q);
+      this.queue.sort((a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0) || a.seq - b.seq);
+      job.signal?.addEventListener("abort", () => this.cancelQueued(q), { once: true });
+      this.pump();
+    });
+    this.inFlight.set(key, p);
+    const forget = () => this.inFlight.delete(key);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Resolves when nothing is queued or running. */
+  async drain(): Promise<void> {
+    while (this.queue.length || this.runningCount) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private cancelQueued(q: Queued): void {
+    const i = this.queue.indexOf(q);
+    if (i < 0) return; // running: runSandbox sees the same signal
+    this.queue.splice(i, 1);
+    q.reject(new SandboxCancelledError(`Job for task ${q.job.task.meta.id} was cancelled while queued.`));
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      const head = this.queue[0]!;
+      if (head.job.signal?.aborted) {
+        this.cancelQueued(head);
+        continue;
+      }
+      if (head.cpu > this.freeCpu || head.gpu > this.freeGpu) return;
+      this.queue.shift();
+      this.freeCpu -= head.cpu;
+      this.freeGpu -= head.gpu;
+      this.runningCount++;
+      const { signal, ...job } = head.job;
+      runSandbox({ ...job, signal, executor: this.opts.executor, workspace: this.opts.workspace, scorer: this.opts.scorer, jobsDir: this.opts.jobsDir, onEvent: this.opts.onEvent })
+        .then(
+          (r) => {
+            this.done.set(head.key, r);
+            head.resolve(r);
+          },
+          (e) => head.reject(e),
+        )
+        .finally(() => {
+          this.freeCpu += head.cpu;
+          this.freeGpu += head.gpu;
+          this.runningCount--;
+          this.pump();
+        });
+    }
+  }
+}

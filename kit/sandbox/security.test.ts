@@ -1,0 +1,84 @@
+// Adversarial programs on the local executor: each tries one escape (spec issue 4, Security).
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadTask, type TaskPackage } from "../gym/index.js";
+import { probeBwrap } from "./local-executor.js";
+import { runSandbox } from "./run-sandbox.js";
+import { ADVERSARIAL, hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
+
+const noBwrap = probeBwrap();
+if (noBwrap) console.warn(`SKIP local security tests: ${noBwrap}`);
+
+describe.skipIf(!!noBwrap)("local executor security", () => {
+  let task: TaskPackage;
+  let jobsDir: string;
+  let server: Server;
+  let port = 0;
+  let connections = 0;
+  beforeAll(async () => {
+    task = await loadTask(TINY_TASK_DIR);
+    jobsDir = mkdtempSync(join(tmpdir(), "sbx-sec-"));
+    server = createServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => {
+    server?.close();
+    rmSync(jobsDir, { recursive: true, force: true });
+  });
+  const limits = { timeoutS: 20, memoryMb: 512, cpus: 1 };
+  const report = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+
+  it("cannot read data/private (not mounted; not reachable by path, walk or /proc)", async () => {
+    const answers = join(task.privateDir, "test_answer.csv");
+    const r = await runSandbox({ task, code: ADVERSARIAL.readPrivate(answers), limits });
+    expect(r.exitCode).toBe(0);
+    expect(report(r.stdoutTail)).toEqual({ found: [] });
+  });
+
+  it("cannot reach the network: not even the host's 127.0.0.1, no DNS, only its own loopback", async () => {
+    const r = await runSandbox({ task, code: ADVERSARIAL.network(port), limits });
+    const rep = report(r.stdoutTail);
+    expect(rep.loopback).toBe("ConnectionRefusedError");
+    expect(rep.dns).toBe("gaierror");
+    expect(rep.interfaces).toEqual(["lo"]);
+    expect(connections).toBe(0);
+  });
+
+  it("leaves no process behind: a sleeping child and a double-forked daemon die with the job", async () => {
+    const token = `sectok${Date.now()}`;
+    const r = await runSandbox({ task, code: ADVERSARIAL.leaveProcesses(token), limits, jobsDir });
+    expect(report(r.stdoutTail)).toEqual({ started: true });
+    expect(hostPidsWith(token)).toEqual([]);
+    await new Promise((res) => setTimeout(res, 2000));
+    expect(hostPidsWith(token)).toEqual([]);
+    expect(readdirSync(r.workDir!).filter((f) => f.startsWith("alive"))).toEqual([]);
+  });
+
+  it("cannot exhaust host memory: the cap kills it and the record says memory_error", async () => {
+    const r = await runSandbox({ task, code: ADVERSARIAL.memoryBomb(), limits: { ...limits, memoryMb: 256 } });
+    expect([r.status, r.errorSignature]).toEqual(["runtime_error", "memory_error"]);
+    expect(r.stdoutTail).not.toContain("allocated_mb");
+    if (r.peakMemMb !== null) expect(r.peakMemMb).toBeLessThanOrEqual(257);
+  });
+
+  it("cannot write outside its workspace (system, public data, task folder, host /tmp)", async () => {
+    const hostTmp = join(tmpdir(), `sbx-escape-${Date.now()}`);
+    const targets = ["/usr/pwned", "/etc/pwned", "/data/pwned", "/data/train.csv", join(task.dir, "pwned"), join(task.publicDir, "pwned"), hostTmp, "/pwned"];
+    const before = readFileSync(join(task.publicDir, "train.csv"), "utf8");
+    const r = await runSandbox({ task, code: ADVERSARIAL.writeOutside(targets), limits, jobsDir });
+    const rep = report(r.stdoutTail);
+    // The sandbox's /tmp is private: a write there succeeds but never reaches the host's /tmp.
+    for (const t of targets.filter((x) => x !== hostTmp)) expect(rep[t], t).not.toBe("written");
+    for (const t of [hostTmp, join(task.dir, "pwned"), join(task.publicDir, "pwned"), "/usr/pwned", "/etc/pwned", "/pwned"]) expect(existsSync(t), t).toBe(false);
+    expect(readFileSync(join(task.publicDir, "train.csv"), "utf8")).toBe(before);
+    expect(existsSync(join(tmpdir(), "inside-tmp"))).toBe(false);
+    expect(r.artifacts).toContain("inside-workspace.txt");
+  });
+});

@@ -1,0 +1,102 @@
+import { spawn } from "node:child_process";
+import { TailBuffer } from "./tail-buffer.js";
+
+export interface Supervised {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly cancelled: boolean;
+  readonly spawnError: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly truncated: boolean;
+  readonly wallS: number;
+}
+
+/**
+ * Spawn a command in its own process group, keep bounded output, and enforce a wall-clock
+ * limit and an AbortSignal. On either, `killTree` runs (it must kill every process of the job)
+ * and the process group gets SIGKILL. Resolves once the process has exited and its pipes closed
+ * (or 2 s after exit, in case something outside the tree holds them).
+ */
+export function supervise(opts: {
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutS: number;
+  outputCapBytes: number;
+  signal?: AbortSignal;
+  killTree?: () => Promise<unknown>;
+}): Promise<Supervised> {
+  const t0 = performance.now();
+  const out = new TailBuffer(opts.outputCapBytes, 2048);
+  const err = new TailBuffer(opts.outputCapBytes, 2048);
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let cancelled = false;
+    let spawnError: string | null = null;
+    let exit: { code: number | null; signal: string | null } | null = null;
+    let finished = false;
+    const child = spawn(opts.command, opts.args as string[], {
+      cwd: opts.cwd,
+      env: opts.env ?? {},
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* group already gone */
+      }
+      void opts.killTree?.();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, opts.timeoutS * 1000);
+    const onAbort = () => {
+      cancelled = true;
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+    let grace: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      opts.signal?.removeEventListener("abort", onAbort);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOut,
+        cancelled,
+        spawnError,
+        stdout: out.text(),
+        stderr: err.text(),
+        truncated: out.truncated || err.truncated,
+        wallS: (performance.now() - t0) / 1000,
+      });
+    };
+    child.on("error", (e) => {
+      spawnError = `could not start ${opts.command}: ${e.message}`;
+      finish();
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      grace = setTimeout(finish, 2000);
+    });
+    child.on("close", () => {
+      if (exit) finish();
+    });
+  });
+}

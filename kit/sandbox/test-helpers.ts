@@ -1,0 +1,95 @@
+// Shared by the sandbox tests, notebook and benchmark: the fixture task package and programs.
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** Source folder of the fixtures (works from kit/ and from dist/kit/, which has no copies). */
+export const FIXTURES = join(HERE.replace(/\/dist\/kit\/sandbox$/, "/kit/sandbox"), "test-fixtures");
+export const TINY_TASK_DIR = join(FIXTURES, "tiny-task");
+
+/** A fixture program by name (test-fixtures/programs/<name>.py). */
+export function program(name: string): string {
+  return readFileSync(join(FIXTURES, "programs", `${name}.py`), "utf8");
+}
+
+/** Host pids whose command line contains `token` (to prove nothing of a job survived it). */
+export function hostPidsWith(token: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(token)) out.push(Number(name));
+    } catch {
+      /* exited */
+    }
+  }
+  return out;
+}
+
+/**
+ * Adversarial programs (security tests, local and Docker). Each tries one escape, prints what it
+ * observed as one JSON line, and exits 0, so the test checks both its report and the host.
+ */
+export const ADVERSARIAL = {
+  readPrivate: (privateAnswers: string) => `
+import json, os
+found = []
+for path in [${JSON.stringify(privateAnswers)}, "/data/../private/test_answer.csv", "/proc/1/root${privateAnswers}"]:
+    try:
+        found.append(open(path).read()[:40])
+    except Exception as e:
+        pass
+for root, dirs, files in os.walk("/"):
+    dirs[:] = [d for d in dirs if not (root == "/" and d in ("proc", "sys", "usr", "dev"))]
+    if "test_answer.csv" in files:
+        found.append(os.path.join(root, "test_answer.csv"))
+print(json.dumps({"found": found}))
+`,
+  network: (port: number) => `
+import json, socket
+res = {}
+try:
+    socket.create_connection(("127.0.0.1", ${port}), timeout=2).close(); res["loopback"] = "connected"
+except Exception as e:
+    res["loopback"] = type(e).__name__
+try:
+    socket.getaddrinfo("example.com", 80); res["dns"] = "resolved"
+except Exception as e:
+    res["dns"] = type(e).__name__
+res["interfaces"] = [n for _, n in socket.if_nameindex()]
+print(json.dumps(res))
+`,
+  leaveProcesses: (token: string) => `
+import os, subprocess, sys, time
+# 1. a plain child that sleeps, then would write a marker
+if os.fork() == 0:
+    time.sleep(1.5); open("alive-child", "w").write("x"); os._exit(0)
+# 2. a double-forked daemon in its own session
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", "-c", "import time; time.sleep(1.5); open('alive-daemon','w').write('x'); time.sleep(30)  # ${token}"])
+    os._exit(0)
+time.sleep(0.3)
+print('{"started": true}')
+`,
+  memoryBomb: () => `
+chunks = []
+for i in range(200):
+    chunks.append(bytearray(50 * 1024 * 1024))  # 10 GB in total if nothing stops it
+print('{"allocated_mb": %d}' % (len(chunks) * 50))
+`,
+  writeOutside: (targets: readonly string[]) => `
+import json
+res = {}
+for p in ${JSON.stringify(targets)}:
+    try:
+        open(p, "w").write("pwned"); res[p] = "written"
+    except Exception as e:
+        res[p] = type(e).__name__
+open("/tmp/inside-tmp", "w").write("ok")
+open("inside-workspace.txt", "w").write("ok")
+print(json.dumps(res))
+`,
+};

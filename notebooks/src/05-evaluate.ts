@@ -1,0 +1,127 @@
+// %% [markdown]
+// # 05 · Evaluate: MLE-bench grading, evaluate() over a workspace, figures
+// This notebook grades scores against the 22 bundled **MLE-bench Lite** leaderboards with MLE-bench's
+// rules (spec §5), then evaluates the runs of a workspace (Valid Rate, Medal Average, Human Rank as
+// avg@k mean ± std, grade distribution, per-modality rates, a normalised score for tasks without a
+// leaderboard), computes search-efficiency statistics and draws the report's figures.
+//
+// The scores graded in the first part are **example scores** chosen at and around each leaderboard's
+// thresholds to show the rules; they are not results of any agent.
+// %%
+import * as tslab from "tslab";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import {
+  openWorkspace, evaluation, report, notebookFigure, htmlTable, gradeScore, summarizeGrades, liteCompetitionIds,
+  loadLiteLeaderboard, medalPositions, evaluate, natureBench,
+} from "openmle";
+
+const ids = liteCompetitionIds();
+const lbRows = ids.map((id) => {
+  const lb = loadLiteLeaderboard(id);
+  const pos = medalPositions(lb.scores.length);
+  const r = gradeScore(lb, null);
+  return {
+    competition: id, teams: lb.scores.length, lower_is_better: r.is_lower_better,
+    gold_pos: pos.gold, silver_pos: pos.silver, bronze_pos: pos.bronze,
+    gold: r.gold_threshold, silver: r.silver_threshold, bronze: r.bronze_threshold, median: r.median_threshold,
+  };
+});
+tslab.display.html(htmlTable(lbRows, { caption: `The ${ids.length} MLE-bench Lite leaderboards: medal positions and thresholds` }));
+// %% [markdown]
+// ## Grading rules at the edges
+// A score earns a medal if it is **at least as good** as the leaderboard score at the medal position;
+// `above_median` is **strict**. Human Rank is the share of teams the score beats, ties counting half:
+// `(beaten + tied/2) / teams`. Below, for three competitions: a score exactly at the bronze threshold,
+// one a hair worse, and one exactly at the median.
+// %%
+const examples = ["detecting-insults-in-social-commentary", "denoising-dirty-documents", "spooky-author-identification"].flatMap((id) => {
+  const lb = loadLiteLeaderboard(id);
+  const base = gradeScore(lb, null);
+  const worse = (t: number) => t + (base.is_lower_better ? 1 : -1) * Math.max(Math.abs(t) * 1e-9, 1e-12);
+  return [
+    ["at bronze threshold", base.bronze_threshold],
+    ["just worse than bronze", worse(base.bronze_threshold)],
+    ["at median", base.median_threshold],
+  ].map(([what, s]) => ({ what, ...gradeScore(lb, s as number, { competitionId: id }) }));
+});
+tslab.display.html(htmlTable(examples.map((r) => ({
+  competition: r.competition_id, example: r.what, score: r.score, gold: r.gold_medal, silver: r.silver_medal, bronze: r.bronze_medal,
+  any_medal: r.any_medal, above_median: r.above_median, human_rank: r.human_rank,
+}))));
+// %% [markdown]
+// Ties: on `aerial-cactus-identification` many teams scored a perfect 1.0, so the gold, silver and bronze
+// thresholds are all 1.0 — a perfect score is gold but beats only the teams below it, and ties with the rest.
+// %%
+const cactus = loadLiteLeaderboard("aerial-cactus-identification");
+const perfect = gradeScore(cactus, 1);
+console.log(`teams ${cactus.scores.length}, at 1.0: ${cactus.scores.filter((s) => s === 1).length}; gold ${perfect.gold_medal}, human rank ${perfect.human_rank!.toFixed(4)}`);
+console.log(`0.99995 → any medal: ${gradeScore(cactus, 0.99995).any_medal}`);
+// %% [markdown]
+// `summarizeGrades` gives MLE-bench's multi-competition summary (plus Valid Rate, Medal Average and mean Human Rank)
+// of the example grades above:
+// %%
+const { competition_reports, ...summary } = summarizeGrades(examples);
+console.log(summary, `${competition_reports.length} reports`);
+// %% [markdown]
+// ## evaluate() over a workspace
+// Point `OPENMLE_WORKSPACE` at a workspace with `evolve` runs to evaluate them. Without it, this notebook
+// fills a temporary workspace with a **toy search** (`bench/eval/toy-search.ts`): a real, small computation
+// (least-squares models on feature subsets of vega-datasets' cars, RMSE, lower is better) shaped like search
+// runs, with no LLM. It has no Kaggle leaderboard, so it is scored by the **normalised score**
+// `(score − trivial)/(reference − trivial)` against two baselines computed here: a constant prediction
+// (training mean) and a least-squares model on all features (0 = trivial, 1 = reference).
+// %%
+// tslab runs cells as CommonJS, so the compiled ESM file is loaded by its absolute path (Node 20 can require ESM).
+const toy = await import(resolve(process.cwd(), "..", "dist", "bench", "eval", "toy-search.js"));
+const wsDir = process.env.OPENMLE_WORKSPACE ?? join(mkdtempSync(join(tmpdir(), "nb05-")), "ws");
+const ws = await openWorkspace(wsDir);
+if (!process.env.OPENMLE_WORKSPACE) {
+  for (const harness of ["toy-greedy", "toy-evo"]) for (const seed of [1, 2, 3]) await toy.runToySearch(ws, { seed, harness, steps: 16 });
+}
+const baselines = { [toy.TOY_TASK_ID]: toy.toyBaselines() };
+console.log("baselines (test RMSE):", baselines);
+const ev = await evaluate(ws, { baselines });
+const fmt = (m: { mean: number; std: number; n: number }) => (m.n ? `${m.mean.toFixed(3)} ± ${m.std.toFixed(3)}` : "—");
+tslab.display.html(htmlTable(ev.groups.map((g) => ({
+  group: g.group, tasks: g.tasks, k: g.k, valid_rate: fmt(g.valid_rate), medal_average: fmt(g.medal_average),
+  human_rank: fmt(g.human_rank), normalized: fmt(g.normalized), grades: g.grades,
+})), { caption: "kit (measured) on this workspace: avg@k over independent runs" }));
+tslab.display.html(htmlTable(ev.runs.map((r) => ({ run: r.run_id, task: r.task_id, seed: r.seed, score: r.score, grade: r.grade, normalized: r.normalized }))));
+// %% [markdown]
+// ## Search efficiency
+// Nodes, tokens, new-record updates per 1,000 tokens per run; prompt-size percentiles and share of
+// validation gain per operator. (The toy search's token counts are estimates: characters / 4.)
+// %%
+const searchRows = await evaluation.loadSearchRows(ws);
+const eff = evaluation.searchEfficiency(searchRows.nodes, searchRows.calls, (id: string) => searchRows.higherIsBetter.get(id) ?? true);
+tslab.display.html(htmlTable(eff.runs.map((r) => ({ ...r }))));
+tslab.display.html(htmlTable(eff.operators.map((o) => ({ ...o }))));
+// %% [markdown]
+// ## Figures
+// The same figures `openmle report` writes: metrics by group, grade distribution, per-modality rates, best
+// score over time, operator contributions, prompt sizes, selection probabilities and search trees.
+// %%
+const poolRows = await ws.query<{ run_id: string; node_id: string; utility: number; operator: string }>(
+  "SELECT run_id, node_id, selection_utility AS utility, operator FROM cards WHERE selection_utility IS NOT NULL ORDER BY run_id, node_id");
+const pools = new Map<string, { node_id: string; utility: number; operator: string }[]>();
+for (const r of poolRows) pools.set(r.run_id, [...(pools.get(r.run_id) ?? []), r]);
+const figs = report.reportFigures({ evaluation: ev, efficiency: eff, search: searchRows, pools }, { maxTrees: 1 });
+tslab.display.html(figs.map((f) => notebookFigure(f.figure, { height: 380 })).join(""));
+// %% [markdown]
+// ## NatureBench metrics
+// Per instance `g = dir·(agent − SOTA)/|SOTA|` (failure = −1), averaged per task; Match-SOTA = share of
+// tasks with `g ≥ 0`, Surpass-SOTA = share with `g > 0.1`. The instances below are **illustrative numbers**
+// to show the arithmetic, not measurements.
+// %%
+const nb = natureBench([
+  { task_id: "task-a", agent: 0.93, sota: 0.90, higher_is_better: true },
+  { task_id: "task-a", agent: 0.91, sota: 0.90, higher_is_better: true },
+  { task_id: "task-b", agent: 1.2, sota: 1.5, higher_is_better: false },
+  { task_id: "task-c", agent: null, sota: 0.8, higher_is_better: true },
+]);
+tslab.display.html(htmlTable(nb.tasks.map((t) => ({ ...t }))));
+console.log(`Match-SOTA ${nb.match_sota_rate}, Surpass-SOTA ${nb.surpass_sota_rate}`);
+// %%
+ws.close();
