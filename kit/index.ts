@@ -18,3 +18,7 @@ export * as gym from "./gym/index.js";
 export { loadTask, resolveTask, scoreSubmission, buildTask, listBuiltinTasks, type TaskPackage, type TaskMeta, type ScoreResult } from "./gym/index.js";
 export * as sandbox from "./sandbox/index.js";
 export { runSandbox, SandboxPool, SandboxQueueClient, startSandboxWorker, LocalExecutor, DockerExecutor, FEEDBACK_MODES, type ExecutionRecord, type SandboxLimits, type FeedbackMode } from "./sandbox/index.js";
+export * as evo from "./evo/index.js";
+export { evolve, experienceBoard, threeFactorSelection, EvolveConfig, type EvolveResult, type EvoEvent, type RunSummary } from "./evo/index.js";
+export { createGrammarPolicy, logProb as grammarLogProb } from "./policy/grammar/index.js";
+export { createRng, sampleIndex, type Rng } from "./util/index.js";

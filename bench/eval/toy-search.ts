@@ -99,7 +99,7 @@ export async function runToySearch(ws: Workspace, opts: ToySearchOptions): Promi
   if (!(await ws.query("SELECT 1 FROM tasks WHERE task_id = $t", { t: TOY_TASK_ID })).length) {
     await ws.append("tasks", [{ task_id: TOY_TASK_ID, name: "cars MPG (toy)", modality: "tabular", task_type: "regression", metric: "rmse", higher_is_better: false, dir: null, source: "vega-datasets cars.json" }]);
   }
-  const runId = await startRun(ws, { taskId: TOY_TASK_ID, harness, policy: "toy", seed: opts.seed, config: { harness, steps }, runId: `${harness}-s${opts.seed}` });
+  const runId = await startRun(ws, { taskId: TOY_TASK_ID, harness, policy: "toy", seed: opts.seed, config: { harness, steps, seed: opts.seed }, runId: `${harness}-s${opts.seed}` });
   type N = { id: string; features: string[]; valid: number | null; test: number | null; dropMissing: boolean; generation: number };
   const nodes: N[] = [];
   const nodeRows: Record<string, unknown>[] = [];

@@ -1,8 +1,11 @@
 import type { ZodType } from "zod";
+import { EvolveConfig } from "../evo/config.js";
 import { WorkspaceConfig } from "../store/config.js";
 import { LlmConfig } from "../llm/llm-config.js";
 import { LlmPolicyConfig } from "../policy/llm/llm-policy-config.js";
 import { SandboxConfig } from "../sandbox/config.js";
+import { ReportConfig } from "../report/config.js";
+import { TaskSpec } from "../gym/task-spec.js";
 
 /**
  * Every configurable part of the kit, by name. Each schema lives beside the code it
@@ -13,4 +16,7 @@ export const CONFIG_SCHEMAS = {
   llm: LlmConfig,
   llmPolicy: LlmPolicyConfig,
   sandbox: SandboxConfig,
+  evolve: EvolveConfig,
+  report: ReportConfig,
+  taskSpec: TaskSpec,
 } satisfies Record<string, ZodType>;

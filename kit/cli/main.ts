@@ -5,11 +5,13 @@ import { Command } from "commander";
 import { registerConfig } from "./config-cmd.js";
 import { registerWorkspace } from "./workspace-cmd.js";
 import { runCli } from "./run-cli.js";
+import { registerEvolve } from "./evolve-cmd.js";
 import { registerGrade } from "./grade-cmd.js";
 import { registerEvaluate } from "./evaluate-cmd.js";
 import { registerReport } from "./report-cmd.js";
 import { registerSandbox } from "./sandbox-cmd.js";
 import { registerWorker } from "./worker-cmd.js";
+import { registerTask } from "./task-cmd.js";
 
 const program = new Command()
   .name("openmle")
@@ -24,5 +26,7 @@ registerEvaluate(program);
 registerReport(program);
 registerSandbox(program);
 registerWorker(program);
+registerEvolve(program);
+registerTask(program);
 
 await runCli(program, process.argv);

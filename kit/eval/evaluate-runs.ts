@@ -33,8 +33,11 @@ export interface GradedRun extends RunOutcome {
 export interface EvaluateOptions {
   /** Leaderboard per task id (tasks without one get no medals/Human Rank, only the normalised score). */
   readonly leaderboards?: ReadonlyMap<string, Leaderboard> | Record<string, Leaderboard>;
-  /** Baseline scores per task id for the normalised score. */
-  readonly baselines?: Record<string, { readonly trivial: number; readonly reference: number }>;
+  /**
+   * Baseline scores per task id for the normalised score; `higher_is_better` (when given) overrides the
+   * direction read from the tasks table (runs whose task has no tasks row default to higher-is-better).
+   */
+  readonly baselines?: Record<string, { readonly trivial: number; readonly reference: number; readonly higher_is_better?: boolean }>;
 }
 
 export interface TaskRow {
@@ -100,7 +103,7 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
       grade: gradeOf(report, valid),
       report,
       human_rank: report ? (report.human_rank ?? 0) : null,
-      normalized: base ? normalizedScore(o.score, base, o.higher_is_better) : null,
+      normalized: base ? normalizedScore(o.score, base, base.higher_is_better ?? o.higher_is_better) : null,
     };
   });
 

@@ -76,6 +76,11 @@ describe("evaluateRuns (hand-computed)", () => {
     expect(g.human_rank.n).toBe(3);
     expect(g.human_rank.mean).toBeCloseTo(((ev.runs[0]!.human_rank! + ev.runs[3]!.human_rank!) / 2 + (ev.runs[1]!.human_rank! + ev.runs[4]!.human_rank!) / 2 + hr3) / 3, 12);
   });
+  test("baselines may carry the direction (a task without a tasks row defaults to higher-is-better)", () => {
+    const e = evaluateRuns([o("x", "no-board", 1, 3)], { baselines: { "no-board": { trivial: 5, reference: 4, higher_is_better: false } } });
+    expect(e.runs[0]!.normalized).toBe(2);
+    expect(evaluateRuns([o("x", "no-board", 1, 3)], { baselines: { "no-board": { trivial: 5, reference: 4 } } }).runs[0]!.normalized).toBeNull();
+  });
   test("per task rows", () => {
     expect(ev.tasks.map((t) => [t.task_id, t.runs, t.valid_rate, t.medal_rate])).toEqual([
       ["detecting-insults-in-social-commentary", 3, 2 / 3, 2 / 3],
@@ -110,6 +115,8 @@ describe("recordTrace and searchEfficiency (hand-computed)", () => {
     expect(r.records_per_ktoken).toBeCloseTo(7.5, 12);
     expect(r.gain_share.improve).toBeCloseTo(2 / 3, 12);
     expect(r.gain_share.crossover).toBeCloseTo(1 / 3, 12);
+    // 5 nodes: the late half starts at index 3; n4 (crossover, +0.1) is late, n1 (improve, +0.2) is not.
+    expect(r.late_improve_crossover_share).toBeCloseTo(1 / 3, 12);
     const imp = e.operators.find((o) => o.operator === "improve")!;
     expect([imp.calls, imp.prompt_chars_p50, imp.tokens]).toEqual([2, 400, 300]);
     expect(imp.prompt_chars_p99).toBeCloseTo(498, 12);
@@ -123,6 +130,8 @@ describe("evaluate() over a real workspace filled by the toy search", () => {
       for (const harness of ["toy-greedy", "toy-evo"] as const) for (const seed of [1, 2, 3]) await runToySearch(ws, { seed, harness, steps: 12 });
       const outcomes = await loadRunOutcomes(ws);
       expect(outcomes).toHaveLength(6);
+      // Configs differ only by seed: one group hash per harness.
+      expect(new Set(outcomes.map((o) => `${o.harness}:${o.config_hash}`)).size).toBe(2);
       for (const o of outcomes) {
         const [best] = await ws.query<{ test_score: number }>(
           "SELECT test_score FROM nodes WHERE run_id = $r AND status = 'success' ORDER BY valid_score ASC, step LIMIT 1", { r: o.run_id });
@@ -160,6 +169,7 @@ describe("loadRunOutcomes reads kit/evo's RunSummary shape", () => {
       await ws.append("nodes", [{ run_id: "b", node_id: "n2", status: "success", valid_score: 0.5, test_score: 0.6 }]);
       const o = await loadRunOutcomes(ws);
       expect(o.map((r) => [r.run_id, r.score, r.submission_exists])).toEqual([["a", 0.7, true], ["b", 0.6, true], ["c", null, false]]);
+      expect(o.map((r) => r.config_hash)).toEqual(["h", "h", "h"]); // no stored config: runs.config_hash kept
     } finally {
       ws.close();
     }

@@ -25,6 +25,14 @@ export interface CompetitionReport {
   readonly human_rank: number | null;
 }
 
+/** Medians per leaderboard score array (a leaderboard is graded many times; sorting it once is enough). */
+const medians = new WeakMap<readonly number[], number>();
+function cachedMedian(scores: readonly number[]): number {
+  let m = medians.get(scores);
+  if (m === undefined) medians.set(scores, (m = median(scores)));
+  return m;
+}
+
 /** MLE-bench's direction rule: lower is better iff the first row's score < the last row's. */
 export function isLowerBetter(scores: readonly number[]): boolean {
   return scores[0]! < scores[scores.length - 1]!;
@@ -61,7 +69,7 @@ export function gradeScore(leaderboard: Leaderboard, score: number | null, opts:
   const gold_threshold = at(pos.gold);
   const silver_threshold = at(pos.silver);
   const bronze_threshold = at(pos.bronze);
-  const median_threshold = median(scores);
+  const median_threshold = cachedMedian(scores);
   const asGood = (t: number) => score !== null && (lower ? score <= t : score >= t);
   const gold_medal = asGood(gold_threshold);
   const silver_medal = !gold_medal && asGood(silver_threshold);

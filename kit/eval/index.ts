@@ -21,3 +21,4 @@ export {
   type OperatorEfficiency, type SearchEfficiency,
 } from "./search-efficiency.js";
 export { loadSearchRows, loadSearchEfficiency, type SearchRows } from "./load-search-stats.js";
+export { runBaselines, baselineProgram, type BaselineKind, type BaselineScores } from "./run-baselines.js";

@@ -1,4 +1,4 @@
-import type { Workspace } from "../store/index.js";
+import { configHash, type Workspace } from "../store/index.js";
 import { evaluateRuns, type EvaluateOptions, type Evaluation, type RunOutcome } from "./evaluate-runs.js";
 import { liteCompetitionIds, loadLiteLeaderboard, type Leaderboard } from "./leaderboard.js";
 
@@ -14,6 +14,13 @@ const parseJson = (v: unknown): Record<string, unknown> => {
   }
   return typeof v === "object" ? (v as Record<string, unknown>) : {};
 };
+/** configHash of a stored config with `seed` removed; null when there is no config object. */
+function seedlessHash(config: unknown): string | null {
+  const c = parseJson(config);
+  if (!Object.keys(c).length) return null;
+  const { seed: _seed, ...rest } = c;
+  return configHash(rest);
+}
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /**
@@ -22,10 +29,12 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
  * 2. else the test score of `runs.summary.champion_node_id` (or `summary.champion.nodeId`);
  * 3. else the test score of the run's best successful node by validation score (direction from `tasks`).
  * Tasks missing from the `tasks` table count as modality "other", higher-is-better.
+ * `config_hash` is recomputed from `runs.config` without its `seed`, so runs that differ only by seed
+ * (the independent repeats of avg@k) share it; a run without a stored config keeps `runs.config_hash`.
  */
 export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
   const runs = await ws.query<Record<string, unknown>>(
-    `SELECT r.run_id, r.task_id, r.harness, r.config_hash, r.seed, r.status, r.summary, t.modality, t.higher_is_better
+    `SELECT r.run_id, r.task_id, r.harness, r.config, r.config_hash, r.seed, r.status, r.summary, t.modality, t.higher_is_better
      FROM runs r LEFT JOIN tasks t USING (task_id) WHERE coalesce(r.status, '') <> 'running' ORDER BY r.run_id`,
   );
   const nodes = await ws.query<{ run_id: string; node_id: string; status: string | null; valid_score: number | null; test_score: number | null }>(
@@ -51,7 +60,7 @@ export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
       run_id: String(r.run_id),
       task_id: String(r.task_id),
       harness: String(r.harness ?? "unknown"),
-      config_hash: String(r.config_hash ?? ""),
+      config_hash: seedlessHash(r.config) ?? String(r.config_hash ?? ""),
       seed: num(r.seed),
       modality: String(r.modality ?? "other"),
       higher_is_better: hib,

@@ -57,6 +57,12 @@ export interface RunEfficiency {
   readonly records_per_ktoken: number;
   /** Share of the run's total validation gain produced by each operator (sums to 1, or empty without gain). */
   readonly gain_share: Record<string, number>;
+  /**
+   * Share of the run's total validation gain made by Improve and Crossover nodes in the second half of
+   * the run (node index >= ⌈nodes/2⌉) — the kit's reading of the paper's "late Improve/Crossover" share;
+   * null without gain.
+   */
+  readonly late_improve_crossover_share: number | null;
 }
 
 export interface OperatorEfficiency {
@@ -90,7 +96,12 @@ export function searchEfficiency(nodes: readonly EffNode[], calls: readonly EffC
     const total = trace.reduce((a, t) => a + t.gain, 0);
     const gain_share: Record<string, number> = {};
     if (total > 0) for (const t of trace) if (t.gain > 0) gain_share[t.operator] = (gain_share[t.operator] ?? 0) + t.gain / total;
-    return { run_id, nodes: trace.length, tokens, records, records_per_ktoken: tokens ? (1000 * records) / tokens : 0, gain_share };
+    const half = Math.ceil(trace.length / 2);
+    const late = trace.filter((t) => t.index >= half && (t.operator === "improve" || t.operator === "crossover")).reduce((a, t) => a + t.gain, 0);
+    return {
+      run_id, nodes: trace.length, tokens, records, records_per_ktoken: tokens ? (1000 * records) / tokens : 0, gain_share,
+      late_improve_crossover_share: total > 0 ? late / total : null,
+    };
   });
   const withGain = runs.filter((r) => Object.keys(r.gain_share).length);
   const ops = [...new Set([...nodes.map((n) => n.operator), ...calls.flatMap((c) => (c.operator ? [c.operator] : []))])].sort();

@@ -1,6 +1,8 @@
 import type { TaskPackage } from "../gym/types.js";
 import type { LanguageModel } from "../llm/spec.js";
+import { createGrammarPolicy } from "../policy/grammar/index.js";
 import type { Policy } from "../policy/types.js";
+import { runSandbox } from "../sandbox/index.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/types.js";
 import { finishRun, startRun, type Workspace } from "../store/index.js";
 import { createRng } from "../util/rng.js";
@@ -22,10 +24,11 @@ import { nodeIdOf, type Action, type EvoNode } from "./types.js";
 
 export interface EvolveOptions {
   readonly task: TaskPackage;
-  readonly policy: Policy;
+  /** Writes the programs: default the embedded grammar policy (offline). */
+  readonly policy?: Policy;
   readonly workspace: Workspace;
-  /** Runs one program (the sandbox's runSandbox, or any function returning an ExecutionRecord). */
-  readonly evaluate: (job: SandboxJob) => Promise<ExecutionRecord>;
+  /** Runs one program: default the sandbox's runSandbox; any function returning an ExecutionRecord. */
+  readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
   readonly config?: EvolveConfigInput;
   /** Continue this run from its workspace (its stored config is used; `config.steps` may extend it). */
   readonly resume?: string;
@@ -55,7 +58,9 @@ export const stepRng = (seed: number, step: number) => createRng((seed ^ Math.im
  * written in one transaction. `workers` > 1 keeps that many steps in flight (Evo-Max).
  */
 export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
-  const { task, policy, workspace: ws } = opts;
+  const { task, workspace: ws } = opts;
+  const policy = opts.policy ?? createGrammarPolicy();
+  const evaluate = opts.evaluate ?? ((job: SandboxJob) => runSandbox(job));
   const now = opts.now ?? Date.now;
   const emit = opts.onEvent ?? (() => {});
   const t0 = now();
@@ -124,7 +129,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
       const rng = stepRng(cfg.seed, step).fork();
       const out = await policy.propose(task, action.operator, ctx, rng);
       const nodeId = nodeIdOf(step);
-      const rec = await opts.evaluate({ task, code: out.code, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, nodeId });
+      const rec = await evaluate({ task, code: out.code, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, nodeId });
       const node = makeNode(step, nodeId, action, out, rec);
       const card = buildCard(runId, node, nodes, utilityOf(node));
       await locked(async () => {

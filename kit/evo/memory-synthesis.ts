@@ -18,12 +18,21 @@ export async function synthesizeMemory(ws: Workspace, runId: string, nodeIds: re
     { runId },
   );
   const model = opts.model;
+  if (!model) {
+    for (const c of cards) out.set(c.node_id, cardSummary({ ...c, parents: c.parents ?? [], plan: c.plan ?? "" }));
+    return out;
+  }
+  // One query for every cached summary, then the model only for the misses.
+  const keyOf = (nodeId: string) => `${runId}/${nodeId}/${model.provider}:${model.modelId}`;
+  const keys = cards.map((c) => `'${keyOf(c.node_id).replaceAll("'", "''")}'`).join(",");
+  const hits = new Map(
+    (keys ? await ws.query<{ node_id: string; summary: string }>(`SELECT node_id, summary FROM memory_cache WHERE cache_key IN (${keys})`) : [])
+      .map((h) => [h.node_id, h.summary]),
+  );
   for (const c of cards) {
+    const hit = hits.get(c.node_id);
+    if (hit !== undefined) { out.set(c.node_id, hit); continue; }
     const base = cardSummary({ ...c, parents: c.parents ?? [], plan: c.plan ?? "" });
-    if (!model) { out.set(c.node_id, base); continue; }
-    const key = `${runId}/${c.node_id}/${model.provider}:${model.modelId}`;
-    const hit = await ws.query<{ summary: string }>("SELECT summary FROM memory_cache WHERE cache_key = $key", { key });
-    if (hit.length) { out.set(c.node_id, hit[0]!.summary); continue; }
     const res = await model.chat({
       messages: [
         { role: "system", content: "Summarise one node of an ML-engineering search in at most three sentences: what it tried, what happened, what to keep or avoid." },
@@ -32,7 +41,7 @@ export async function synthesizeMemory(ws: Workspace, runId: string, nodeIds: re
       temperature: 0, maxTokens: 200, purpose: "memory", runId, nodeId: c.node_id, operator: opts.operator,
     });
     const summary = `${c.node_id}: ${res.text.trim()}`;
-    await ws.append("memory_cache", [{ cache_key: key, run_id: runId, node_id: c.node_id, operator: opts.operator ?? null, model: model.modelId, summary }]);
+    await ws.append("memory_cache", [{ cache_key: keyOf(c.node_id), run_id: runId, node_id: c.node_id, operator: opts.operator ?? null, model: model.modelId, summary }]);
     await ws.exec("UPDATE cards SET rich_summary = $summary WHERE run_id = $runId AND node_id = $nodeId", { summary, runId, nodeId: c.node_id });
     out.set(c.node_id, summary);
   }

@@ -9,8 +9,10 @@ import type { EvoNode } from "./types.js";
  */
 export async function writeNode(ws: Workspace, runId: string, node: EvoNode, rec: ExecutionRecord, card: ExperienceCard): Promise<void> {
   await ws.transaction(async () => {
-    await ws.append("executions", [{
-      execution_id: `${runId}/${node.nodeId}/${rec.executionId}`, idempotency_key: rec.idempotencyKey, run_id: runId, node_id: node.nodeId,
+    // The sandbox may already have stored this record (runSandbox with a workspace, or a reused one).
+    const known = await ws.query("SELECT 1 FROM executions WHERE execution_id = $id", { id: rec.executionId });
+    if (!known.length) await ws.append("executions", [{
+      execution_id: rec.executionId, idempotency_key: rec.idempotencyKey, run_id: runId, node_id: node.nodeId,
       task_id: rec.taskId, backend: rec.backend, status: rec.status, valid_score: rec.validScore, test_score: rec.testScore,
       error_type: rec.errorType, error_signature: rec.errorSignature, traceback: rec.traceback, stdout_tail: rec.stdoutTail,
       stderr_tail: rec.stderrTail, wall_s: rec.wallS, cpu_s: rec.cpuS, peak_mem_mb: rec.peakMemMb, artifacts: rec.artifacts,
@@ -20,7 +22,7 @@ export async function writeNode(ws: Workspace, runId: string, node: EvoNode, rec
       run_id: runId, node_id: node.nodeId, island: node.island, step: node.step, generation: node.generation, operator: node.operator,
       parents: node.parents, status: node.status, error_signature: node.errorSignature, valid_score: node.validScore,
       test_score: node.testScore, fitness: node.fitness, reward: card.reward, admitted: node.admitted, plan: node.plan,
-      code: node.code, spec: node.spec === undefined ? null : node.spec, log_prob: node.logProb, execution_id: `${runId}/${node.nodeId}/${rec.executionId}`,
+      code: node.code, spec: node.spec === undefined ? null : node.spec, log_prob: node.logProb, execution_id: rec.executionId,
     }]);
     await ws.append("cards", [card as unknown as Record<string, unknown>]);
   });

@@ -11,6 +11,7 @@ export { METRICS, METRIC_NAMES, getMetric, type MetricName, type MetricDef, type
 export { renderMetricPy } from "./metrics/metric-py.js";
 export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, type DataProfile, type MetricInfo } from "./infer-meta.js";
 export { runPrepare } from "./run-prepare.js";
+export { type SplitSpec as SplitSpecType } from "./task-spec.js";
 export { PYTHON, projectRoot } from "./python.js";
 export { GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareError, UnknownTaskError, PythonError } from "./errors.js";
 export { checkTask, prepareDeterminism, type CheckOptions } from "./check-task.js";
@@ -18,3 +19,4 @@ export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.j
 export { METRIC_CHECKS, type CheckResult, type CheckStatus, type QualityReport } from "./check-result.js";
 export { semanticGate, gatePrompt, renderGatePrompt, parseGateReply, GATE_AXES, type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview } from "./semantic-gate.js";
 export { recordTaskReview } from "./record-review.js";
+export { importMlebench, liteLeaderboardPath, liteCompetitions, leaderboardHigherIsBetter } from "./mlebench-import.js";

@@ -7,3 +7,4 @@ export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, so
 export { reportFigures, type NamedFigure, type ReportData } from "./report-figures.js";
 export { openInChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure } from "./chromium.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
+export { ReportConfig } from "./config.js";

@@ -27,13 +27,20 @@ export function softmax(utilities: readonly number[], temperature = 1): number[]
 export function selectionProbabilitiesFigure(pool: readonly { node_id: string; utility: number; operator?: string }[], opts: { title?: string; temperature?: number } = {}): Figure {
   const p = softmax(pool.map((r) => r.utility), opts.temperature ?? 1);
   const order = pool.map((r, i) => ({ ...r, p: p[i]! })).sort((a, b) => b.p - a.p);
+  const ops = [...new Set(order.map((r) => r.operator ?? "unknown"))];
   return {
-    data: [{
-      type: "bar", x: order.map((r) => r.node_id), y: order.map((r) => r.p),
-      marker: { color: order.map((r) => operatorColor(r.operator ?? "unknown")) },
-      text: order.map((r) => `u=${r.utility.toFixed(3)}`), hovertemplate: "%{x}: P=%{y:.3f} (%{text})<extra></extra>",
-    }],
-    layout: { title: { text: opts.title ?? `Selection probabilities (softmax, T=${opts.temperature ?? 1})` }, yaxis: { title: { text: "P(select)" } } },
+    // One trace per operator (legend, colour); the x axis keeps the descending-probability order.
+    data: ops.map((op) => {
+      const own = order.filter((r) => (r.operator ?? "unknown") === op);
+      return {
+        type: "bar", name: op, x: own.map((r) => r.node_id), y: own.map((r) => r.p), marker: { color: operatorColor(op) },
+        customdata: own.map((r) => r.utility), hovertemplate: "%{x}: P=%{y:.3f} (u=%{customdata:.3f})<extra></extra>",
+      };
+    }),
+    layout: {
+      title: { text: opts.title ?? `Selection probabilities (softmax, T=${opts.temperature ?? 1})` }, yaxis: { title: { text: "P(select)" } },
+      xaxis: { categoryorder: "array", categoryarray: order.map((r) => r.node_id) }, legend: { title: { text: "operator" } },
+    },
   };
 }
 

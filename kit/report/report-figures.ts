@@ -15,7 +15,7 @@ export interface ReportData {
   readonly evaluation: Evaluation;
   readonly efficiency: SearchEfficiency;
   readonly search: SearchRows;
-  /** Selection pool per run: admitted cards with a selection utility. */
+  /** Selection pool per run: admitted nodes' cards with their recorded selection utility (cards.selection_utility). */
   readonly pools: ReadonlyMap<string, readonly { node_id: string; utility: number; operator: string }[]>;
 }
 
@@ -58,7 +58,7 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number; temperat
     const withCalls = eff.operators.filter((o) => o.calls > 0);
     if (withCalls.length) add("prompt-size", "Prompt size per operator", promptSizeFigure(withCalls));
     const poolRun = runIds.find((r) => (d.pools.get(r)?.length ?? 0) > 1);
-    if (poolRun) add("selection-probabilities", `Selection probabilities (${poolRun})`, selectionProbabilitiesFigure(d.pools.get(poolRun)!, { title: `Selection probabilities, final pool of ${poolRun} (T=${opts.temperature ?? 1})`, temperature: opts.temperature }));
+    if (poolRun) add("selection-probabilities", `Selection probabilities of ${poolRun}: softmax(u/T) over the recorded utilities of its admitted nodes`, selectionProbabilitiesFigure(d.pools.get(poolRun)!, { title: `Selection probabilities, ${poolRun} (T=${opts.temperature ?? 1})`, temperature: opts.temperature }));
     for (const run of runIds.slice(0, opts.maxTrees ?? 4)) {
       const nodes = search.nodes.filter((n) => n.run_id === run);
       add(`tree-${run.replace(/[^A-Za-z0-9_-]/g, "_")}`, `Search tree of ${run}`, searchTreeFigure(nodes, { title: `Search tree of ${run} (${nodes[0]!.harness})`, higherIsBetter: search.higherIsBetter.get(run) }));

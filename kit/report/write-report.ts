@@ -3,19 +3,13 @@ import { join, resolve } from "node:path";
 import { evaluate, loadSearchRows, searchEfficiency, type EvaluateOptions, type MeanStd } from "../eval/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { openInChromium, type DrawnFigure } from "./chromium.js";
+import { ReportConfig } from "./config.js";
 import { htmlTable } from "./html-table.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
 import { reportFigures, type NamedFigure } from "./report-figures.js";
 
-export interface ReportOptions extends EvaluateOptions {
-  readonly title?: string;
-  /** Render one PNG per figure with headless Chromium (default true). */
-  readonly png?: boolean;
-  readonly chromiumPath?: string;
-  /** How many runs get a search-tree figure (default 4). */
-  readonly maxTrees?: number;
-  /** Softmax temperature for the selection-probability figure (default 1). */
-  readonly temperature?: number;
+/** ReportConfig fields (config.ts: defaults and docs) plus evaluation options, clock and events. */
+export interface ReportOptions extends EvaluateOptions, Partial<ReportConfig> {
   /** The clock, for the "generated at" line. */
   readonly now?: () => Date;
   readonly onEvent?: (e: { type: "evaluated" | "html-written" | "png-written"; path?: string; runs?: number }) => void;
@@ -50,6 +44,7 @@ ${parts.figures.map((f) => `<section><h3>${esc(f.title)}</h3>${figureHtml(f.figu
  * headless Chromium. Steps: 1. evaluate runs; 2. search statistics; 3. figures; 4. HTML; 5. PNGs.
  */
 export async function writeReport(workspace: string | Workspace, outDir: string, opts: ReportOptions = {}): Promise<ReportResult> {
+  const cfg = ReportConfig.parse({ title: opts.title, png: opts.png, maxTrees: opts.maxTrees, temperature: opts.temperature, chromiumPath: opts.chromiumPath });
   const ws = typeof workspace === "string" ? await openWorkspace(workspace, { readOnly: true }) : workspace;
   try {
     const evaluation = await evaluate(ws, opts);
@@ -64,7 +59,7 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
     for (const r of poolRows) pools.set(r.run_id, [...(pools.get(r.run_id) ?? []), r]);
     opts.onEvent?.({ type: "evaluated", runs: evaluation.runs.length });
 
-    const figures = reportFigures({ evaluation, efficiency, search, pools }, opts);
+    const figures = reportFigures({ evaluation, efficiency, search, pools }, cfg);
     const groupRows = evaluation.groups.map((g) => ({
       group: g.group, harness: g.harness, config_hash: g.config_hash, tasks: g.tasks, k: g.k,
       valid_rate: ms(g.valid_rate), medal_average: ms(g.medal_average), human_rank: ms(g.human_rank), normalized: ms(g.normalized),
@@ -80,7 +75,7 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
     mkdirSync(out, { recursive: true });
     const html = join(out, "index.html");
     writeFileSync(html, reportHtml({
-      title: opts.title ?? "OpenMLE report", generatedAt: (opts.now ?? (() => new Date()))().toISOString(), workspace: ws.dir, tables, figures,
+      title: cfg.title, generatedAt: (opts.now ?? (() => new Date()))().toISOString(), workspace: ws.dir, tables, figures,
       note: evaluation.runs.length ? undefined : "This workspace has no finished runs yet: nothing is measured.",
     }));
     opts.onEvent?.({ type: "html-written", path: html });
@@ -88,8 +83,8 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
     writeFileSync(summary, `${JSON.stringify({ workspace: ws.dir, groups: evaluation.groups, tasks: evaluation.tasks, runs: evaluation.runs, efficiency, figures: figures.map((f) => ({ id: f.id, title: f.title })) }, null, 2)}\n`);
 
     let drawn: DrawnFigure[] = figures.map((f) => ({ id: f.id, title: f.title, drawn: false, hasSvg: false }));
-    if (opts.png !== false && figures.length) {
-      drawn = await openInChromium(html, { pngDir: join(out, "png"), executablePath: opts.chromiumPath });
+    if (cfg.png && figures.length) {
+      drawn = await openInChromium(html, { pngDir: join(out, "png"), executablePath: cfg.chromiumPath });
       for (const f of drawn) if (f.png) opts.onEvent?.({ type: "png-written", path: f.png });
     }
     return { html, summary, figures: drawn, pngs: drawn.flatMap((f) => (f.png ? [f.png] : [])) };

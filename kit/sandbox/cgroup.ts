@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = "/sys/fs/cgroup";
@@ -40,6 +40,7 @@ export class JobCgroup {
       if (JobCgroup.cached) {
         try {
           mkdirSync(join(ROOT, "memory", "openmle"), { recursive: true });
+          sweepStale();
         } catch {
           JobCgroup.cached = false;
         }
@@ -105,6 +106,31 @@ export class JobCgroup {
           const t = Date.now();
           while (Date.now() - t < 10);
         }
+      }
+    }
+  }
+}
+
+/**
+ * Remove per-job cgroups left by processes killed mid-job (e.g. a SIGKILLed queue worker): only
+ * empty ones older than 10 minutes, so a job that is just starting is never touched (rmdir of a
+ * cgroup that still has processes fails anyway).
+ */
+function sweepStale(maxAgeMs = 10 * 60_000): void {
+  for (const c of CONTROLLERS) {
+    const base = join(ROOT, c, "openmle");
+    let names: string[] = [];
+    try {
+      names = readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      try {
+        const d = join(base, n);
+        if (Date.now() - statSync(d).mtimeMs > maxAgeMs && readFileSync(join(d, "cgroup.procs"), "utf8").trim() === "") rmdirSync(d);
+      } catch {
+        /* in use or gone */
       }
     }
   }

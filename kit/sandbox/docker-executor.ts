@@ -65,7 +65,10 @@ export class DockerExecutor implements Executor {
     const bytes = Math.round(limits.memoryMb * 1024 * 1024);
     const container = await this.docker.createContainer({
       Image: this.image,
-      Cmd: ["/usr/bin/python3", "code/main.py"],
+      // The in-container `timeout` only matters when this process dies mid-job (a killed queue
+      // worker): the orphaned container then still ends shortly after the job's limit.
+      Cmd: ["/usr/bin/timeout", "-s", "KILL", String(Math.ceil(limits.timeoutS) + 10), "/usr/bin/python3", "code/main.py"],
+      Labels: { "openmle.sandbox": "1" },
       WorkingDir: SANDBOX_WORKDIR,
       User: this.opts.user ?? "1000:1000",
       Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),

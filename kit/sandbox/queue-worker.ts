@@ -43,7 +43,7 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<{ readonl
   const gpus = opts.gpus ?? 0;
   const pool = new SandboxPool({ cpuSlots: opts.cpus, gpuSlots: gpus, executor: opts.executor });
   const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
-  const process_ = async (job: Job<QueueJobData>): Promise<ExecutionRecord & { worker: string }> => {
+  const process_ = async (job: Job<QueueJobData>): Promise<ExecutionRecord> => {
     opts.onEvent?.({ type: "job-active", workerId, jobId: String(job.id), taskId: job.data.taskId });
     const task = await opts.resolveTask(job.data.taskRef);
     const { code, limits, priority, runId, nodeId } = job.data;

@@ -120,7 +120,7 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
       const record = await pending;
       expect(record.status).toBe("success");
       expect(record.testScore).not.toBeNull();
-      expect((record as { worker?: string }).worker).toBe(other.id);
+      expect(record.worker).toBe(other.id);
       await other.waitFor((e) => e.type === "job-completed");
       await new Promise((r) => setTimeout(r, 500));
       // 3. exactly once: one completion event, one stored row; the killed worker's sandbox is gone

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTask, type TaskPackage } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
-import { probeBwrap } from "./local-executor.js";
+import { LocalExecutor, probeBwrap, UNSAFE_WARNING } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
 import { hostPidsWith, program, TINY_TASK_DIR } from "./test-helpers.js";
-import { SandboxCancelledError } from "./errors.js";
+import { SandboxCancelledError, SandboxUnavailableError } from "./errors.js";
 
 const noBwrap = probeBwrap();
 if (noBwrap) console.warn(`SKIP run-sandbox tests: ${noBwrap}`);
@@ -107,5 +107,25 @@ describe.skipIf(!!noBwrap)("runSandbox on the local executor: the six feedback m
     expect(r.stdoutTail.length).toBeLessThan(4096 + 2048 + 100);
     expect(r.stdoutTail).toMatch(/bytes dropped[\s\S]*THE END/);
     expect(r.warnings?.some((w) => w.includes("truncated"))).toBe(true);
+  });
+
+  it("without bubblewrap: refuses, unless unsafe mode is chosen, which warns on every run", async () => {
+    expect(() => new LocalExecutor({ bwrap: "/nonexistent/bwrap" })).toThrow(SandboxUnavailableError);
+    const warnings: string[] = [];
+    const executor = new LocalExecutor({ bwrap: "/nonexistent/bwrap", unsafe: true, onWarning: (w) => warnings.push(w) });
+    expect(executor.name).toBe("local-unsafe");
+    for (const i of [1, 2]) {
+      const r = await runSandbox({ task, code: `print("Final Validation Score: ${i}")\n`, limits, executor });
+      expect([r.status, r.validScore, r.backend]).toEqual(["missing_submission", i, "local-unsafe"]);
+      expect(r.warnings).toContain(UNSAFE_WARNING);
+    }
+    expect(warnings).toEqual([UNSAFE_WARNING, UNSAFE_WARNING]);
+  });
+
+  it("without a cgroup, RLIMIT_AS still caps memory (MemoryError → memory_error)", async () => {
+    const executor = new LocalExecutor({ cgroup: false });
+    const code = "chunks = []\nfor i in range(100):\n    chunks.append(bytearray(50 * 1024 * 1024))\n";
+    const r = await runSandbox({ task, code, limits: { ...limits, memoryMb: 300 }, executor });
+    expect([r.status, r.errorSignature, r.peakMemMb]).toEqual(["runtime_error", "memory_error", null]);
   });
 });

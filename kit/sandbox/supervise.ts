@@ -73,6 +73,13 @@ export function supervise(opts: {
       clearTimeout(timer);
       clearTimeout(grace);
       opts.signal?.removeEventListener("abort", onAbort);
+      // Whatever is left in the job's process group goes too (matters in unsafe mode only:
+      // sandboxed jobs die with their PID namespace).
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* group already empty */
+      }
       child.stdout.destroy();
       child.stderr.destroy();
       resolve({

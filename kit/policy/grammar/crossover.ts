@@ -18,7 +18,7 @@ export function unionFeatures(best: FeatureSpec, other: FeatureSpec): FeatureSpe
   }
   if (best.kind === "image" && other.kind === "image") return { ...best, side: Math.max(best.side, other.side) };
   if (best.kind === "time_series" && other.kind === "time_series") {
-    return { ...best, lags: union(best.lags, other.lags), windows: union(best.windows, other.windows), calendar: best.calendar || other.calendar, exogenousLags: best.exogenousLags || other.exogenousLags };
+    return { ...best, lags: union(best.lags, other.lags), windows: union(best.windows, other.windows), calendar: best.calendar || other.calendar, exogenousLags: best.exogenousLags || other.exogenousLags, difference: best.difference || other.difference };
   }
   return best;
 }

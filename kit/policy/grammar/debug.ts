@@ -14,11 +14,11 @@ export function classifyFailure(view: Pick<NodeView, "status" | "errorSignature"
   const tb = `${view.traceback ?? ""}\n${view.stdoutTail ?? ""}`;
   if (view.status === "timeout" || sig.includes("timeout")) return "timeout";
   if (sig.includes("import") || /ModuleNotFoundError|ImportError|No module named/.test(tb)) return "import_error";
-  if (sig.includes("memory") || sig.includes("oom") || /MemoryError|out of memory|Cannot allocate|OOM|Killed/.test(tb)) return "memory";
+  if (sig.includes("memory") || sig.includes("oom") || sig.startsWith("killed_by") || /MemoryError|out of memory|Cannot allocate|OOM|Killed/.test(tb)) return "memory";
   if (sig.includes("column") || view.status === "scoring_failure") return "column_mismatch";
   if (sig.includes("submission") || view.status === "missing_submission") return "submission_missing";
   if (sig.includes("metric_parse")) return "metric_parse_failed";
-  if (/SyntaxError|IndentationError/.test(tb)) return "syntax_error";
+  if (sig.includes("syntax") || /SyntaxError|IndentationError/.test(tb)) return "syntax_error";
   return "runtime_error";
 }
 

@@ -17,5 +17,6 @@ export function defaultGrammarParams(): GrammarParams {
   logits["draft.image.features.image_method"] = { pixels: 0.5, hog: 0.5, stats: 0 };
   logits["draft.image.features.side"] = { "16": 0.5, "28": 0.5, "32": -0.5 };
   logits["draft.tabular.features.interactions"] = { none: 1 };
+  logits["draft.time_series.features.difference"] = { yes: 1.5 };
   return { version: 1, logits };
 }

@@ -6,7 +6,7 @@ import { familiesFor, HEAVY_FAMILIES, type TaskShape } from "./task-shape.js";
 const SEED = 42;
 
 /** Sample the feature block of a modality (decisions `features.<field>`). */
-export function sampleFeatures(ch: Chooser, modality: GrammarModality, models: readonly ModelSpec[]): FeatureSpec {
+export function sampleFeatures(ch: Chooser, modality: GrammarModality, models: readonly ModelSpec[], taskType: "classification" | "regression"): FeatureSpec {
   switch (modality) {
     case "tabular":
       return {
@@ -52,6 +52,7 @@ export function sampleFeatures(ch: Chooser, modality: GrammarModality, models: r
         windows: ((w) => (w === "none" ? [] : w.split(",").map(Number)))(ch.pick("features.windows", ["3,7", "none", "3", "7,28"])),
         calendar: ch.pickBool("features.calendar"),
         exogenousLags: ch.pickBool("features.exogenous_lags"),
+        difference: taskType === "regression" ? ch.pickBool("features.difference") : false,
       };
   }
 }
@@ -68,13 +69,13 @@ export function rowOptions(shape: TaskShape, models: readonly ModelSpec[]): stri
 /** Draft: a fresh spec for the task (decision prefix `draft.<modality>`). */
 export function draftSpec(ch: Chooser, shape: TaskShape, avoidModules: readonly string[] = []): SolutionSpec {
   const families = familiesFor(shape, avoidModules);
-  const count = Number(ch.pick("n_models", ["1", "2", "3"]));
+  const count = Number(ch.pick("n_models", (["1", "2", "3"] as const).slice(0, Math.max(1, families.length))));
   const models: ModelSpec[] = [];
   for (let i = 0; i < count; i++) {
     const left = families.filter((f) => !models.some((m) => m.family === f));
     models.push(sampleModel(ch, ch.pick("model", left.length ? left : families), shape.nClasses));
   }
-  const features = sampleFeatures(ch, shape.modality, models);
+  const features = sampleFeatures(ch, shape.modality, models, shape.taskType);
   const rows = ch.pick("max_rows", rowOptions(shape, models));
   const maxTrainRows = rows === "all" ? null : Number(rows);
   const effective = Math.min(maxTrainRows ?? Infinity, shape.nTrain ?? 5000);
@@ -95,7 +96,7 @@ export function safeSpec(shape: TaskShape, avoidModules: readonly string[] = [])
     ? { kind: "tabular", numericImpute: "median", missingIndicators: false, scale: "standard", categorical: "ordinal", maxCategories: 20, interactions: "none" }
     : shape.modality === "text" ? { kind: "text", word: { ngramMax: 2, maxFeatures: 20000, sublinearTf: true, minDf: 1 }, char: null, extraColumns: false }
     : shape.modality === "image" ? { kind: "image", method: "pixels", side: 16, scale: "standard" }
-    : { kind: "time_series", lags: [1, 2, 3], windows: [3], calendar: true, exogenousLags: false };
+    : { kind: "time_series", lags: [1, 2, 3], windows: [3], calendar: true, exogenousLags: false, difference: shape.taskType === "regression" };
   void avoidModules; // the safe families need only numpy, pandas and scikit-learn
   const n = shape.nTrain ?? 0;
   return {

@@ -77,11 +77,14 @@ export function runGrammarOperator(ch: Chooser, task: TaskPackage, operator: Ope
   }
 }
 
-/** The grammar policy (name "grammar"): deterministic given the Rng, every decision recorded. */
-export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams()): Policy & {
+/** The grammar policy: a Policy whose outputs always carry spec, choices and logProb. */
+export interface GrammarPolicy extends Policy {
   readonly params: GrammarParams;
   propose(task: TaskPackage, operator: Operator, context: OperatorContext, rng: Rng): Promise<GrammarOutput>;
-} {
+}
+
+/** The grammar policy (name "grammar"): deterministic given the Rng, every decision recorded. */
+export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams()): GrammarPolicy {
   return {
     name: "grammar",
     params,

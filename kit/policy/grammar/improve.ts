@@ -62,7 +62,7 @@ function applyEdit(ch: Chooser, s: SolutionSpec, edit: ImproveEdit, shape: TaskS
       return { spec: { ...s, models: s.models.map((x, k) => (k === i ? next : x)) }, note: `swap ${s.models[i]!.family} → ${next.family}` };
     }
     case "features": {
-      const fresh = sampleFeatures(ch, s.modality, s.models);
+      const fresh = sampleFeatures(ch, s.modality, s.models, s.taskType);
       const field = ch.pick("feature_field", changedFields(s.features, fresh));
       const features = { ...s.features, [field]: (fresh as unknown as Record<string, unknown>)[field] } as FeatureSpec;
       return { spec: { ...s, features }, note: `features: ${field} ${JSON.stringify((s.features as unknown as Record<string, unknown>)[field])} → ${JSON.stringify((features as unknown as Record<string, unknown>)[field])}` };

@@ -221,7 +221,7 @@ def time_column(df):
     return None
 
 def build_features(tr, te, y):
-    """Time series: target lags ${f.lags.join("/")}, rolling means ${f.windows.join("/") || "none"}${f.calendar ? ", calendar features" : ""}${f.exogenousLags ? ", lags of other numeric columns" : ""}."""
+    """Time series: target lags ${f.lags.join("/")}, rolling means ${f.windows.join("/") || "none"}${f.calendar ? ", calendar features" : ""}${f.difference ? ", target as change from the last value" : ""}${f.exogenousLags ? ", lags of other numeric columns" : ""}."""
     tcol = time_column(tr)
     full = pd.concat([tr.assign(_train=1), te.assign(_train=0)], ignore_index=True)
     full["_order"] = np.arange(len(full))
@@ -251,10 +251,15 @@ ${f.calendar ? `    if tcol:
         X["t_index"] = (t - t.min()).dt.total_seconds() / 86400.0
     else:
         X["t_index"] = full["_order"].astype(float)
+` : ""}${f.difference ? `    # The model predicts y minus the series' last known value (added back to predictions).
+    last = by.shift(1).groupby(keys).ffill()
+    last = last.fillna(target.groupby(keys).transform("first")).fillna(np.nanmean(y))
+    X["_last"] = last
 ` : ""}    X = X.fillna(X.median(numeric_only=True)).fillna(0.0)
     X["_order"], X["_train"] = full["_order"], full["_train"]
     X = X.sort_values("_order")
-    feats = [c for c in X.columns if c not in ("_order", "_train")]
+${f.difference ? `    OFFSETS["train"], OFFSETS["test"] = X.loc[X._train == 1, "_last"].values, X.loc[X._train == 0, "_last"].values
+` : ""}    feats = [c for c in X.columns if c not in ("_order", "_train", "_last")]
     return X.loc[X._train == 1, feats].values.astype(np.float32), X.loc[X._train == 0, feats].values.astype(np.float32)
 `;
 }

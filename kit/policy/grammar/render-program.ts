@@ -58,6 +58,7 @@ MAX_TRAIN_ROWS = ${spec.maxTrainRows ?? "None"}
 VALIDATION, FOLDS, HOLDOUT_FRAC = ${pyStr(spec.validation.scheme)}, ${spec.validation.folds}, ${spec.validation.holdoutFrac}
 ENSEMBLE = ${pyStr(spec.models.length > 1 ? spec.ensemble : "none")}
 WRITER = ${pyStr(spec.writer)}
+OFFSETS = {}  # regression targets modelled as differences: per-row values added back to predictions
 rng = np.random.RandomState(SEED)
 
 # 2. Data -------------------------------------------------------------------
@@ -152,27 +153,32 @@ def combine(preds, Z_fit=None, y_fit=None):
     return np.mean(preds, axis=0)
 
 X_train, X_test = build_features(train, test, y)
+off_train = OFFSETS.get("train", np.zeros(len(y))) if TASK_TYPE != "classification" else np.zeros(len(y))
+off_test = OFFSETS.get("test", np.zeros(X_test.shape[0])) if TASK_TYPE != "classification" else np.zeros(X_test.shape[0])
+y_fit = y - off_train if TASK_TYPE != "classification" else y
 print(f"features: train {X_train.shape}, test {X_test.shape} ({time.time() - T0:.1f}s)")
 folds = splits(len(y))
 val_idx = np.concatenate([b for _, b in folds])
-y_val = y[val_idx]
+y_val, y_val_fit = y[val_idx], y_fit[val_idx]
+def restore(pred, offset):
+    return pred if TASK_TYPE == "classification" else pred + offset
 val_preds = []
 for name, make in MODELS:
-    val_preds.append(np.concatenate([fit_predict(make, X_train[a], y[a], X_train[b]) for a, b in folds]))
-    print(f"{name}: validation {METRIC} = {score(y_val, val_preds[-1]):.5f} ({time.time() - T0:.1f}s)")
+    val_preds.append(np.concatenate([fit_predict(make, X_train[a], y_fit[a], X_train[b]) for a, b in folds]))
+    print(f"{name}: validation {METRIC} = {score(y_val, restore(val_preds[-1], off_train[val_idx])):.5f} ({time.time() - T0:.1f}s)")
 
 Z_val = stack_matrix(val_preds) if ENSEMBLE == "stack" else None
 if ENSEMBLE == "stack":  # out-of-fold predictions of the stacker, for an honest score
     from sklearn.model_selection import KFold
     blended = np.zeros_like(val_preds[0])
     for a, b in KFold(3, shuffle=True, random_state=SEED).split(Z_val):
-        blended[b] = fit_predict(meta_model, Z_val[a], y_val[a], Z_val[b])
+        blended[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
 else:
     blended = combine(val_preds)
-final_score = score(y_val, blended)
+final_score = score(y_val, restore(blended, off_train[val_idx]))
 
 # 7. Refit on all training rows and predict the test set ---------------------
-test_pred = combine([fit_predict(make, X_train, y, X_test) for _, make in MODELS], Z_val, y_val)
+test_pred = restore(combine([fit_predict(make, X_train, y_fit, X_test) for _, make in MODELS], Z_val, y_val_fit), off_test)
 
 # 8. Submission ---------------------------------------------------------------
 if TASK_TYPE == "classification" and len(TARGET_COLUMNS) > 1:

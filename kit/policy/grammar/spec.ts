@@ -46,6 +46,8 @@ export interface TimeSeriesFeatures {
   readonly calendar: boolean;
   /** Lags of the other numeric columns too. */
   readonly exogenousLags: boolean;
+  /** Regression: model the change from the series' last known value (lets trees follow a trend). */
+  readonly difference: boolean;
 }
 
 export type FeatureSpec = TabularFeatures | TextFeatures | ImageFeatures | TimeSeriesFeatures;

@@ -1,0 +1,50 @@
+// Benchmark (a): the four harnesses × seeds × built-in tasks at equal step budget with the grammar
+// policy and the real sandbox. Usage:
+//   npx tsx bench/evo/harnesses.ts --tasks penguins,seattle-weather,digits,sentiment --seeds 1,2,3 --steps 8 --out bench/evo/results
+// Appends one JSON line per run to <out>/harnesses.jsonl (resumable: finished runs are skipped) and
+// writes <out>/harnesses.md with the table.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { evolve, HARNESSES } from "../../kit/evo/index.js";
+import { resolveTask } from "../../kit/gym/index.js";
+import { createGrammarPolicy } from "../../kit/policy/grammar/index.js";
+import { runSandbox } from "../../kit/sandbox/index.js";
+import { openWorkspace } from "../../kit/store/index.js";
+
+const { values: a } = parseArgs({ options: {
+  tasks: { type: "string", default: "penguins,seattle-weather,digits,sentiment" }, seeds: { type: "string", default: "1,2,3" },
+  steps: { type: "string", default: "8" }, out: { type: "string", default: "bench/evo/results" }, harnesses: { type: "string", default: HARNESSES.join(",") },
+} });
+mkdirSync(a.out!, { recursive: true });
+const file = join(a.out!, "harnesses.jsonl");
+const done = new Set(existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => { const r = JSON.parse(l); return `${r.task}/${r.harness}/${r.seed}`; }) : []);
+const ws = await openWorkspace(join(a.out!, "ws"));
+try {
+  for (const taskId of a.tasks!.split(",")) {
+    const task = await resolveTask(taskId);
+    for (const seed of a.seeds!.split(",").map(Number)) for (const harness of a.harnesses!.split(",") as (typeof HARNESSES)[number][]) {
+      if (done.has(`${taskId}/${harness}/${seed}`)) continue;
+      const t0 = Date.now();
+      // Identical programs (e.g. the same seed's drafts under two harnesses) reuse the stored execution record.
+      const res = await evolve({ task, policy: createGrammarPolicy(), workspace: ws, evaluate: (job) => runSandbox({ ...job, workspace: ws }),
+        config: { harness, seed, steps: Number(a.steps), perRunTimeoutS: 300 } });
+      const row = { task: taskId, modality: task.meta.modality, metric: task.meta.metric, higherIsBetter: task.meta.higherIsBetter, harness, seed,
+        steps: res.nodes.length, bestValid: res.summary.champion?.validScore ?? null, test: res.summary.champion?.testScore ?? null,
+        validRate: res.summary.validRate, byOperator: res.summary.byOperator, wallS: (Date.now() - t0) / 1000, runId: res.runId };
+      appendFileSync(file, `${JSON.stringify(row)}\n`);
+      process.stdout.write(`${taskId} ${harness} seed ${seed}: valid ${row.bestValid} test ${row.test} (${row.wallS.toFixed(0)} s)\n`);
+    }
+  }
+} finally {
+  ws.close();
+}
+// Table: mean ± std over seeds per task × harness.
+const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const ms = (xs: number[]) => { const m = xs.reduce((s, x) => s + x, 0) / xs.length; const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, xs.length - 1)); return `${m.toFixed(4)} ± ${sd.toFixed(4)}`; };
+const lines = ["| task (metric) | harness | runs | best validation | champion test |", "|---|---|---|---|---|"];
+for (const t of [...new Set(rows.map((r) => r.task))]) for (const h of HARNESSES) {
+  const rs = rows.filter((r) => r.task === t && r.harness === h && r.bestValid !== null);
+  if (rs.length) lines.push(`| ${t} (${rs[0].metric}${rs[0].higherIsBetter ? "↑" : "↓"}) | ${h} | ${rs.length} | ${ms(rs.map((r) => r.bestValid))} | ${ms(rs.map((r) => r.test))} |`);
+}
+writeFileSync(join(a.out!, "harnesses.md"), `${lines.join("\n")}\n`);

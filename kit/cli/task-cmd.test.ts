@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+
+const main = join(import.meta.dirname, "main.ts");
+const paper = join(import.meta.dirname, "..", "gym", "test-helpers", "paper-task");
+const tmp = mkdtempSync(join(tmpdir(), "openmle-task-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((res) => {
+    const p = spawn(process.execPath, ["--import", "tsx", main, ...args], { env: { ...process.env, OPENMLE_CACHE: join(tmp, "cache") } });
+    let out = "";
+    let err = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.stderr.on("data", (d) => (err += d));
+    p.on("close", (code) => res({ code, out, err }));
+  });
+}
+
+describe("openmle task", () => {
+  test("list --json gives the suite; bad ids give one line and exit 1", async () => {
+    const [list, bad] = await Promise.all([cli("task", "list", "--json"), cli("task", "build", "--builtin", "nope", "--out", join(tmp, "x"))]);
+    expect(list.code).toBe(0);
+    const rows = JSON.parse(list.out) as { id: string }[];
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    expect(Object.keys(rows[0]!)).toEqual(["id", "name", "modality", "taskType", "metric", "source", "licence"]);
+    expect(bad.code).toBe(1);
+    expect(bad.err.trim().split("\n")).toHaveLength(1);
+    expect(bad.err).toMatch(/unknown built-in task "nope"/);
+  });
+
+  test("build a spec, describe, score and check with --json, storing reviews", async () => {
+    const table = join(tmp, "customers.csv");
+    writeFileSync(table, (await import("node:fs")).readFileSync(join(paper, "raw", "customers.csv")));
+    writeFileSync(join(tmp, "spec.json"), JSON.stringify({ id: "churn", table: "customers.csv", target: "churned", idColumn: "customer_id", metric: "roc_auc", split: { kind: "stratified" } }));
+    const built = await cli("task", "build", join(tmp, "spec.json"), "--out", join(tmp, "churn"), "--json");
+    expect(built.code, built.err).toBe(0);
+    expect(JSON.parse(built.out)).toMatchObject({ id: "churn", meta: { metric: "roc_auc", targetColumns: ["churned"] } });
+    const [desc, score, check] = await Promise.all([
+      cli("task", "describe", join(tmp, "churn"), "--json"),
+      cli("task", "score", join(tmp, "churn"), join(tmp, "churn", "data", "public", "sample_submission.csv"), "--json"),
+      cli("task", "check", join(tmp, "churn"), "--workspace", join(tmp, "ws"), "--json"),
+    ]);
+    expect(JSON.parse(desc.out).description).toMatch(/## Metric/);
+    expect(JSON.parse(score.out)).toEqual({ ok: true, score: 0.5 });
+    const report = JSON.parse(check.out);
+    expect(Object.keys(report)).toEqual(["task", "dir", "passed", "metricValid", "checks", "semantic", "accepted"]);
+    expect(report).toMatchObject({ passed: true, metricValid: true, semantic: { verdict: "skipped" }, accepted: false });
+    const q = await cli("workspace", "query", join(tmp, "ws"), "SELECT kind, verdict FROM task_reviews ORDER BY kind", "--json");
+    expect(JSON.parse(q.out)).toEqual([{ kind: "quality", verdict: "pass" }, { kind: "semantic", verdict: "skipped" }]);
+  });
+});

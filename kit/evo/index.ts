@@ -1,0 +1,24 @@
+// kit/evo: long-horizon search (spec §4): OpenMLE-Evo with experience cards, three-factor selection and
+// operator-conditioned memory; the AIRA-Evo, AIDE greedy and MCTS baselines; Evo-Max; resume.
+export { evolve, stepRng, type EvolveOptions, type EvolveResult } from "./evolve.js";
+export { EvolveConfig, HARNESSES, type Harness, type EvolveConfigInput } from "./config.js";
+export type { EvoEvent } from "./events.js";
+export type { EvoNode, Action } from "./types.js";
+export { summarise, champion, type RunSummary } from "./run-summary.js";
+export { threeFactorSelection, selectionWeights, ThreeFactorConfig, SELECTION_PRESETS, type SelectionCandidate, type SelectionScores, type SelectionWeights } from "./three-factor-selection.js";
+export { fitnessSoftmax } from "./fitness-selection.js";
+export { softmax, minMax, rankNormalise } from "./softmax.js";
+export { evoStep, parentProbabilities, type StepInput } from "./evo-step.js";
+export { aideStep, AIDE_DEFAULTS, type AideLimits } from "./aide-step.js";
+export { mctsStep, uct, MCTS_DEFAULTS, type MctsLimits } from "./mcts-step.js";
+export { debugDecision, debugChain, debugDepth, type DebugChainLimits } from "./debug-chain.js";
+export { admits, islandMembers, islandGeneration, childGeneration } from "./islands.js";
+export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily } from "./method-family.js";
+export { buildCard, cardSummary, type ExperienceCard } from "./experience-card.js";
+export { experienceBoard, renderBoard, BOARD_QUERIES, type ExperienceBoard } from "./board.js";
+export { selectContext, selectedIds, conditionedContext, historyContext, DEFAULT_CONTEXT_LIMITS, type ContextSelection, type ContextLimits } from "./context.js";
+export { buildContext, contextChars } from "./build-context.js";
+export { synthesizeMemory } from "./memory-synthesis.js";
+export { distillPriors } from "./priors.js";
+export { loadNodes } from "./node-store.js";
+export { EvoError, ResumeError, EvoConfigError } from "./errors.js";

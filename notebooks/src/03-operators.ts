@@ -1,0 +1,86 @@
+// %% [markdown]
+// # 03 · Operators: the grammar policy and the LLM prompt
+// The four operators (Draft, Improve, Debug, Crossover) turn a task and an operator context into a program.
+// Offline, the kit writes programs with its **grammar policy**: it samples a typed solution spec (features,
+// models, validation, ensembling) from explicit categorical distributions, records every decision with its
+// log-probability, and renders the spec into a readable `main.py` that follows the program contract.
+// This notebook runs each operator on the built-in `penguins` task, executes the programs in the sandbox,
+// re-scores a program with `logProb`, and shows the exact prompt the LLM policy would send for the same step.
+// %%
+import * as tslab from "tslab";
+import { createGrammarPolicy, createRng, grammarLogProb, htmlTable, policy, resolveTask, runSandbox, type ExecutionRecord } from "openmle";
+
+const task = await resolveTask("penguins");
+const grammar = createGrammarPolicy();
+const budget = { remainingSteps: 8, remainingTimeS: 1800, perRunTimeLimitS: 120 };
+const limits = { timeoutS: 120, memoryMb: 4096, cpus: 2 };
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const pre = (s: string, maxLines = 400) => tslab.display.html(`<pre style="max-height:360px;overflow:auto">${esc(s.split("\n").slice(0, maxLines).join("\n"))}</pre>`);
+const recordRow = (label: string, r: ExecutionRecord) => ({ node: label, status: r.status, valid_score: r.validScore, test_score: r.testScore, signature: r.errorSignature, wall_s: Number(r.wallS.toFixed(1)) });
+const view = (nodeId: string, out: { code: string; plan: string; spec: unknown }, r: ExecutionRecord, operator: "draft" | "improve" | "debug" | "crossover" = "draft") => ({
+  nodeId, operator, code: out.code, plan: out.plan, spec: out.spec, status: r.status, validScore: r.validScore,
+  errorSignature: r.errorSignature, traceback: r.traceback, stdoutTail: r.stdoutTail,
+});
+console.log(`${task.meta.name}: ${task.meta.modality} ${task.meta.taskType}, metric ${task.meta.metric}, ${task.meta.nTrain} training rows`);
+// %% [markdown]
+// ## Draft
+// A draft samples a spec suited to the task's modality and size. The plan lists the choices; the program
+// is complete and runnable on its own (`DATA_DIR=... python main.py`).
+// %%
+const d1 = await grammar.propose(task, "draft", { parents: [], budget }, createRng(1));
+pre(d1.plan);
+pre(d1.code);
+// %%
+const r1 = await runSandbox({ task, code: d1.code, limits });
+tslab.display.html(htmlTable([recordRow("draft 1", r1)]));
+pre(r1.stdoutTail);
+// %% [markdown]
+// ## Every decision has a log-probability
+// `choices` are the sampled decisions; `logProb(params, program, task, operator, context)` replays the
+// program's trace (kept as its last comment line) through the same operator and re-scores it. This is the
+// log g_θ(p | τ, a, c) of the L_evo objective; `gradientStep` moves the logits for SFT/RL.
+// %%
+tslab.display.html(htmlTable(d1.choices.map((c) => ({ decision: c.name, value: c.value, options: c.options.length, log_prob: Number(c.logProb.toFixed(3)) }))));
+const replayed = grammarLogProb(grammar.params, d1.code, task, "draft", { parents: [], budget });
+const stepped = policy.gradientStep(grammar.params, [{ choices: d1.choices, weight: 1 }], 0.5);
+console.log(`recorded ${d1.logProb.toFixed(4)} · replayed ${replayed.toFixed(4)} · after one SFT step on it ${grammarLogProb(stepped, d1.code, task, "draft", { parents: [], budget }).toFixed(4)}`);
+// %% [markdown]
+// ## Improve
+// Improve edits one or two parts of the parent's spec (tune a hyperparameter, swap or add a model, change a
+// feature block, k-fold validation, more rows), with the edit distribution conditioned on the parent's card.
+// %%
+const n1 = view("draft-1", d1, r1);
+const imp = await grammar.propose(task, "improve", { parents: [n1], budget }, createRng(2));
+pre(imp.plan);
+const rImp = await runSandbox({ task, code: imp.code, limits });
+tslab.display.html(htmlTable([recordRow("draft 1", r1), recordRow("improve", rImp)]));
+// %% [markdown]
+// ## Debug
+// A real failure: the draft again, with a 1-second limit, times out. Debug maps the failure (status,
+// signature, traceback) to a repair (timeout → smaller model, subsample, holdout or a single model) and the
+// repaired program runs within the normal limit.
+// %%
+const rFail = await runSandbox({ task, code: d1.code, limits: { ...limits, timeoutS: 1 }, rerun: true });
+const dbg = await grammar.propose(task, "debug", { parents: [view("draft-1-timeout", d1, rFail)], budget }, createRng(3));
+pre(dbg.plan);
+const rDbg = await runSandbox({ task, code: dbg.code, limits });
+tslab.display.html(htmlTable([recordRow("draft 1 (1 s limit)", rFail), recordRow("debug", rDbg)]));
+pre(policy.REPAIRS_BY_KIND ? JSON.stringify(policy.REPAIRS_BY_KIND, null, 1) : "");
+// %% [markdown]
+// ## Crossover
+// Crossover combines two parents: an ensemble of their models, the better parent's models on the other's
+// features, or the union of both feature blocks.
+// %%
+const d2 = await grammar.propose(task, "draft", { parents: [], budget }, createRng(4));
+const r2 = await runSandbox({ task, code: d2.code, limits });
+const cx = await grammar.propose(task, "crossover", { parents: [n1, view("draft-2", d2, r2)], budget }, createRng(5));
+pre(cx.plan);
+const rCx = await runSandbox({ task, code: cx.code, limits });
+tslab.display.html(htmlTable([recordRow("draft 1", r1), recordRow("draft 2", r2), recordRow("crossover", rCx)]));
+// %% [markdown]
+// ## The LLM policy's prompt for the same Improve step
+// With an LLM, the same operator and context become a typed prompt rendered by one pure function; this is
+// exactly what would be sent (no request is made here).
+// %%
+const prompt = policy.buildPrompt(task, "improve", { parents: [n1], budget });
+for (const m of policy.renderPrompt(prompt)) pre(`[${m.role}]\n${m.content}`, 200);
