@@ -72,6 +72,11 @@ describe("evolve with real Python programs (tiny policy)", () => {
       });
       killed.on("exit", (code, sig) => (sig === "SIGKILL" ? resolve() : reject(new Error(`child ended ${code}: ${err}`))));
     });
+    const mid = await openWorkspace(join(dir, "ws"), { readOnly: true });
+    const before = (await mid.query<{ n: number }>("SELECT count(*) AS n FROM nodes"))[0]!.n;
+    mid.close();
+    expect(before).toBeGreaterThanOrEqual(4);
+    expect(before).toBeLessThan(steps);
     // 2. Resume in a fresh process.
     const resumed = child(join(dir, "ws"), "kill-run");
     const out = await new Promise<string>((resolve, reject) => {

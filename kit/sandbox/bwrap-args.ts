@@ -23,6 +23,9 @@ export function bwrapArgs(opts: {
     "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID),
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
     "--die-with-parent", "--new-session", "--hostname", "sandbox",
+    // The program is PID 1 of its namespace (no bwrap init: one process less per job, ~15 ms on
+    // a loaded 2-core machine). When it exits, the kernel kills everything else in the namespace.
+    "--as-pid-1",
   ];
   for (const dir of opts.systemDirs ?? ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]) {
     if (!existsSync(dir)) continue;

@@ -61,7 +61,9 @@ export class DockerExecutor implements Executor {
     // engines ignore tmpfs-mode, leaving a root-owned /tmp the non-root user cannot write).
     const tmp = mkdtempSync(join(tmpdir(), "openmle-job-tmp-"));
     chmodSync(tmp, 0o1777);
-    const env = sandboxEnv(limits, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, spec.env);
+    // Host GPU indices (from the pool) select devices; inside, the runtime renumbers them from 0.
+    const { CUDA_VISIBLE_DEVICES: hostGpuIds, ...extraEnv } = spec.env ?? {};
+    const env = sandboxEnv(limits, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, extraEnv);
     const bytes = Math.round(limits.memoryMb * 1024 * 1024);
     const container = await this.docker.createContainer({
       Image: this.image,
@@ -91,7 +93,7 @@ export class DockerExecutor implements Executor {
           `${tmp}:/tmp:rw`,
           ...(this.opts.hostReadOnly ?? []).map((d) => `${d}:${d}:ro`),
         ],
-        ...(limits.gpus > 0 ? { DeviceRequests: [{ Driver: "nvidia", Count: limits.gpus, Capabilities: [["gpu"]] }] } : {}),
+        ...(limits.gpus > 0 ? { DeviceRequests: [{ Driver: "nvidia", Capabilities: [["gpu"]], ...(hostGpuIds ? { DeviceIDs: hostGpuIds.split(",") } : { Count: limits.gpus }) }] } : {}),
       },
     });
     const out = new TailBuffer(spec.outputCapBytes, 2048);

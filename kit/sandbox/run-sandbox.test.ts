@@ -128,4 +128,11 @@ describe.skipIf(!!noBwrap)("runSandbox on the local executor: the six feedback m
     const r = await runSandbox({ task, code, limits: { ...limits, memoryMb: 300 }, executor });
     expect([r.status, r.errorSignature, r.peakMemMb]).toEqual(["runtime_error", "memory_error", null]);
   });
+
+  it("sandbox_error: the sandbox itself cannot start (missing data folder)", async () => {
+    const broken = { ...task, publicDir: "/nonexistent/openmle/public" };
+    const r = await runSandbox({ task: broken, code: "print(1)\n", limits });
+    expect([r.status, r.errorType, r.errorSignature]).toEqual(["runtime_error", "sandbox_error", "sandbox_error"]);
+    expect(r.traceback).toMatch(/^bwrap: /);
+  });
 });

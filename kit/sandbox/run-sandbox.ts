@@ -38,6 +38,8 @@ export interface RunSandboxOptions extends SandboxJob {
   /** Bytes of stdout/stderr kept per stream (default 64 KiB). */
   readonly outputCapBytes?: number;
   readonly onEvent?: (e: SandboxEvent) => void;
+  /** Extra environment for the program (the pool sets CUDA_VISIBLE_DEVICES to the GPUs it assigned). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 let defaultExecutor: Executor | undefined;
@@ -91,7 +93,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
   mkdirSync(join(jobDir, "code"), { recursive: true });
   writeFileSync(join(jobDir, "code", "main.py"), opts.code);
   try {
-    const r = await executor.run({ jobDir, publicDir: opts.task.publicDir, limits, outputCapBytes: opts.outputCapBytes ?? 64 * 1024, signal: opts.signal });
+    const r = await executor.run({ jobDir, publicDir: opts.task.publicDir, limits, outputCapBytes: opts.outputCapBytes ?? 64 * 1024, signal: opts.signal, env: opts.env });
     if (r.cancelled) throw new SandboxCancelledError(`Execution ${executionId} of task ${taskId} was cancelled; its process tree was killed.`);
     for (const w of r.warnings) opts.onEvent?.({ type: "warning", message: w });
     const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f));

@@ -65,10 +65,16 @@ describe.skipIf(!!noBwrap)("SandboxPool", () => {
     expect([pool.running, pool.queued]).toEqual([0, 0]);
   });
 
-  it("uses GPU slots: GPU jobs never overlap past gpuSlots, and too-big GPU jobs are refused", async () => {
+  it("uses GPU slots: no overlap past gpuSlots, distinct CUDA_VISIBLE_DEVICES per job, CPU jobs see none, too-big GPU jobs refused", async () => {
     const pool = new SandboxPool({ cpuSlots: 2, gpuSlots: 1 });
     const recs = await Promise.all([0, 1].map((i) => pool.submit({ task, code: sleeper(0.3, `g${i}`), limits: { ...limits, gpus: 1 } })));
     expect(maxOverlap(recs.map(span))).toBe(1);
+    const two = new SandboxPool({ cpuSlots: 2, gpuSlots: 2 });
+    const show = (i: number) => `import os, time\ntime.sleep(0.3)\nprint("GPUS", os.environ["CUDA_VISIBLE_DEVICES"])  # ${i}\n`;
+    const both = await Promise.all([0, 1].map((i) => two.submit({ task, code: show(i), limits: { ...limits, gpus: 1 } })));
+    expect(both.map((r) => r.stdoutTail.match(/GPUS (\S+)/)![1]).sort()).toEqual(["0", "1"]);
+    const cpuOnly = await two.submit({ task, code: 'import os\nprint("GPUS", repr(os.environ["CUDA_VISIBLE_DEVICES"]))\n', limits });
+    expect(cpuOnly.stdoutTail).toContain("GPUS ''");
     await expect(pool.submit({ task, code: "print(1)", limits: { ...limits, gpus: 2 } })).rejects.toBeInstanceOf(SandboxConfigError);
   });
 

@@ -38,6 +38,8 @@ export class SandboxPool {
   private queue: Queued[] = [];
   private freeCpu: number;
   private freeGpu: number;
+  /** GPU indices not in use; a GPU job gets CUDA_VISIBLE_DEVICES set to the ones it holds. */
+  private freeGpuIds: number[];
   private seq = 0;
   private readonly inFlight = new Map<string, Promise<ExecutionRecord>>();
   private readonly done = new Map<string, ExecutionRecord>();
@@ -47,6 +49,7 @@ export class SandboxPool {
     if (!(opts.cpuSlots >= 1)) throw new SandboxConfigError(`SandboxPool cpuSlots=${opts.cpuSlots} is invalid: use an integer >= 1.`);
     this.freeCpu = opts.cpuSlots;
     this.freeGpu = opts.gpuSlots ?? 0;
+    this.freeGpuIds = Array.from({ length: this.freeGpu }, (_, i) => i);
   }
 
   get running(): number {
@@ -104,9 +107,11 @@ export class SandboxPool {
       this.queue.shift();
       this.freeCpu -= head.cpu;
       this.freeGpu -= head.gpu;
+      const gpuIds = this.freeGpuIds.splice(0, head.gpu);
       this.runningCount++;
       const { signal, ...job } = head.job;
-      runSandbox({ ...job, signal, executor: this.opts.executor, workspace: this.opts.workspace, scorer: this.opts.scorer, jobsDir: this.opts.jobsDir, onEvent: this.opts.onEvent })
+      const env = gpuIds.length ? { CUDA_VISIBLE_DEVICES: gpuIds.join(",") } : undefined;
+      runSandbox({ ...job, signal, env, executor: this.opts.executor, workspace: this.opts.workspace, scorer: this.opts.scorer, jobsDir: this.opts.jobsDir, onEvent: this.opts.onEvent })
         .then(
           (r) => {
             this.done.set(head.key, r);
@@ -117,6 +122,8 @@ export class SandboxPool {
         .finally(() => {
           this.freeCpu += head.cpu;
           this.freeGpu += head.gpu;
+          this.freeGpuIds.push(...gpuIds);
+          this.freeGpuIds.sort((a, b) => a - b);
           this.runningCount--;
           this.pump();
         });

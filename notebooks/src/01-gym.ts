@@ -31,7 +31,7 @@ console.log(task.description.split("\n").slice(0, 12).join("\n"));
 // %%
 const train = await dfd.readCSV(join(task.publicDir, "train.csv"));
 train.head().print();
-train.describe().print();
+train.dropNa({ axis: 1 }).describe().print(); // rows with missing values dropped (describe needs numbers)
 train["species"].valueCounts().print();
 // %% [markdown]
 // ## Scoring with the package's own metric

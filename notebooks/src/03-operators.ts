@@ -21,17 +21,19 @@ const view = (nodeId: string, out: { code: string; plan: string; spec: unknown }
   nodeId, operator, code: out.code, plan: out.plan, spec: out.spec, status: r.status, validScore: r.validScore,
   errorSignature: r.errorSignature, traceback: r.traceback, stdoutTail: r.stdoutTail,
 });
+// (tslab does not rewrite shorthand properties that name cell variables: write `key: value`.)
+const ctx = (parents: ReturnType<typeof view>[]) => ({ parents, budget: budget });
 console.log(`${task.meta.name}: ${task.meta.modality} ${task.meta.taskType}, metric ${task.meta.metric}, ${task.meta.nTrain} training rows`);
 // %% [markdown]
 // ## Draft
 // A draft samples a spec suited to the task's modality and size. The plan lists the choices; the program
 // is complete and runnable on its own (`DATA_DIR=... python main.py`).
 // %%
-const d1 = await grammar.propose(task, "draft", { parents: [], budget }, createRng(1));
+const d1 = await grammar.propose(task, "draft", ctx([]), createRng(1));
 pre(d1.plan);
 pre(d1.code);
 // %%
-const r1 = await runSandbox({ task, code: d1.code, limits });
+const r1 = await runSandbox({ task: task, code: d1.code, limits: limits });
 tslab.display.html(htmlTable([recordRow("draft 1", r1)]));
 pre(r1.stdoutTail);
 // %% [markdown]
@@ -41,18 +43,18 @@ pre(r1.stdoutTail);
 // log g_θ(p | τ, a, c) of the L_evo objective; `gradientStep` moves the logits for SFT/RL.
 // %%
 tslab.display.html(htmlTable(d1.choices.map((c) => ({ decision: c.name, value: c.value, options: c.options.length, log_prob: Number(c.logProb.toFixed(3)) }))));
-const replayed = grammarLogProb(grammar.params, d1.code, task, "draft", { parents: [], budget });
+const replayed = grammarLogProb(grammar.params, d1.code, task, "draft", ctx([]));
 const stepped = policy.gradientStep(grammar.params, [{ choices: d1.choices, weight: 1 }], 0.5);
-console.log(`recorded ${d1.logProb.toFixed(4)} · replayed ${replayed.toFixed(4)} · after one SFT step on it ${grammarLogProb(stepped, d1.code, task, "draft", { parents: [], budget }).toFixed(4)}`);
+console.log(`recorded ${d1.logProb.toFixed(4)} · replayed ${replayed.toFixed(4)} · after one SFT step on it ${grammarLogProb(stepped, d1.code, task, "draft", ctx([])).toFixed(4)}`);
 // %% [markdown]
 // ## Improve
 // Improve edits one or two parts of the parent's spec (tune a hyperparameter, swap or add a model, change a
 // feature block, k-fold validation, more rows), with the edit distribution conditioned on the parent's card.
 // %%
 const n1 = view("draft-1", d1, r1);
-const imp = await grammar.propose(task, "improve", { parents: [n1], budget }, createRng(2));
+const imp = await grammar.propose(task, "improve", ctx([n1]), createRng(2));
 pre(imp.plan);
-const rImp = await runSandbox({ task, code: imp.code, limits });
+const rImp = await runSandbox({ task: task, code: imp.code, limits: limits });
 tslab.display.html(htmlTable([recordRow("draft 1", r1), recordRow("improve", rImp)]));
 // %% [markdown]
 // ## Debug
@@ -60,27 +62,27 @@ tslab.display.html(htmlTable([recordRow("draft 1", r1), recordRow("improve", rIm
 // signature, traceback) to a repair (timeout → smaller model, subsample, holdout or a single model) and the
 // repaired program runs within the normal limit.
 // %%
-const rFail = await runSandbox({ task, code: d1.code, limits: { ...limits, timeoutS: 1 }, rerun: true });
-const dbg = await grammar.propose(task, "debug", { parents: [view("draft-1-timeout", d1, rFail)], budget }, createRng(3));
+const rFail = await runSandbox({ task: task, code: d1.code, limits: { ...limits, timeoutS: 1 }, rerun: true });
+const dbg = await grammar.propose(task, "debug", ctx([view("draft-1-timeout", d1, rFail)]), createRng(3));
 pre(dbg.plan);
-const rDbg = await runSandbox({ task, code: dbg.code, limits });
+const rDbg = await runSandbox({ task: task, code: dbg.code, limits: limits });
 tslab.display.html(htmlTable([recordRow("draft 1 (1 s limit)", rFail), recordRow("debug", rDbg)]));
-pre(policy.REPAIRS_BY_KIND ? JSON.stringify(policy.REPAIRS_BY_KIND, null, 1) : "");
+tslab.display.html(htmlTable(Object.entries(policy.REPAIRS_BY_KIND).map(([kind, repairs]) => ({ failure: kind, repairs: repairs.join(", ") })), { caption: "Debug: failure kind → repairs" }));
 // %% [markdown]
 // ## Crossover
 // Crossover combines two parents: an ensemble of their models, the better parent's models on the other's
 // features, or the union of both feature blocks.
 // %%
-const d2 = await grammar.propose(task, "draft", { parents: [], budget }, createRng(4));
-const r2 = await runSandbox({ task, code: d2.code, limits });
-const cx = await grammar.propose(task, "crossover", { parents: [n1, view("draft-2", d2, r2)], budget }, createRng(5));
+const d2 = await grammar.propose(task, "draft", ctx([]), createRng(4));
+const r2 = await runSandbox({ task: task, code: d2.code, limits: limits });
+const cx = await grammar.propose(task, "crossover", ctx([n1, view("draft-2", d2, r2)]), createRng(5));
 pre(cx.plan);
-const rCx = await runSandbox({ task, code: cx.code, limits });
+const rCx = await runSandbox({ task: task, code: cx.code, limits: limits });
 tslab.display.html(htmlTable([recordRow("draft 1", r1), recordRow("draft 2", r2), recordRow("crossover", rCx)]));
 // %% [markdown]
 // ## The LLM policy's prompt for the same Improve step
 // With an LLM, the same operator and context become a typed prompt rendered by one pure function; this is
 // exactly what would be sent (no request is made here).
 // %%
-const prompt = policy.buildPrompt(task, "improve", { parents: [n1], budget });
+const prompt = policy.buildPrompt(task, "improve", ctx([n1]));
 for (const m of policy.renderPrompt(prompt)) pre(`[${m.role}]\n${m.content}`, 200);

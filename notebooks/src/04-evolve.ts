@@ -7,6 +7,8 @@
 // grammar policy on the built-in `penguins` task, draws its tree, shows the experience board and the
 // three-factor selection probabilities, and puts the four harnesses side by side at an equal small budget.
 //
+// (tslab note: top-level variables are passed as `task: task`, not shorthand `{ task }`.)
+//
 // The budget here is tiny (6 steps, 3 generation-0 drafts instead of the reference 5) so the notebook runs in
 // a few minutes; programs a harness writes identically to an earlier one reuse the sandbox's stored record.
 // %%
@@ -19,7 +21,7 @@ import { evo, evolve, htmlTable, notebookFigure, openWorkspace, report, resolveT
 const task = await resolveTask("penguins");
 const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "nb04-")), "ws"));
 const evaluate = (job: Parameters<typeof runSandbox>[0]) => runSandbox({ ...job, workspace: ws });
-const small = { steps: 6, seed: 1, gen0Drafts: 3, aide: { numDrafts: 3 }, mcts: { numDrafts: 3 }, perRunTimeoutS: 120 };
+const small = { steps: 6, seed: 1, gen0Drafts: 3, aide: { numDrafts: 3 }, mcts: { numDrafts: 3 }, perRunTimeoutS: 600 };
 console.log(`${task.meta.id}: ${task.meta.modality} ${task.meta.taskType}, metric ${task.meta.metric} (${task.meta.higherIsBetter ? "higher" : "lower"} is better)`);
 // %% [markdown]
 // ## A run with a live display
@@ -27,7 +29,7 @@ console.log(`${task.meta.id}: ${task.meta.modality} ${task.meta.taskType}, metri
 // %%
 const live = tslab.newDisplay();
 const run = await evolve({
-  task, workspace: ws, evaluate, config: { ...small, harness: "openmle" },
+  task: task, workspace: ws, evaluate: evaluate, config: { ...small, harness: "openmle" },
   onEvent: (e) => {
     if (e.type !== "node") return;
     live.html(`<b>step ${e.done}/${e.total}</b> · ${e.node.operator} ${e.node.nodeId} → ${e.node.status} ${e.node.validScore ?? ""} · best ${e.best ?? "-"} · ${e.nodesPerMin.toFixed(1)} nodes/min`);
@@ -74,8 +76,8 @@ tslab.display.html(notebookFigure(report.selectionProbabilitiesFigure(ref.map((p
 // %%
 const rows = [{ harness: "openmle", ...pick(run.summary) }];
 for (const harness of ["aira-evo", "aide", "mcts"] as const) {
-  const r = await evolve({ task, workspace: ws, evaluate, config: { ...small, harness } });
-  rows.push({ harness, ...pick(r.summary) });
+  const r = await evolve({ task: task, workspace: ws, evaluate: evaluate, config: { ...small, harness: harness } });
+  rows.push({ harness: harness, ...pick(r.summary) });
 }
 function pick(x: evo.RunSummary) {
   return { nodes: x.nodes, ops: Object.entries(x.byOperator).map(([k, v]) => `${k} ${v}`).join(", "), valid_rate: x.validRate.toFixed(2), best_validation: x.champion?.validScore ?? null, champion_test: x.champion?.testScore ?? null };

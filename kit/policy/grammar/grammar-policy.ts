@@ -48,6 +48,10 @@ export function runGrammarOperator(ch: Chooser, task: TaskPackage, operator: Ope
     case "improve": {
       const parent = specOf(p0, shape);
       if (!parent) return draft("improve: the parent has no grammar spec, so write a fresh draft");
+      if (p0!.status !== "success") {
+        const r = debugSpec(ch, parent, shape, p0!);
+        return { spec: r.spec, notes: [`improve ${p0!.nodeId}: it failed (${p0!.status}), so repair it first: ${r.notes.join("; ")}`] };
+      }
       const r = improveSpec(ch, parent, shape, p0!, task.meta.higherIsBetter);
       return { spec: r.spec, notes: [`improve ${p0!.nodeId} (validation ${p0!.validScore ?? "n/a"}): ${r.notes.join("; ")}`] };
     }

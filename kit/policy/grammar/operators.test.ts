@@ -206,3 +206,13 @@ describe("Debug: failure → repair table", () => {
     }
   });
 });
+
+describe("Improve of a failed parent", () => {
+  it("repairs it first (Debug's table), still replayable by logProb", async () => {
+    const parent = (await createGrammarPolicy().propose(TASKS.tabular, "draft", NO_PARENTS, createRng(2))).spec;
+    const ctx: OperatorContext = { parents: [view("p", parent, { status: "timeout", errorSignature: "timeout", validScore: null })], budget: BUDGET };
+    const out = await createGrammarPolicy().propose(TASKS.tabular, "improve", ctx, createRng(1));
+    expect(out.plan).toMatch(/failed \(timeout\), so repair it first: timeout → /);
+    expect(logProb(params, out.code, TASKS.tabular, "improve", ctx)).toBeCloseTo(out.logProb, 10);
+  });
+});
