@@ -1,6 +1,7 @@
 // Benchmark (a): the four harnesses × seeds × built-in tasks at equal step budget with the grammar
 // policy and the real sandbox. Usage:
-//   npx tsx bench/evo/harnesses.ts --tasks penguins,seattle-weather,digits,sentiment --seeds 1,2,3 --steps 8 --out bench/evo/results
+//   npx tsx bench/evo/harnesses.ts --tasks penguins,seattle-weather,digits,sentiment --seeds 1,2,3 --steps 8 --out bench/evo/results \
+//     [--workspace workspaces/bench-evo]
 // Appends one JSON line per run to <out>/harnesses.jsonl (resumable: finished runs are skipped) and
 // writes <out>/harnesses.md with the table.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,13 +15,14 @@ import { openWorkspace } from "../../kit/store/index.js";
 
 const { values: a } = parseArgs({ options: {
   tasks: { type: "string", default: "penguins,seattle-weather,digits,sentiment" }, seeds: { type: "string", default: "1,2,3" },
-  steps: { type: "string", default: "8" }, out: { type: "string", default: "bench/evo/results" }, harnesses: { type: "string", default: HARNESSES.join(",") },
+  steps: { type: "string", default: "8" }, out: { type: "string", default: "bench/evo/results" },
+  workspace: { type: "string", default: "workspaces/bench-evo" }, "table-only": { type: "boolean", default: false }, harnesses: { type: "string", default: HARNESSES.join(",") },
 } });
 mkdirSync(a.out!, { recursive: true });
 const file = join(a.out!, "harnesses.jsonl");
 const done = new Set(existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => { const r = JSON.parse(l); return `${r.task}/${r.harness}/${r.seed}`; }) : []);
-const ws = await openWorkspace(join(a.out!, "ws"));
-try {
+const ws = a["table-only"] ? null : await openWorkspace(a.workspace!); // under workspaces/ (git-ignored)
+if (ws) try {
   for (const taskId of a.tasks!.split(",")) {
     const task = await resolveTask(taskId);
     for (const seed of a.seeds!.split(",").map(Number)) for (const harness of a.harnesses!.split(",") as (typeof HARNESSES)[number][]) {
@@ -37,7 +39,7 @@ try {
     }
   }
 } finally {
-  ws.close();
+  ws!.close();
 }
 // Table: mean ± std over seeds per task × harness.
 const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));

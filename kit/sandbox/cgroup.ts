@@ -92,20 +92,16 @@ export class JobCgroup {
     const cpuNs = Number(read(join(this.dirs.cpuacct, "cpuacct.usage")).trim() || 0);
     const peak = Number(read(join(this.dirs.memory, "memory.max_usage_in_bytes")).trim() || 0);
     const oom = /oom_kill (\d+)/.exec(read(join(this.dirs.memory, "memory.oom_control")));
-    const failcnt = Number(read(join(this.dirs.memory, "memory.failcnt")).trim() || 0);
-    return { cpuS: cpuNs / 1e9, peakMemMb: peak / 1024 / 1024, oomKills: oom ? Number(oom[1]) : failcnt > 0 ? 0 : 0 };
+    return { cpuS: cpuNs / 1e9, peakMemMb: peak / 1024 / 1024, oomKills: oom ? Number(oom[1]) : 0 };
   }
 
   remove(): void {
     for (const d of Object.values(this.dirs)) {
-      for (let i = 0; i < 20; i++) {
-        try {
-          if (existsSync(d)) rmdirSync(d);
-          break;
-        } catch {
-          const t = Date.now();
-          while (Date.now() - t < 10);
-        }
+      // Empty by now (killAll ran); a failure leaves an empty folder that sweepStale removes later.
+      try {
+        if (existsSync(d)) rmdirSync(d);
+      } catch {
+        /* still busy */
       }
     }
   }
