@@ -33,6 +33,8 @@ Task: ${m.name} (${m.modality}, ${spec.taskType}; metric ${m.metric}, ${m.higher
 ${plan}
 """
 import os
+# Idle OpenMP threads sleep instead of spinning (spinning threads stall badly on a shared CPU).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import time
 import warnings
 
