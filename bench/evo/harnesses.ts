@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { evolve, HARNESSES } from "../../kit/evo/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
-import { createGrammarPolicy } from "../../kit/policy/grammar/index.js";
+import { createGrammarPolicy } from "../../kit/policy/index.js";
 import { runSandbox } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
 

@@ -30,7 +30,7 @@ describe("openmle task", () => {
     expect(bad.code).toBe(1);
     expect(bad.err.trim().split("\n")).toHaveLength(1);
     expect(bad.err).toMatch(/unknown built-in task "nope"/);
-  });
+  }, 300_000);
 
   test("build a spec, describe, score and check with --json, storing reviews", async () => {
     const table = join(tmp, "customers.csv");
@@ -51,5 +51,5 @@ describe("openmle task", () => {
     expect(report).toMatchObject({ passed: true, metricValid: true, semantic: { verdict: "skipped" }, accepted: false });
     const q = await cli("workspace", "query", join(tmp, "ws"), "SELECT kind, verdict FROM task_reviews ORDER BY kind", "--json");
     expect(JSON.parse(q.out)).toEqual([{ kind: "quality", verdict: "pass" }, { kind: "semantic", verdict: "skipped" }]);
-  });
+  }, 300_000);
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveTask } from "../gym/index.js";
-import { createGrammarPolicy } from "../policy/grammar/index.js";
+import { createGrammarPolicy } from "../policy/index.js";
 import { probeBwrap, runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { evolve } from "./evolve.js";

@@ -40,6 +40,23 @@ describe("evolve with real Python programs (tiny policy)", () => {
     }
   });
 
+  it.each([
+    { name: "wall time", cfg: { maxWallS: 250 }, reason: "wall-time" },
+    { name: "sandbox time", cfg: { maxSandboxS: 0.001 }, reason: "sandbox-time" },
+  ])("stops on its $name budget", async ({ cfg, reason }) => {
+    const ws = await openWorkspace(join(tmp("evo-ws-"), "ws"));
+    try {
+      let t = 0;
+      const now = () => (t += 100_000); // an injected clock: 100 s per reading
+      const res = await evolve({ task, policy: createTinyPolicy(), workspace: ws, evaluate: pythonEvaluate, now, config: { steps: 10, seed: 1, ...cfg } });
+      expect(res.summary.stopReason).toBe(reason);
+      expect(res.nodes.length).toBeGreaterThan(0);
+      expect(res.nodes.length).toBeLessThan(10);
+    } finally {
+      ws.close();
+    }
+  });
+
   it("a seed fixes the run (one worker); another seed differs", async () => {
     const run = async (seed: number) => {
       const ws = await openWorkspace(join(tmp("evo-ws-"), "ws"));

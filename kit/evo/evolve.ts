@@ -1,6 +1,6 @@
 import type { TaskPackage } from "../gym/types.js";
 import type { LanguageModel } from "../llm/spec.js";
-import { createGrammarPolicy } from "../policy/grammar/index.js";
+import { createGrammarPolicy } from "../policy/index.js";
 import type { Policy } from "../policy/types.js";
 import { runSandbox } from "../sandbox/index.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/types.js";

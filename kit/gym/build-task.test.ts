@@ -43,7 +43,7 @@ describe("buildTask", () => {
     expect(report.metricValid).toBe(true);
     expect(status(report, "prepare_deterministic")?.status).toBe("pass");
     expect(leftovers(join(tmp, "pkgs"))).toEqual([]);
-  });
+  }, 300_000);
 
   test("a group split keeps each group on one side; a time split puts the latest rows in test", async () => {
     const cars = writeCsv(join(tmp, "cars.csv"), vegaRecords("cars.json"));
@@ -61,7 +61,7 @@ describe("buildTask", () => {
     const trainYears = col(join(t.publicDir, "train.csv"), "year").sort();
     const testYears = col(join(t.publicDir, "test.csv"), "year").sort();
     expect(testYears[0]! >= trainYears.at(-1)!).toBe(true);
-  });
+  }, 300_000);
 
   test("planted leakage is caught with evidence (a recoded target, a rescaled target)", async () => {
     const code: Record<string, number> = { Adelie: 0, Chinstrap: 1, Gentoo: 2 };
@@ -76,7 +76,7 @@ describe("buildTask", () => {
     expect(status(ra, "target_leakage")).toMatchObject({ status: "fail", evidence: { feature: "species_code" } });
     expect(status(rb, "target_leakage")).toMatchObject({ status: "fail", evidence: { feature: "km_per_litre", score: 1 } });
     expect(ra.passed || rb.passed).toBe(false);
-  });
+  }, 300_000);
 
   test("a degenerate target (one class) is caught", async () => {
     const adelie = writeCsv(join(tmp, "adelie.csv"), penguins.filter((r) => r.species === "Adelie"));
@@ -85,7 +85,7 @@ describe("buildTask", () => {
     expect(status(report, "degenerate_target")).toMatchObject({ status: "fail", evidence: { classes: 1 } });
     expect(status(report, "trivial_rule")?.status).toBe("fail");
     expect(report.metricValid).toBe(false);
-  });
+  }, 300_000);
 
   const bad = join(tmp, "bad");
   test.each([
@@ -121,7 +121,7 @@ describe("importMlebench", () => {
     const [self, sample] = await Promise.all([scoreSubmission(task, join(task.privateDir, "test_answer.csv")), scoreSubmission(task, join(task.publicDir, "sample_submission.csv"))]);
     expect(self).toEqual({ ok: true, score: 1 });
     expect(sample.ok && sample.score < 0.6).toBe(true);
-  });
+  }, 300_000);
 
   test("a prepare.py that raises names the file and leaves no package", async () => {
     const broken = join(tmp, "broken-comp");

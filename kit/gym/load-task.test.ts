@@ -34,7 +34,7 @@ describe("paper-format packages", () => {
     expect(report.metricValid).toBe(true);
     expect(report.checks.find((c) => c.name === "prepare_deterministic")?.status).toBe("pass");
     expect(hashTree(FIXTURE, ["."])).toBe(before); // nothing written into the package
-  });
+  }, 300_000);
 
   test("a metric that crashes in evaluate is a typed error carrying the Python message", async () => {
     const dir = join(tmp, "crashy");
@@ -47,7 +47,7 @@ describe("paper-format packages", () => {
     ].join("\n"));
     const task = await loadTask(dir);
     expect(await scoreSubmission(task, join(task.publicDir, "sample_submission.csv"))).toEqual({ ok: false, kind: "error", message: "RuntimeError: boom in evaluate" });
-  });
+  }, 300_000);
 
   test.each([
     ["unreadable", "def broken(:\n", /cannot be imported: SyntaxError.*Fix:/],

@@ -21,7 +21,7 @@ const tmp = mkdtempSync(join(tmpdir(), "gym-gate-"));
 beforeAll(async () => {
   task = await loadTask(FIXTURE);
   server = await startReplayChat([RECOMMENDED, CONDITIONAL, "I cannot decide."]);
-});
+}, 300_000);
 afterAll(async () => {
   await server.close();
   rmSync(tmp, { recursive: true, force: true });

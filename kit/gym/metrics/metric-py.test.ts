@@ -71,5 +71,5 @@ describe("metric registry", () => {
       expect(bad, `${c.metric} missing column`).toMatchObject({ ok: false, kind: "invalid" });
       expect((bad as { message: string }).message).toMatch(/missing column/);
     });
-  });
+  }, 300_000);
 });
