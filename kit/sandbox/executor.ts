@@ -50,6 +50,8 @@ export function sandboxEnv(limits: SandboxLimits, dataDir: string, workDir: stri
     MPLBACKEND: "Agg",
     MPLCONFIGDIR: "/tmp",
     OMP_NUM_THREADS: threads,
+    // Spinning OpenMP workers starve each other on a busy 2-core host (xgboost: 48 s → 1 s).
+    OMP_WAIT_POLICY: "PASSIVE",
     MKL_NUM_THREADS: threads,
     OPENBLAS_NUM_THREADS: threads,
     NUMEXPR_NUM_THREADS: threads,
@@ -60,6 +62,14 @@ export function sandboxEnv(limits: SandboxLimits, dataDir: string, workDir: stri
     TF_NUM_INTRAOP_THREADS: threads,
     TF_NUM_INTEROP_THREADS: "1",
     CUDA_VISIBLE_DEVICES: limits.gpus > 0 ? (extra.CUDA_VISIBLE_DEVICES ?? Array.from({ length: limits.gpus }, (_, i) => i).join(",")) : "",
+    // Hosts whose OpenBLAS needs a core type pinned (set by the machine image) keep it.
+    ...passThrough("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"),
     ...extra,
   };
+}
+
+function passThrough(...names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) if (process.env[n]) out[n] = process.env[n]!;
+  return out;
 }
