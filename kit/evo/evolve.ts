@@ -5,6 +5,7 @@ import type { Policy } from "../policy/types.js";
 import { runSandbox } from "../sandbox/index.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/types.js";
 import { finishRun, startRun, type Workspace } from "../store/index.js";
+import { recordTaskReview } from "../gym/index.js";
 import { createRng } from "../util/rng.js";
 import { aideStep } from "./aide-step.js";
 import { buildContext, contextChars } from "./build-context.js";
@@ -81,6 +82,8 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     cfg = EvolveConfig.parse(opts.config ?? {});
     runId = await startRun(ws, { taskId: task.meta.id, harness: cfg.harness, policy: policy.name, seed: cfg.seed, config: cfg, runId: opts.runId });
   }
+  // The task's row (modality, metric direction) lets evaluate() grade and group this run.
+  await recordTaskReview(ws, task, {});
   emit({ type: "run-start", runId, resumed: !!opts.resume, nodes: nodes.length, steps: cfg.steps });
   const priors = cfg.priors ? await distillPriors(ws, task.meta.id) : "";
 
