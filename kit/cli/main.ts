@@ -3,15 +3,15 @@
 // and registers itself here; `--json` output is stable and documented in README.md.
 import { Command } from "commander";
 import { registerConfig } from "./config-cmd.js";
-import { registerWorkspace } from "./workspace-cmd.js";
-import { runCli } from "./run-cli.js";
+import { registerEvaluate } from "./evaluate-cmd.js";
 import { registerEvolve } from "./evolve-cmd.js";
 import { registerGrade } from "./grade-cmd.js";
-import { registerEvaluate } from "./evaluate-cmd.js";
 import { registerReport } from "./report-cmd.js";
+import { runCli } from "./run-cli.js";
 import { registerSandbox } from "./sandbox-cmd.js";
-import { registerWorker } from "./worker-cmd.js";
 import { registerTask } from "./task-cmd.js";
+import { registerWorker } from "./worker-cmd.js";
+import { registerWorkspace } from "./workspace-cmd.js";
 
 const program = new Command()
   .name("openmle")
@@ -19,14 +19,15 @@ const program = new Command()
   .version("0.1.0")
   .showHelpAfterError();
 
+// In the order of the stack: store, gym, sandbox, evo, eval/report, config.
 registerWorkspace(program);
-registerConfig(program);
-registerGrade(program);
-registerEvaluate(program);
-registerReport(program);
+registerTask(program);
 registerSandbox(program);
 registerWorker(program);
 registerEvolve(program);
-registerTask(program);
+registerGrade(program);
+registerEvaluate(program);
+registerReport(program);
+registerConfig(program);
 
 await runCli(program, process.argv);
