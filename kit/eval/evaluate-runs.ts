@@ -128,9 +128,11 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
       });
     }
 
-    const maxK = Math.max(...[...byTask.values()].map((l) => l.length));
+    // avg@k: only repeats that every task of the group has (k = the smallest run count), so each
+    // replicate averages over the same task set.
+    const k = Math.min(...[...byTask.values()].map((l) => l.length));
     const perRep = { valid: [] as number[], medal: [] as number[], rank: [] as number[], norm: [] as number[] };
-    for (let i = 0; i < maxK; i++) {
+    for (let i = 0; i < k; i++) {
       const rep = [...byTask.values()].flatMap((l) => (l[i] ? [l[i]!] : []));
       const graded = rep.filter((r) => r.report);
       perRep.valid.push(rep.filter((r) => r.grade !== "invalid").length / rep.length);
@@ -147,7 +149,7 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
     const modalities = [...new Set(gRuns.map((r) => r.modality))].sort();
     groups.push({
       group, harness: gRuns[0]!.harness, config_hash: gRuns[0]!.config_hash, tasks: byTask.size,
-      k: Math.min(...[...byTask.values()].map((l) => l.length)),
+      k,
       valid_rate: meanStd(perRep.valid), medal_average: meanStd(perRep.medal), human_rank: meanStd(perRep.rank), normalized: meanStd(perRep.norm),
       grades,
       modality: modalities.map((m) => {

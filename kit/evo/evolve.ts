@@ -130,8 +130,9 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
       };
       const ctx = await locked(() => buildContext(ws, runId, cfg, action, nodes, budget, { model: opts.memoryModel, priors }));
       const rng = stepRng(cfg.seed, step).fork();
-      const out = await policy.propose(task, action.operator, ctx, rng);
       const nodeId = nodeIdOf(step);
+      // runId/nodeId let a recording LLM policy link its llm_calls rows to this node.
+      const out = await policy.propose(task, action.operator, { ...ctx, runId, nodeId }, rng);
       const rec = await evaluate({ task, code: out.code, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, nodeId });
       const node = makeNode(step, nodeId, action, out, rec);
       const card = buildCard(runId, node, nodes, utilityOf(node));

@@ -14,14 +14,9 @@ export function operatorGainsFigure(rows: readonly { harness: string; operator: 
   };
 }
 
-/** P(i) = softmax(u_i / T) over a pool (spec §4 three-factor selection), numerically stable. */
-export function softmax(utilities: readonly number[], temperature = 1): number[] {
-  if (!(temperature > 0)) throw new RangeError(`softmax: temperature must be > 0, got ${temperature}`);
-  const m = Math.max(...utilities);
-  const e = utilities.map((u) => Math.exp((u - m) / temperature));
-  const z = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / z);
-}
+/** P(i) = softmax(u_i / T) over a pool (spec §4 three-factor selection); the one implementation is in kit/util. */
+import { softmax } from "../util/softmax.js";
+export { softmax };
 
 /** Bars: selection probability of each node in a pool, from its selection utility and temperature T. */
 export function selectionProbabilitiesFigure(pool: readonly { node_id: string; utility: number; operator?: string }[], opts: { title?: string; temperature?: number } = {}): Figure {

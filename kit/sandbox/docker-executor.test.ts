@@ -1,7 +1,6 @@
 // The sandbox contract and the adversarial programs on the Docker backend. Needs a Docker engine:
 // uses the running one or starts dockerd (root, docker.io installed); otherwise skips, saying why.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ import { ensureDockerEngine, type EngineHandle } from "./docker-engine.js";
 import { DockerExecutor } from "./docker-executor.js";
 import { importHostPythonImage } from "./docker-image.js";
 import { runSandbox } from "./run-sandbox.js";
-import { ADVERSARIAL, hostPidsWith, program, TINY_TASK_DIR } from "./test-helpers.js";
+import { ADVERSARIAL, hostPidsWith, program, TINY_TASK_DIR, lastJsonLine, startCanary } from "./test-helpers.js";
 
 const engine: EngineHandle | string = await ensureDockerEngine();
 const skip = typeof engine === "string";
@@ -19,9 +18,7 @@ if (typeof engine === "string") console.warn(`SKIP Docker executor tests: ${engi
 describe.skipIf(skip)("DockerExecutor: same contract as local", () => {
   let task: TaskPackage;
   let ex: DockerExecutor;
-  let server: Server;
-  let port = 0;
-  let connections = 0;
+  let canary: Awaited<ReturnType<typeof startCanary>>;
   let jobsDir: string;
   beforeAll(async () => {
     const e = engine as EngineHandle;
@@ -30,20 +27,15 @@ describe.skipIf(skip)("DockerExecutor: same contract as local", () => {
     await ex.check();
     task = await loadTask(TINY_TASK_DIR);
     jobsDir = mkdtempSync(join(tmpdir(), "sbx-docker-"));
-    server = createServer((s) => {
-      connections++;
-      s.destroy();
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    port = (server.address() as { port: number }).port;
+    canary = await startCanary();
   });
   afterAll(() => {
-    server?.close();
+    canary?.close();
     if (jobsDir) rmSync(jobsDir, { recursive: true, force: true });
     if (typeof engine !== "string") engine.stop();
   });
   const limits = { timeoutS: 60, memoryMb: 1024, cpus: 1 };
-  const report = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+  const report = lastJsonLine;
 
   it("the six feedback modes", async () => {
     const run = (code: string | null, l = limits) => runSandbox({ task, code, limits: l, executor: ex });
@@ -63,10 +55,10 @@ describe.skipIf(skip)("DockerExecutor: same contract as local", () => {
     const priv = await run(ADVERSARIAL.readPrivate(join(task.privateDir, "test_answer.csv")));
     expect(report(priv.stdoutTail)).toEqual({ found: [] });
 
-    const net = report((await run(ADVERSARIAL.network(port))).stdoutTail);
+    const net = report((await run(ADVERSARIAL.network(canary.port))).stdoutTail);
     expect(net.loopback).toBe("ConnectionRefusedError");
     expect(net.interfaces).toEqual(["lo"]);
-    expect(connections).toBe(0);
+    expect(canary.connections()).toBe(0);
 
     const token = `dtok${Date.now()}`;
     const procs = await run(ADVERSARIAL.leaveProcesses(token));

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Workspace } from "../store/index.js";
@@ -96,11 +96,14 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
     const r = await executor.run({ jobDir, publicDir: opts.task.publicDir, limits, outputCapBytes: opts.outputCapBytes ?? 64 * 1024, signal: opts.signal, env: opts.env });
     if (r.cancelled) throw new SandboxCancelledError(`Execution ${executionId} of task ${taskId} was cancelled; its process tree was killed.`);
     for (const w of r.warnings) opts.onEvent?.({ type: "warning", message: w });
-    const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f));
+    const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f) || isLink(f));
     let score: ScoreResult | undefined;
     if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError) {
       try {
-        score = await (opts.scorer ?? scoreSubmission)(opts.task, submission);
+        // The scorer runs outside the sandbox: a link could make it read host files (the answers).
+        score = regularFileInside(jobDir, submission)
+          ? await (opts.scorer ?? scoreSubmission)(opts.task, submission)
+          : { ok: false, kind: "invalid", message: "the submission is a symbolic link or lies outside the job folder; write a regular file submission.csv" };
       } catch (e) {
         score = { ok: false, kind: "error", message: e instanceof Error ? e.message : String(e) };
       }
@@ -120,7 +123,26 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
 }
 
 async function finish(opts: RunSandboxOptions, record: ExecutionRecord): Promise<ExecutionRecord> {
-  const stored = opts.workspace ? await writeExecution(opts.workspace, record) : record;
+  // Infrastructure failures (sandbox_error) are not stored: the idempotency key would replay them forever.
+  const stored = opts.workspace && record.errorType !== "sandbox_error" ? await writeExecution(opts.workspace, record) : record;
   opts.onEvent?.({ type: "exec-end", record: stored });
   return stored;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** A regular file (not a link) whose real path is inside the job folder. */
+export function regularFileInside(jobDir: string, path: string): boolean {
+  try {
+    if (!lstatSync(path).isFile()) return false;
+    return realpathSync(path).startsWith(`${realpathSync(jobDir)}/`);
+  } catch {
+    return false;
+  }
 }

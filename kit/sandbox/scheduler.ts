@@ -114,7 +114,8 @@ export class SandboxPool {
       runSandbox({ ...job, signal, env, executor: this.opts.executor, workspace: this.opts.workspace, scorer: this.opts.scorer, jobsDir: this.opts.jobsDir, onEvent: this.opts.onEvent })
         .then(
           (r) => {
-            this.done.set(head.key, r);
+            // An infrastructure failure says nothing about the program: never replay it.
+            if (r.errorType !== "sandbox_error") this.done.set(head.key, r);
             head.resolve(r);
           },
           (e) => head.reject(e),

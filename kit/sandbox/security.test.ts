@@ -1,13 +1,12 @@
 // Adversarial programs on the local executor: each tries one escape (spec issue 4, Security).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTask, type TaskPackage } from "../gym/index.js";
 import { probeBwrap } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
-import { ADVERSARIAL, hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
+import { ADVERSARIAL, hostPidsWith, TINY_TASK_DIR, lastJsonLine, startCanary } from "./test-helpers.js";
 
 const noBwrap = probeBwrap();
 if (noBwrap) console.warn(`SKIP local security tests: ${noBwrap}`);
@@ -15,25 +14,18 @@ if (noBwrap) console.warn(`SKIP local security tests: ${noBwrap}`);
 describe.skipIf(!!noBwrap)("local executor security", () => {
   let task: TaskPackage;
   let jobsDir: string;
-  let server: Server;
-  let port = 0;
-  let connections = 0;
+  let canary: Awaited<ReturnType<typeof startCanary>>;
   beforeAll(async () => {
     task = await loadTask(TINY_TASK_DIR);
     jobsDir = mkdtempSync(join(tmpdir(), "sbx-sec-"));
-    server = createServer((s) => {
-      connections++;
-      s.destroy();
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    port = (server.address() as { port: number }).port;
+    canary = await startCanary();
   });
   afterAll(() => {
-    server?.close();
+    canary?.close();
     rmSync(jobsDir, { recursive: true, force: true });
   });
   const limits = { timeoutS: 20, memoryMb: 512, cpus: 1 };
-  const report = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+  const report = lastJsonLine;
 
   it("cannot read data/private (not mounted; not reachable by path, walk or /proc)", async () => {
     const answers = join(task.privateDir, "test_answer.csv");
@@ -42,13 +34,24 @@ describe.skipIf(!!noBwrap)("local executor security", () => {
     expect(report(r.stdoutTail)).toEqual({ found: [] });
   });
 
+  it("cannot make the host-side scorer read the answers through a symlinked submission", async () => {
+    const answers = join(task.privateDir, "test_answer.csv");
+    for (const target of [answers, "/etc/passwd"]) {
+      const code = `import os\nos.symlink(${JSON.stringify(target)}, "submission.csv")\nprint("Final Validation Score: 1.0")\n`;
+      const r = await runSandbox({ task, code, limits });
+      expect(r.status).toBe("scoring_failure");
+      expect(r.testScore).toBeNull();
+      expect(`${r.traceback ?? ""}${r.stderrTail}`).not.toContain("root:");
+    }
+  });
+
   it("cannot reach the network: not even the host's 127.0.0.1, no DNS, only its own loopback", async () => {
-    const r = await runSandbox({ task, code: ADVERSARIAL.network(port), limits });
+    const r = await runSandbox({ task, code: ADVERSARIAL.network(canary.port), limits });
     const rep = report(r.stdoutTail);
     expect(rep.loopback).toBe("ConnectionRefusedError");
     expect(rep.dns).toBe("gaierror");
     expect(rep.interfaces).toEqual(["lo"]);
-    expect(connections).toBe(0);
+    expect(canary.connections()).toBe(0);
   });
 
   it("leaves no process behind: a sleeping child and a double-forked daemon die with the job", async () => {

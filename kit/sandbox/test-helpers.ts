@@ -1,5 +1,6 @@
 // Shared by the sandbox tests, notebook and benchmark: the fixture task package and programs.
 import { readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -93,3 +94,22 @@ open("inside-workspace.txt", "w").write("ok")
 print(json.dumps(res))
 `,
 };
+
+/**
+ * A TCP listener on 127.0.0.1 that counts connections: the network tests point adversarial
+ * programs at it and check that nothing arrived.
+ */
+export async function startCanary(): Promise<{ port: number; connections(): number; close(): void }> {
+  let connections = 0;
+  const server = createServer((s) => {
+    connections++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { port: (server.address() as { port: number }).port, connections: () => connections, close: () => server.close() };
+}
+
+/** The JSON object an adversarial program prints as its last stdout line. */
+export function lastJsonLine(stdout: string): Record<string, unknown> {
+  return JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+}
