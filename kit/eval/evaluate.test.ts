@@ -59,6 +59,13 @@ describe("evaluateRuns (hand-computed)", () => {
   const lbs = { "detecting-insults-in-social-commentary": loadLiteLeaderboard("detecting-insults-in-social-commentary"), "mlsp-2013-birds": loadLiteLeaderboard("mlsp-2013-birds") };
   const ev = evaluateRuns(runs, { leaderboards: lbs });
   test("grades per run", () => expect(ev.runs.map((r) => r.grade)).toEqual(["gold", "bronze", "invalid", "none", "gold", "silver"]));
+  test("avg@k counts only repeats every task has (one task with 3 runs, one with 2 → k = n = 2)", () => {
+    const uneven = evaluateRuns(runs.slice(0, 5), { leaderboards: lbs }).groups[0]!;
+    expect(uneven.k).toBe(2);
+    expect(uneven.medal_average.n).toBe(2);
+    // replicates: (gold, none) → 0.5; (bronze, gold) → 1; the lone third run of insults is left out
+    expect(uneven.medal_average.mean).toBeCloseTo(0.75, 12);
+  });
   test("avg@3: replicate i = i-th run by seed of each task", () => {
     const g = ev.groups[0]!;
     expect(g.k).toBe(3);
