@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, TABLES } from "../store/index.js";
-import { output } from "./run-cli.js";
+import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, TABLES, WorkspaceError } from "../store/index.js";
+import { output, UsageError } from "./run-cli.js";
 
 export function registerWorkspace(program: Command): void {
   const ws = program.command("workspace").description("Create, inspect, query, export and import workspaces (DuckDB)");
@@ -24,12 +24,15 @@ export function registerWorkspace(program: Command): void {
     });
 
   ws.command("query <dir> <sql>")
-    .description("Run a read-only SQL query and print the rows")
+    .description("Run one read-only SELECT and print the rows (no file, network or settings access)")
     .option("--json", "print rows as a JSON array")
     .action(async (dir: string, sql: string, o: { json?: boolean }) => {
-      const w = await openWorkspace(dir, { readOnly: true });
+      const w = await openWorkspace(dir, { readOnly: true, confined: true });
       try {
-        const rows = await w.query(sql);
+        const rows = await w.query(sql).catch((e: unknown) => {
+          if (e instanceof WorkspaceError || !(e instanceof Error)) throw e;
+          throw new UsageError(`query failed: ${e.message.split("\n")[0]}`);
+        });
         output(!!o.json, rows, () => (rows.length ? formatTable(rows) : "(no rows)"));
       } finally {
         w.close();

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
+import {
+  DuckDBDataChunk, DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBType, type DuckDBValue,
+} from "@duckdb/node-api";
 import { CorruptWorkspaceError, NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceError, WorkspaceLockedError } from "./errors.js";
 import { acquireWriterLock, type WriterLock } from "./lock.js";
 import { migrate } from "./migrate.js";
@@ -16,6 +18,13 @@ export interface OpenOptions {
   readonly readOnly?: boolean;
   /** Create the folder and database when missing (default true for writers). */
   readonly create?: boolean;
+  /**
+   * Confine SQL to this database, for SQL you did not write (`openmle workspace query`): no file or
+   * network access (read_csv, COPY TO, ATTACH, INSTALL), no extension loading, and settings locked
+   * so no statement can undo it (DuckDB's enable_external_access=false, lock_configuration=true).
+   * Default false: export/import and toArrow need files.
+   */
+  readonly confined?: boolean;
 }
 
 export type Params = readonly unknown[] | Record<string, unknown>;
@@ -66,7 +75,10 @@ export class Workspace {
     const lock = readOnly ? null : acquireWriterLock(join(dir, LOCK_FILE), dir);
     let instance: DuckDBInstance | undefined;
     try {
-      instance = await DuckDBInstance.create(dbPath, readOnly ? { access_mode: "READ_ONLY" } : {});
+      instance = await DuckDBInstance.create(dbPath, {
+        ...(readOnly ? { access_mode: "READ_ONLY" } : {}),
+        ...(opts.confined ? CONFINED_SETTINGS : {}),
+      });
       const conn = await instance.connect();
       // 3. Bring the schema forward (read-only handles only check it).
       const version = await migrate(conn, dir, readOnly);
@@ -78,16 +90,15 @@ export class Workspace {
     }
   }
 
-  /** Run a statement without results. */
+  /** Run a statement without results (read-only handles: one SELECT only). */
   async exec(sql: string, params?: Params): Promise<void> {
-    this.assertWritable(sql);
-    await this.conn.run(sql, params as never);
+    if (this.readOnly) await this.readOnlyStatement(sql, params);
+    else await this.conn.run(sql, params as never);
   }
 
-  /** Run a query; rows as plain JS objects. */
+  /** Run a query; rows as plain JS objects. Read-only handles run exactly one SELECT statement. */
   async query<T = Row>(sql: string, params?: Params): Promise<T[]> {
-    this.assertWritable(sql);
-    const reader = await this.conn.runAndReadAll(sql, params as never);
+    const reader = this.readOnly ? await this.readOnlyStatement(sql, params) : await this.conn.runAndReadAll(sql, params as never);
     return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
   }
 
@@ -131,7 +142,7 @@ export class Workspace {
    * except `created_at`, which gets the current time. Unknown fields are an error (typos lose data).
    */
   async append(table: string, rows: readonly Row[]): Promise<number> {
-    this.assertWritable("append");
+    this.assertWritable(`append(${table})`);
     if (rows.length === 0) return 0;
     const { names, types } = await this.columns(table);
     const known = new Set(names);
@@ -176,16 +187,59 @@ export class Workspace {
     }
   }
 
-  private assertWritable(sqlOrOp: string): void {
-    if (!this.readOnly) return;
-    if (/^\s*(insert|update|delete|create|drop|alter|copy|append|begin|commit)\b/i.test(sqlOrOp)) {
-      throw new ReadOnlyWorkspaceError(
-        `Workspace ${this.dir} is open read-only; "${sqlOrOp.slice(0, 40)}" writes. Open it without readOnly to write.`,
-        this.dir,
-      );
+  private assertWritable(op: string): void {
+    if (this.readOnly) throw new ReadOnlyWorkspaceError(`Workspace ${this.dir} is open read-only; ${op} writes. Open it without readOnly to write.`, this.dir);
+  }
+
+  /**
+   * A read-only handle runs one statement, and only a SELECT (DESCRIBE, SHOW, SUMMARIZE, PRAGMA
+   * table_info are SELECTs). DuckDB's own parser splits and types the text, so comments, string
+   * literals and `;` inside them cannot disguise a COPY, INSTALL, ATTACH or SET.
+   */
+  private async readOnlyStatement(sql: string, params?: Params): Promise<DuckDBResultReader> {
+    const extracted = await this.conn.extractStatements(sql);
+    const refuse = (why: string) =>
+      new ReadOnlyWorkspaceError(`Workspace ${this.dir} is open read-only and runs one SELECT statement; ${why}. Open it without readOnly to write.`, this.dir);
+    if (extracted.count !== 1) throw refuse(`got ${extracted.count} statements`);
+    let prepared;
+    try {
+      prepared = await extracted.prepare(0);
+    } catch (e) {
+      throw this.confinedError(e);
+    }
+    if (prepared.statementType !== StatementType.SELECT) throw refuse(`got a ${StatementType[prepared.statementType] ?? "non-SELECT"} statement`);
+    if (params) prepared.bind(params as never);
+    try {
+      return await prepared.runAndReadAll();
+    } catch (e) {
+      throw this.confinedError(e);
     }
   }
+
+  /** DuckDB's refusal of a file, network or settings access, as a workspace error (one CLI line). */
+  private confinedError(e: unknown): unknown {
+    const msg = e instanceof Error ? e.message : String(e);
+    if (!/^(Permission Error|Invalid Input Error: Cannot change configuration)/.test(msg)) return e;
+    return new ReadOnlyWorkspaceError(
+      `Workspace ${this.dir} is open read-only and confined to its own tables: SQL on it cannot read or write files, ` +
+        `use the network, load extensions or change settings (${msg.split("\n")[0]}).`,
+      this.dir,
+      { cause: e },
+    );
+  }
 }
+
+/**
+ * DuckDB settings of a confined handle (OpenOptions.confined). Locking the configuration last
+ * makes the others permanent for the handle's lifetime.
+ */
+const CONFINED_SETTINGS = {
+  enable_external_access: "false",
+  autoinstall_known_extensions: "false",
+  autoload_known_extensions: "false",
+  allow_community_extensions: "false",
+  lock_configuration: "true",
+} as const;
 
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

@@ -1,0 +1,48 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { describe, expect, it, vi } from "vitest";
+import { openWorkspace, WorkspaceError } from "../store/index.js";
+import { registerWorkspace } from "./workspace-cmd.js";
+
+/** `openmle workspace query <dir> <sql> --json` in this process (spawning the CLI costs seconds per call). */
+async function query(dir: string, sql: string): Promise<unknown> {
+  const program = new Command().exitOverride();
+  registerWorkspace(program);
+  const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  try {
+    await program.parseAsync(["workspace", "query", dir, sql, "--json"], { from: "user" });
+    return JSON.parse(String(write.mock.calls.map((c) => c[0]).join("")));
+  } finally {
+    write.mockRestore();
+  }
+}
+
+// Issue 10 point 3, through the command: `SELECT 1; COPY ... TO '<ws>/openmle.duckdb'` truncated a
+// workspace to 7 bytes, and read_csv('/etc/passwd') printed the host's file.
+describe("openmle workspace query is read-only", () => {
+  it("refuses a COPY over the database, into its WAL and a host file read, and leaves the files as they were", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "openmle-cli-q-")), "ws");
+    const w = await openWorkspace(dir);
+    await w.append("runs", [{ run_id: "r1", task_id: "t", seed: 1 }]);
+    w.close();
+    const db = join(dir, "openmle.duckdb");
+    const before = readFileSync(db);
+    for (const sql of [
+      `/**/ SELECT 1; COPY (SELECT 'junk' AS x) TO '${db}' (FORMAT csv)`,
+      `/**/ COPY (SELECT 'junk' AS x) TO '${db}.wal' (FORMAT csv)`,
+      "SELECT * FROM read_csv('/etc/passwd')",
+      "SELECT * FROM read_text('/etc/passwd')",
+    ]) {
+      const err = await query(dir, sql).catch((e) => e);
+      // A WorkspaceError is what the CLI prints as one `openmle: ...` line with exit code 1.
+      expect(err, sql).toBeInstanceOf(WorkspaceError);
+      expect(err.message).toMatch(/read-only/);
+      expect(err.message).not.toMatch(/root:/);
+    }
+    expect(readFileSync(db).equals(before)).toBe(true);
+    expect(existsSync(`${db}.wal`)).toBe(false);
+    expect(await query(dir, "SELECT run_id FROM runs")).toEqual([{ run_id: "r1" }]);
+  });
+});
