@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { evolve, EvolveConfig, HARNESSES, type EvoEvent, type EvolveConfigInput, type RunSummary } from "../evo/index.js";
@@ -8,9 +8,10 @@ import { createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { writeReport } from "../report/index.js";
+import { readConfigFile } from "./config-file.js";
 import { output, UsageError } from "./run-cli.js";
 
-interface EvolveFlags {
+export interface EvolveFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
   json?: boolean; report?: string; config?: string; baseUrl?: string; model?: string; islands?: string; priors?: boolean; timeout?: string;
 }
@@ -30,28 +31,14 @@ export function registerEvolve(program: Command): void {
     .option("--priors", "Evo-Max: show priors distilled from earlier runs on other tasks")
     .option("--timeout <s>", "time limit of one program in seconds")
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
-    .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags win")
+    .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags given on the command line win")
     .option("--base-url <url>", "--policy openai: endpoint base URL", "http://127.0.0.1:8000/v1")
     .option("--model <id>", "--policy openai: model id", "Qwen/Qwen3-8B")
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
     .option("--json", "print the run summary as JSON")
-    .action(async (o: EvolveFlags) => {
-      if (!(HARNESSES as readonly string[]).includes(o.harness)) throw new UsageError(`unknown harness "${o.harness}". Valid: ${HARNESSES.join(", ")}.`);
+    .action(async (o: EvolveFlags, cmd: Command) => {
       if (o.policy !== "grammar" && o.policy !== "openai") throw new UsageError(`unknown policy "${o.policy}". Valid: grammar, openai.`);
-      const int = (v: string | undefined, name: string) => {
-        if (v === undefined) return undefined;
-        const n = Number(v);
-        if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer, got "${v}".`);
-        return n;
-      };
-      const fromFile = o.config ? (JSON.parse(readFileSync(o.config, "utf8")) as EvolveConfigInput) : {};
-      const config: EvolveConfigInput = {
-        ...fromFile, harness: o.harness as EvolveConfigInput["harness"], seed: int(o.seed, "seed"), workers: int(o.workers, "workers"),
-        ...(o.steps ? { steps: int(o.steps, "steps") } : {}), ...(o.islands ? { islands: int(o.islands, "islands") } : {}),
-        ...(o.priors ? { priors: true } : {}), ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
-      };
-      const parsed = EvolveConfig.safeParse(config);
-      if (!parsed.success) throw new UsageError(`bad evolve settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      const { config, parsed } = evolveSettings(o, cmd);
       const task = await resolveTask(o.task);
       const model = o.policy === "openai" ? createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) : undefined;
       const policy = model ? createLlmPolicy(model) : createGrammarPolicy();
@@ -61,7 +48,7 @@ export function registerEvolve(program: Command): void {
         const res = await evolve({
           task, policy, workspace: ws, memoryModel: model, config, resume: o.resume,
           // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
-          evaluate: (job) => runSandbox({ ...job, workspace: parsed.data.workers === 1 ? ws : undefined }),
+          evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
           onEvent: bar,
         });
         let reportNote = "";
@@ -71,6 +58,47 @@ export function registerEvolve(program: Command): void {
         ws.close();
       }
     });
+}
+
+/**
+ * The run's settings: the schema's defaults, then the --config file, then the flags given on the
+ * command line (a flag's own default never overrides the file). Unknown keys and wrong types in
+ * the file, and flag values the schema rejects, are one-line usage errors.
+ */
+export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveConfigInput; parsed: EvolveConfig } {
+  const given = (name: keyof EvolveFlags) => cmd.getOptionValueSource(name) === "cli";
+  const int = (name: keyof EvolveFlags, flag: string) => {
+    const v = String(o[name]);
+    const n = Number(v);
+    if (!Number.isInteger(n)) throw new UsageError(`--${flag} must be an integer, got "${v}".`);
+    return n;
+  };
+  const num = (name: keyof EvolveFlags, flag: string) => {
+    const n = Number(o[name]);
+    if (!Number.isFinite(n)) throw new UsageError(`--${flag} must be a number, got "${o[name]}".`);
+    return n;
+  };
+  if (given("harness") && !(HARNESSES as readonly string[]).includes(o.harness)) throw new UsageError(`unknown harness "${o.harness}". Valid: ${HARNESSES.join(", ")}.`);
+  const fromFile = o.config ? (readConfigFile(o.config, EvolveConfig) as EvolveConfigInput) : {};
+  const fromFlags: EvolveConfigInput = {
+    ...(given("harness") ? { harness: o.harness as EvolveConfigInput["harness"] } : {}),
+    ...(given("seed") ? { seed: int("seed", "seed") } : {}),
+    ...(given("workers") ? { workers: int("workers", "workers") } : {}),
+    ...(given("steps") ? { steps: int("steps", "steps") } : {}),
+    ...(given("islands") ? { islands: int("islands", "islands") } : {}),
+    ...(given("priors") ? { priors: true } : {}),
+    ...(given("timeout") ? { perRunTimeoutS: num("timeout", "timeout") } : {}),
+  };
+  const config: EvolveConfigInput = { ...fromFile, ...fromFlags };
+  const parsed = EvolveConfig.safeParse(config);
+  if (!parsed.success) {
+    // The file alone passed its check above, so what fails here is a flag's value.
+    const line = parsed.error.issues
+      .map((i) => `${i.path.join(".")}${i.path[0] === "perRunTimeoutS" ? " (--timeout)" : ""}: ${i.message.replace(/^Invalid (input|option): /, "")}`)
+      .join("; ");
+    throw new UsageError(`bad evolve settings: ${line}`);
+  }
+  return { config, parsed: parsed.data };
 }
 
 /** A one-line progress bar on stderr (steps, best validation score, nodes per minute). */

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { resolveTask } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { createExecutor, runSandbox, SandboxQueueClient, type ExecutionRecord, type SandboxLimits } from "../sandbox/index.js";
+import { MAX_TIMER_S } from "../util/index.js";
 import { output, UsageError } from "./run-cli.js";
 
 interface RunOpts {
@@ -30,12 +31,12 @@ export function registerSandbox(program: Command): void {
     .option("--json", "print the record as JSON")
     .action(async (o: RunOpts) => {
       if (!existsSync(o.code)) throw new UsageError(`--code ${o.code} does not exist. Pass the path of a Python file.`);
-      const num = (name: string, v: string, min: number) => {
+      const num = (name: string, v: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
         const n = Number(v);
-        if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} ${v} is invalid: use a number >= ${min}.`);
+        if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} ${v} is invalid: use a number from ${min} to ${max}${max === MAX_TIMER_S ? " (Node timers cannot wait longer)" : ""}.`);
         return n;
       };
-      const limits: SandboxLimits = { timeoutS: num("timeout", o.timeout, 0.1), memoryMb: num("memory", o.memory, 32), cpus: num("cpus", o.cpus, 1), gpus: num("gpus", o.gpus, 0) };
+      const limits: SandboxLimits = { timeoutS: num("timeout", o.timeout, 0.1, MAX_TIMER_S), memoryMb: num("memory", o.memory, 32), cpus: num("cpus", o.cpus, 1), gpus: num("gpus", o.gpus, 0) };
       const code = readFileSync(o.code, "utf8");
       const task = await resolveTask(o.task);
       const warn = (m: string) => process.stderr.write(`openmle: warning: ${m}\n`);

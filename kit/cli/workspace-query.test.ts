@@ -35,7 +35,7 @@ describe("openmle workspace query is read-only", () => {
       "SELECT * FROM read_csv('/etc/passwd')",
       "SELECT * FROM read_text('/etc/passwd')",
     ]) {
-      const err = await query(dir, sql).catch((e) => e);
+      const err = (await query(dir, sql).catch((e: unknown) => e)) as Error;
       // A WorkspaceError is what the CLI prints as one `openmle: ...` line with exit code 1.
       expect(err, sql).toBeInstanceOf(WorkspaceError);
       expect(err.message).toMatch(/read-only/);

@@ -34,7 +34,7 @@ export const ThreeFactorConfig = z.object({
   lambdaNovelty: z.number().default(0.25).describe("λn, weight of method-family novelty 1/sqrt(1+N_f) (custom preset only)."),
   temperature: z.number().positive().default(1).describe("Softmax temperature T (custom preset only)."),
   normalisation: z.enum(["minmax", "rank"]).default("minmax").describe("How scores are normalised over the island: min-max or rank."),
-});
+}).strict();
 export type ThreeFactorConfig = z.infer<typeof ThreeFactorConfig>;
 
 export interface SelectionWeights {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_TIMER_MS, timerLimitMessage } from "../util/timer-limit.js";
 
 /**
  * An OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, the replay server). Keys do not
@@ -17,11 +18,11 @@ export const LlmConfig = z.object({
   apiKeyEnv: z.string().default("OPENAI_API_KEY").describe("Environment variable holding the API key when apiKey is empty."),
   temperature: z.number().min(0).max(2).default(0.7).describe("Sampling temperature (a request may override it)."),
   maxTokens: z.number().int().positive().default(4096).describe("Most completion tokens per call (a request may override it)."),
-  timeoutMs: z.number().int().positive().default(180_000).describe("Per-attempt limit in ms for the whole answer; a slower attempt is a timeout."),
+  timeoutMs: z.number().int().positive().max(MAX_TIMER_MS, timerLimitMessage("ms")).default(180_000).describe("Per-attempt limit in ms for the whole answer; a slower attempt is a timeout."),
   maxRetries: z.number().int().min(0).default(4).describe("Retries after the first attempt for 429, 5xx, timeouts, connection errors and malformed replies."),
   retryBaseDelayMs: z.number().min(0).default(500).describe("Backoff before retry k is base·2^k ms (with jitter), capped by retryMaxDelayMs."),
-  retryMaxDelayMs: z.number().min(0).default(30_000).describe("Upper bound of one backoff delay in ms."),
-  maxRetryAfterMs: z.number().min(0).default(120_000).describe("Upper bound in ms on a server's Retry-After before retrying a 429."),
+  retryMaxDelayMs: z.number().min(0).max(MAX_TIMER_MS, timerLimitMessage("ms")).default(30_000).describe("Upper bound of one backoff delay in ms."),
+  maxRetryAfterMs: z.number().min(0).max(MAX_TIMER_MS, timerLimitMessage("ms")).default(120_000).describe("Upper bound in ms on a server's Retry-After before retrying a 429."),
   concurrency: z.number().int().positive().default(4).describe("Most requests in flight at once per model instance (a shared semaphore)."),
   promptPricePerMTok: z.number().min(0).default(0).describe("USD per 1M prompt tokens, for cost_usd in llm_calls (0 for local models)."),
   completionPricePerMTok: z.number().min(0).default(0).describe("USD per 1M completion tokens, for cost_usd in llm_calls (0 for local models)."),

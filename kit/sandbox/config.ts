@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MAX_TIMER_S, timerLimitMessage } from "../util/timer-limit.js";
 
 /** How programs are run (CLI `openmle sandbox run`, and library callers that want a config). */
 export const SandboxConfig = z.object({
   backend: z.enum(["local", "docker", "queue"]).default("local").describe("Where programs run: local (bubblewrap), docker (dockerode) or queue (Redis workers)."),
-  timeoutS: z.number().positive().default(600).describe("Wall-clock limit per program in seconds; the whole process tree is killed past it."),
+  timeoutS: z.number().positive().max(MAX_TIMER_S, timerLimitMessage("s")).default(600).describe("Wall-clock limit per program in seconds; the whole process tree is killed past it."),
   memoryMb: z.number().min(32).default(4096).describe("Memory cap per program in MiB (cgroup, Docker limit, or RLIMIT_AS)."),
   cpus: z.number().int().min(1).default(2).describe("CPU threads per program (thread-count environment variables; Docker NanoCpus)."),
   gpus: z.number().int().min(0).default(0).describe("GPUs per program (0 = CPU job)."),

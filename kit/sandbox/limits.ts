@@ -1,4 +1,5 @@
 import type { SandboxLimits } from "./types.js";
+import { MAX_TIMER_S } from "../util/timer-limit.js";
 import { SandboxConfigError } from "./errors.js";
 
 /** Defaults of a job's limits: 10 minutes, 4 GiB, 2 threads, no GPU. */
@@ -19,6 +20,9 @@ export function resolveLimits(partial: Partial<SandboxLimits> = {}, defaults: Sa
     }
   };
   check("timeoutS", 0.1, false);
+  if (out.timeoutS > MAX_TIMER_S) {
+    throw new SandboxConfigError(`Sandbox limit timeoutS=${out.timeoutS} is invalid: use at most ${MAX_TIMER_S} s (about 24.8 days); Node timers cannot wait longer.`);
+  }
   check("memoryMb", 32, false);
   check("cpus", 1, true);
   check("gpus", 0, true);

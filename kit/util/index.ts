@@ -2,3 +2,4 @@
 export { createRng, sampleIndex, type Rng } from "./rng.js";
 export { pythonPath } from "./python.js";
 export { softmax } from "./softmax.js";
+export { MAX_TIMER_MS, MAX_TIMER_S, timerLimitMessage } from "./timer-limit.js";
