@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { METRIC_CHECKS, type CheckResult, type QualityReport } from "./check-result.js";
-import { GymError } from "./errors.js";
+import { GymError, PythonTimeoutError } from "./errors.js";
 import { hashTree } from "./hash-tree.js";
 import { packagePaths } from "./load-task.js";
 import { runHarness } from "./python.js";
@@ -13,6 +13,8 @@ import { verifyMetric } from "./verify-metric.js";
 export interface CheckOptions {
   /** Re-run prepare to test determinism (default true; needs raw/). */
   readonly determinism?: boolean;
+  /** Limit of the prepare re-run in ms (default 300 s); past it prepare.py and its children are killed. */
+  readonly prepareTimeoutMs?: number;
   readonly now?: () => number;
 }
 
@@ -28,7 +30,7 @@ export async function checkTask(task: TaskPackage, opts: CheckOptions = {}): Pro
   const [metric, data, determinism] = await Promise.all([
     verifyMetric(task),
     dataChecks(task),
-    opts.determinism === false ? Promise.resolve<CheckResult>({ name: "prepare_deterministic", status: "skip", message: "not requested", evidence: {} }) : prepareDeterminism(task),
+    opts.determinism === false ? Promise.resolve<CheckResult>({ name: "prepare_deterministic", status: "skip", message: "not requested", evidence: {} }) : prepareDeterminism(task, opts),
   ]);
   const checks = [...metric, ...data, determinism];
   const metricNames = new Set<string>(METRIC_CHECKS);
@@ -61,13 +63,22 @@ async function dataChecks(task: TaskPackage): Promise<CheckResult[]> {
  * Re-run prepare into a fresh folder and compare hashes with the package's own data (the first run,
  * made when the package was built): equal hashes mean two runs gave the same bytes.
  */
-export async function prepareDeterminism(task: TaskPackage): Promise<CheckResult> {
+export async function prepareDeterminism(task: TaskPackage, opts: { prepareTimeoutMs?: number } = {}): Promise<CheckResult> {
   const p = packagePaths(task.dir);
   const name = "prepare_deterministic";
   if (!existsSync(p.prepare) || !existsSync(p.raw)) return { name, status: "skip", message: "no utils/prepare.py or raw/ to re-run", evidence: {} };
   const tmp = mkdtempSync(join(tmpdir(), "openmle-det-"));
   try {
-    await runPrepare(p.prepare, p.raw, join(tmp, "public"), join(tmp, "private"));
+    try {
+      await runPrepare(p.prepare, p.raw, join(tmp, "public"), join(tmp, "private"), { timeoutMs: opts.prepareTimeoutMs });
+    } catch (e) {
+      if (!(e instanceof PythonTimeoutError)) throw e;
+      return {
+        name, status: "fail",
+        message: `prepare.py ran past its ${e.limitS} s limit and was killed with its child processes. Fix: make it finish (seeded, no waiting on input), then rebuild.`,
+        evidence: { limitS: e.limitS },
+      };
+    }
     const skip = new Set(["description.txt"]);
     const rerun = hashTree(tmp, ["public", "private"], skip);
     const pkg = hashTree(join(task.dir, "data"), ["public", "private"], skip);

@@ -29,3 +29,14 @@ export class UnknownTaskError extends GymError {}
 
 /** The Python interpreter is missing or a harness call failed unexpectedly. */
 export class PythonError extends GymError {}
+
+/** A host-side Python step (prepare, checks, scoring) ran past its time limit and was killed with its children. */
+export class PythonTimeoutError extends PythonError {
+  constructor(
+    message: string,
+    path: string,
+    readonly limitS: number,
+  ) {
+    super(message, path);
+  }
+}

@@ -13,7 +13,7 @@ export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, type Data
 export { runPrepare } from "./run-prepare.js";
 export { type SplitSpec as SplitSpecType } from "./task-spec.js";
 export { PYTHON, projectRoot } from "./python.js";
-export { GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareError, UnknownTaskError, PythonError } from "./errors.js";
+export { GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareError, UnknownTaskError, PythonError, PythonTimeoutError } from "./errors.js";
 export { checkTask, prepareDeterminism, type CheckOptions } from "./check-task.js";
 export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.js";
 export { METRIC_CHECKS, type CheckResult, type CheckStatus, type QualityReport } from "./check-result.js";

@@ -1,9 +1,17 @@
 import { PrepareError } from "./errors.js";
 import { runHarness } from "./python.js";
 
-/** Run a package's prepare(raw, public, private) with /usr/bin/python3; throws PrepareError naming the file. */
-export async function runPrepare(prepareFile: string, raw: string, publicDir: string, privateDir: string): Promise<void> {
-  const r = await runHarness<{ ok: boolean; message?: string; traceback?: string }>("run_prepare.py", [prepareFile, raw, publicDir, privateDir]);
+/** How long prepare.py may run by default before it and its children are killed. */
+export const PREPARE_TIMEOUT_MS = 300_000;
+
+/**
+ * Run a package's prepare(raw, public, private) with /usr/bin/python3; throws PrepareError naming
+ * the file, or PythonTimeoutError past `timeoutMs` (its whole process tree is killed then).
+ */
+export async function runPrepare(prepareFile: string, raw: string, publicDir: string, privateDir: string, opts: { timeoutMs?: number } = {}): Promise<void> {
+  const r = await runHarness<{ ok: boolean; message?: string; traceback?: string }>("run_prepare.py", [prepareFile, raw, publicDir, privateDir], {
+    timeoutMs: opts.timeoutMs ?? PREPARE_TIMEOUT_MS,
+  });
   if (!r.ok) {
     throw new PrepareError(
       `${prepareFile} raised ${r.message}${/Fix:/.test(r.message ?? "") ? "" : ". Fix: correct the script or its raw data and rebuild"}`,

@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/**
+ * The pid and every live descendant of it, from /proc (Linux). A process whose parent died is
+ * adopted by init and is no longer found here, so callers keep the pids they saw earlier.
+ */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // Field 4 (ppid) follows the command name, which is in parentheses and may hold spaces.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(name));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const todo = [pid];
+  while (todo.length) {
+    const p = todo.pop()!;
+    out.push(p);
+    todo.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+/** Send `signal` to each pid, ignoring those already gone. Returns how many were signalled. */
+export function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): number {
+  let n = 0;
+  for (const p of pids) {
+    try {
+      process.kill(p, signal);
+      n++;
+    } catch {
+      /* already gone */
+    }
+  }
+  return n;
+}
