@@ -7,7 +7,7 @@ export { listBuiltinTasks, buildBuiltinTask, getBuiltin, type BuiltinSummary } f
 export { BUILTIN_TASKS, BUILTIN_IDS, type BuiltinTask, type BuiltinId, type RawSource } from "./builtin/registry.js";
 export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./build-task.js";
 export { TaskSpec, SplitSpec, type TaskSpecInput } from "./task-spec.js";
-export { METRICS, METRIC_NAMES, getMetric, type MetricName, type MetricDef, type OutputKind } from "./metrics/registry.js";
+export { METRICS, METRIC_NAMES, getMetric, metricRange, type MetricName, type MetricDef, type OutputKind } from "./metrics/registry.js";
 export { renderMetricPy } from "./metrics/metric-py.js";
 export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, type DataProfile, type MetricInfo } from "./infer-meta.js";
 export { runPrepare } from "./run-prepare.js";

@@ -36,21 +36,34 @@ export interface Classification {
  * 6. the metric rejects or fails on it → scoring_failure; 7. else success. A success without a
  * parsable `Final Validation Score:` line keeps its status and gets the warning
  * (and signature) metric_parse_failed.
+ *
+ * The validation score is the program's own claim: one outside `validRange` (the task metric's
+ * range, e.g. 1e308 for accuracy) cannot be true, so it becomes null, with the warning and, on a
+ * success, the signature score_out_of_range. Null is what search and rewards already treat as
+ * "no valid score" (no fitness, no admission, reward 0); clamping would instead turn the lie into
+ * the metric's best value.
  */
 export function classifyExecution(input: {
   codeMissing: boolean;
   outcome?: ProcessOutcome;
   submissionFound?: boolean;
   score?: ScoreResult;
+  /** The task metric's [lowest, highest] values (gym's metricRange); null or absent: unknown, not checked. */
+  validRange?: readonly [number, number] | null;
 }): Classification {
   const base = { validScore: null, testScore: null, traceback: null, warnings: [] as string[] };
   if (input.codeMissing || !input.outcome) {
     return { ...base, status: "missing_code", errorType: "missing_code", errorSignature: "missing_code" };
   }
   const o = input.outcome;
-  const validScore = parseValidationScore(o.stdout);
+  const reported = parseValidationScore(o.stdout);
+  const outOfRange = reported !== null && !!input.validRange && !inRange(reported, input.validRange);
+  const validScore = outOfRange ? null : reported;
   const failure = extractPythonFailure(o.stderr);
-  const withRun = { ...base, validScore, traceback: failure.excerpt };
+  const rangeWarning = outOfRange
+    ? [`score_out_of_range: the program reported Final Validation Score ${reported}, outside the metric's range [${input.validRange![0]}, ${input.validRange![1]}]; it counts as no score`]
+    : [];
+  const withRun = { ...base, validScore, traceback: failure.excerpt, warnings: rangeWarning };
   if (o.timedOut) return { ...withRun, status: "timeout", errorType: "timeout", errorSignature: "timeout" };
   if (o.sandboxError) return { ...withRun, status: "runtime_error", errorType: "sandbox_error", errorSignature: "sandbox_error", traceback: o.sandboxError };
   if (o.oomKilled) return { ...withRun, status: "runtime_error", errorType: "MemoryError", errorSignature: "memory_error" };
@@ -68,11 +81,18 @@ export function classifyExecution(input: {
     const signature = s && !s.ok && s.kind === "error" ? "metric_error" : scoringSignature(message);
     return { ...withRun, status: "scoring_failure", errorType: s && !s.ok ? `${s.kind}_submission` : "scoring_error", errorSignature: signature, traceback: message };
   }
+  if (outOfRange) return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: "score_out_of_range", traceback: null };
   if (validScore === null) {
     const warning = hasScoreLine(o.stdout) ? "metric_parse_failed: the Final Validation Score line did not parse" : "metric_parse_failed: no Final Validation Score line";
     return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: "metric_parse_failed", warnings: [warning] };
   }
   return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: null, traceback: null };
+}
+
+/** Within [lo, hi], allowing floating-point noise of 1e-9 (a printed 1.0000000000000002 is 1). */
+function inRange(v: number, [lo, hi]: readonly [number, number]): boolean {
+  const eps = 1e-9 * Math.max(1, Math.abs(v));
+  return v >= lo - eps && v <= hi + eps;
 }
 
 /** Signature of a validation message from a task's metric (messages vary; keywords do not). */

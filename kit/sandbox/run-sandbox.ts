@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Workspace } from "../store/index.js";
-import { scoreSubmission, type TaskPackage } from "../gym/index.js";
+import { metricRange, scoreSubmission, type TaskPackage } from "../gym/index.js";
 import { listArtifacts } from "./artifacts.js";
 import { classifyExecution, type ScoreResult } from "./classify.js";
 import { SandboxCancelledError } from "./errors.js";
@@ -56,7 +56,8 @@ export const SUBMISSION_FILES = ["submission.csv", "submission/submission.csv"];
  * 2. no code → missing_code without running anything;
  * 3. write code/main.py into a fresh job folder and run it on the executor;
  * 4. score submission.csv with the task's hidden metric (outside the sandbox);
- * 5. classify into one of the six feedback modes, store and return the record.
+ * 5. classify into one of the six feedback modes (a validation score outside the metric's range
+ *    counts as none: score_out_of_range), store and return the record.
  */
 export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionRecord> {
   const limits = resolveLimits(opts.limits);
@@ -108,7 +109,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
         score = { ok: false, kind: "error", message: e instanceof Error ? e.message : String(e) };
       }
     }
-    const c = classifyExecution({ codeMissing: false, outcome: r, submissionFound: !!submission, score });
+    const c = classifyExecution({ codeMissing: false, outcome: r, submissionFound: !!submission, score, validRange: metricRange(opts.task.meta.metric) });
     const record: ExecutionRecord = {
       ...common, backend: executor.name, status: c.status, validScore: c.validScore, testScore: c.testScore,
       errorType: c.errorType, errorSignature: c.errorSignature, traceback: c.traceback,
