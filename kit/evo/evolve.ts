@@ -18,7 +18,7 @@ import { admits, childGeneration, islandMembers } from "./islands.js";
 import { mctsStep } from "./mcts-step.js";
 import { synthesizeMemory } from "./memory-synthesis.js";
 import { detectImports, detectMethodFamily } from "./method-family.js";
-import { loadNodes, writeNode } from "./node-store.js";
+import { detachOrphanExecutions, loadNodes, writeNode } from "./node-store.js";
 import { distillPriors } from "./priors.js";
 import { champion, summarise, type RunSummary } from "./run-summary.js";
 import { nodeIdOf, type Action, type EvoNode } from "./types.js";
@@ -56,7 +56,8 @@ export const stepRng = (seed: number, step: number) => createRng((seed ^ Math.im
  * Long-horizon search (spec §4). Each step: 1. the harness picks an operator and parents from the
  * stored tree; 2. the context is built (memory synthesised on demand); 3. the policy writes a
  * program; 4. it is executed; 5. the node, its execution record and its experience card are
- * written in one transaction. `workers` > 1 keeps that many steps in flight (Evo-Max).
+ * written in one transaction (an evaluate that stores records itself writes the record first; a
+ * resume detaches a record whose node a kill prevented, see detachOrphanExecutions). `workers` > 1 keeps that many steps in flight (Evo-Max).
  */
 export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
   const { task, workspace: ws } = opts;
@@ -77,6 +78,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     cfg = EvolveConfig.parse({ ...stored, ...(opts.config?.steps ? { steps: opts.config.steps } : {}) });
     runId = opts.resume;
     nodes = await loadNodes(ws, runId);
+    await detachOrphanExecutions(ws, runId);
     await ws.exec("UPDATE runs SET status = 'running', ended_at = NULL WHERE run_id = $r", { r: runId });
   } else {
     cfg = EvolveConfig.parse(opts.config ?? {});

@@ -5,13 +5,18 @@ import type { EvoNode } from "./types.js";
 
 /**
  * Write one evaluated node with its execution record and experience card in one transaction,
- * so a run killed at any moment has each node entirely or not at all.
+ * so a run killed at any moment has each node entirely or not at all. An evaluate that stores
+ * records itself (runSandbox with a workspace, the queue client) writes the record earlier, in its
+ * own transaction: see detachOrphanExecutions for what a kill between the two leaves.
  */
 export async function writeNode(ws: Workspace, runId: string, node: EvoNode, rec: ExecutionRecord, card: ExperienceCard): Promise<void> {
   await ws.transaction(async () => {
     // The sandbox may already have stored this record (runSandbox with a workspace, or a reused one).
     const known = await ws.query("SELECT 1 FROM executions WHERE execution_id = $id", { id: rec.executionId });
-    if (!known.length) await ws.append("executions", [{
+    // A record detached on resume (below) and reused for the same step's program belongs to this node again.
+    if (known.length) {
+      await ws.exec("UPDATE executions SET node_id = $n WHERE execution_id = $id AND run_id = $r AND node_id IS NULL", { n: node.nodeId, id: rec.executionId, r: runId });
+    } else await ws.append("executions", [{
       execution_id: rec.executionId, idempotency_key: rec.idempotencyKey, run_id: runId, node_id: node.nodeId,
       task_id: rec.taskId, backend: rec.backend, status: rec.status, valid_score: rec.validScore, test_score: rec.testScore,
       error_type: rec.errorType, error_signature: rec.errorSignature, traceback: rec.traceback, stdout_tail: rec.stdoutTail,
@@ -26,6 +31,26 @@ export async function writeNode(ws: Workspace, runId: string, node: EvoNode, rec
     }]);
     await ws.append("cards", [card as unknown as Record<string, unknown>]);
   });
+}
+
+/**
+ * Recovery after a kill: an execution row of `runId` that names a node the run does not have was
+ * stored by the evaluate (a sandbox cache entry) just before the process died, before its node was
+ * written. Its node id is cleared, so every execution that names a node has that node; the row
+ * stays as a cache entry for its idempotency key, so when the resumed step proposes the same
+ * program the stored result is reused (not re-run) and writeNode attaches it to the new node.
+ * Returns how many rows were detached.
+ */
+export async function detachOrphanExecutions(ws: Workspace, runId: string): Promise<number> {
+  const orphans = await ws.query<{ n: number }>(
+    "SELECT count(*) AS n FROM executions WHERE run_id = $r AND node_id IS NOT NULL AND node_id NOT IN (SELECT node_id FROM nodes WHERE run_id = $r)",
+    { r: runId },
+  );
+  const n = orphans[0]!.n;
+  if (n > 0) {
+    await ws.exec("UPDATE executions SET node_id = NULL WHERE run_id = $r AND node_id IS NOT NULL AND node_id NOT IN (SELECT node_id FROM nodes WHERE run_id = $r)", { r: runId });
+  }
+  return n;
 }
 
 interface NodeRow {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pidAlive } from "./stale-jobs.js";
 
 const ROOT = "/sys/fs/cgroup";
 const CONTROLLERS = ["memory", "cpuacct", "pids"] as const;
@@ -40,7 +41,7 @@ export class JobCgroup {
       if (JobCgroup.cached) {
         try {
           mkdirSync(join(ROOT, "memory", "openmle"), { recursive: true });
-          sweepStale();
+          void JobCgroup.sweepStale();
         } catch {
           JobCgroup.cached = false;
         }
@@ -105,29 +106,41 @@ export class JobCgroup {
       }
     }
   }
-}
 
-/**
- * Remove per-job cgroups left by processes killed mid-job (e.g. a SIGKILLed queue worker): only
- * empty ones older than 10 minutes, so a job that is just starting is never touched (rmdir of a
- * cgroup that still has processes fails anyway).
- */
-function sweepStale(maxAgeMs = 10 * 60_000): void {
-  for (const c of CONTROLLERS) {
-    const base = join(ROOT, c, "openmle");
-    let names: string[] = [];
-    try {
-      names = readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-    } catch {
-      continue;
-    }
-    for (const n of names) {
+  /**
+   * Remove per-job cgroups left by processes killed mid-job (a SIGKILLed run or queue worker never
+   * reaches `remove`). A cgroup is named `<pid of the process that made it>-<uuid>`: when that pid
+   * is gone, whatever still runs inside is killed and the cgroup removed. Cgroups named without a
+   * pid (older kits) go only when empty and older than 10 minutes. Cgroups of live processes stay.
+   */
+  static async sweepStale(maxAgeMs = 10 * 60_000): Promise<string[]> {
+    const removed: string[] = [];
+    const names = new Set<string>();
+    for (const c of CONTROLLERS) {
       try {
-        const d = join(base, n);
-        if (Date.now() - statSync(d).mtimeMs > maxAgeMs && readFileSync(join(d, "cgroup.procs"), "utf8").trim() === "") rmdirSync(d);
+        for (const e of readdirSync(join(ROOT, c, "openmle"), { withFileTypes: true })) if (e.isDirectory()) names.add(e.name);
       } catch {
-        /* in use or gone */
+        /* no hierarchy */
       }
     }
+    for (const n of names) {
+      const owner = /^(\d+)-[0-9a-f]{8}-/.exec(n);
+      const dirs = Object.fromEntries(CONTROLLERS.map((c) => [c, join(ROOT, c, "openmle", n)])) as JobCgroup["dirs"];
+      const cg = new JobCgroup(dirs);
+      if (owner) {
+        if (Number(owner[1]) === process.pid || pidAlive(Number(owner[1]))) continue;
+        await cg.killAll();
+      } else {
+        try {
+          const d = dirs.memory;
+          if (Date.now() - statSync(d).mtimeMs <= maxAgeMs || readFileSync(join(d, "cgroup.procs"), "utf8").trim() !== "") continue;
+        } catch {
+          continue;
+        }
+      }
+      cg.remove();
+      if (!Object.values(dirs).some((d) => existsSync(d))) removed.push(n);
+    }
+    return removed;
   }
 }

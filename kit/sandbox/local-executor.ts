@@ -68,7 +68,8 @@ export class LocalExecutor implements Executor {
 
   async run(spec: ExecSpec): Promise<ExecResult> {
     const warnings: string[] = [];
-    const cg = this.opts.cgroup === false ? null : JobCgroup.create(randomUUID(), spec.limits.memoryMb);
+    // Named after this process, so the next process can tell a cgroup left by a kill -9 (see cgroup.ts).
+    const cg = this.opts.cgroup === false ? null : JobCgroup.create(`${process.pid}-${randomUUID()}`, spec.limits.memoryMb);
     const memBytes = Math.round(spec.limits.memoryMb * 1024 * 1024);
     let command: string[];
     let env: Record<string, string>;

@@ -12,6 +12,7 @@ import { codeHash, idempotencyKey } from "./idempotency-key.js";
 import { resolveLimits } from "./limits.js";
 import { LocalExecutor } from "./local-executor.js";
 import { findExecution, writeExecution } from "./record-store.js";
+import { jobDirPrefix, sweepStaleJobDirs } from "./stale-jobs.js";
 import type { ExecutionRecord, SandboxJob } from "./types.js";
 
 /** Progress events (the CLI and notebooks decide how to show them). */
@@ -90,7 +91,8 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
   const keep = opts.jobsDir !== undefined;
   const root = resolve(opts.jobsDir ?? join(tmpdir(), "openmle-jobs"));
   mkdirSync(root, { recursive: true });
-  const jobDir = keep ? join(root, executionId) : mkdtempSync(join(root, "job-"));
+  if (!keep) sweepStaleJobDirs(root);
+  const jobDir = keep ? join(root, executionId) : mkdtempSync(join(root, jobDirPrefix()));
   mkdirSync(join(jobDir, "code"), { recursive: true });
   writeFileSync(join(jobDir, "code", "main.py"), opts.code);
   try {
