@@ -23,6 +23,19 @@ export function registerWorkspace(program: Command): void {
       }
     });
 
+  ws.command("check <dir>")
+    .description("Read every block of table data, so DuckDB verifies its checksums (exit 1 on corruption)")
+    .option("--json", "machine-readable output")
+    .action(async (dir: string, o: { json?: boolean }) => {
+      const w = await openWorkspace(dir, { readOnly: true });
+      try {
+        const r = await w.verify();
+        output(!!o.json, { dir: w.dir, ok: true, ...r }, () => `workspace ${w.dir}: ${r.tables} tables, ${r.rows} rows read, every data block's checksum matched`);
+      } finally {
+        w.close();
+      }
+    });
+
   ws.command("query <dir> <sql>")
     .description("Run one read-only SELECT and print the rows (no file, network or settings access)")
     .option("--json", "print rows as a JSON array")
