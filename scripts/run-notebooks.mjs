@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ensureProjectKernel, notebookEnv } from "./kernel.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const nbDir = join(root, "notebooks");
@@ -13,6 +14,9 @@ const outDir = process.env.NOTEBOOK_OUT ?? mkdtempSync(join(tmpdir(), "openmle-n
 const filters = process.argv.slice(2);
 // Notebooks import "openmle" through node_modules/openmle -> .. (npm install prunes the link).
 if (!existsSync(join(root, "node_modules/openmle"))) symlinkSync("..", join(root, "node_modules/openmle"));
+// The kernel named "tslab" resolves to this clone's own kernelspec (scripts/kernel.mjs), never to
+// whichever clone last registered a global one.
+ensureProjectKernel();
 const notebooks = readdirSync(nbDir)
   .filter((f) => f.endsWith(".ipynb") && (!filters.length || filters.some((s) => f.includes(s))))
   .sort();
@@ -25,7 +29,7 @@ for (const nb of notebooks) {
     "jupyter",
     ["nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=900",
      "--ExecutePreprocessor.kernel_name=tslab", "--output-dir", outDir, join(nbDir, nb)],
-    { cwd: nbDir, encoding: "utf8", env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: "1" } },
+    { cwd: nbDir, encoding: "utf8", env: { ...notebookEnv(), PYDEVD_DISABLE_FILE_VALIDATION: "1" } },
   );
   let errors = [];
   if (r.status === 0) {

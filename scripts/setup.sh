@@ -46,15 +46,18 @@ npm run --silent build
 #    so node_modules/openmle links back to the project root.
 ln -sfn .. node_modules/openmle
 
-# 5. The tslab kernel, registered against Debian's python3 (which has jupyter_client); the
-#    devcontainer points OPENMLE_JUPYTER_PYTHON at its virtualenv.
+# 5. The tslab kernel. This project's own kernelspec (.jupyter/kernels/tslab, this clone's tslab)
+#    is what the notebook runner uses: it puts .jupyter first on JUPYTER_PATH, so clones never
+#    re-point each other's kernels. For Jupyter started by hand, a global "tslab" kernel is
+#    registered only when none exists (against Debian's python3, which has jupyter_client; the
+#    devcontainer points OPENMLE_JUPYTER_PYTHON at its virtualenv); an existing one is left alone.
 TSLAB_BIN="$ROOT/node_modules/.bin/tslab"
-KERNEL_JSON=$(jupyter kernelspec list --json 2>/dev/null | /usr/bin/python3 -c \
-  'import json,sys; k=json.load(sys.stdin)["kernelspecs"].get("tslab"); print(k["resource_dir"]+"/kernel.json" if k else "")' || true)
-if [ -n "$KERNEL_JSON" ] && grep -q "$TSLAB_BIN" "$KERNEL_JSON" 2>/dev/null; then
-  say "tslab kernel registered"
+say "project tslab kernel: $(node scripts/kernel.mjs)"
+if jupyter kernelspec list --json 2>/dev/null | /usr/bin/python3 -c \
+  'import json,sys; sys.exit(0 if "tslab" in json.load(sys.stdin)["kernelspecs"] else 1)'; then
+  say "a global tslab kernel exists; left as is (use this clone's with JUPYTER_PATH=$ROOT/.jupyter jupyter lab)"
 else
-  say "registering the tslab kernel"
+  say "registering a global tslab kernel"
   "$TSLAB_BIN" install --python="${OPENMLE_JUPYTER_PYTHON:-/usr/bin/python3}" --binary="$TSLAB_BIN"
 fi
 say "done"
