@@ -19,7 +19,7 @@ export function registerEvolve(program: Command): void {
   program
     .command("evolve")
     .description("Run a long-horizon search (OpenMLE-Evo, AIRA-Evo, AIDE or MCTS) on a task; nodes and cards go to the workspace")
-    .requiredOption("--task <dirOrId>", "task package folder or built-in task id (openmle gym list)")
+    .requiredOption("--task <dirOrId>", "task package folder or built-in task id (openmle task list)")
     .option("--harness <name>", `search harness: ${HARNESSES.join(" | ")}`, "openmle")
     .option("--policy <name>", "grammar (offline, default) | openai (an OpenAI-compatible endpoint, see --base-url/--model)", "grammar")
     .option("--steps <n>", "step budget (nodes); default 20, or the resumed run's")
@@ -56,7 +56,7 @@ export function registerEvolve(program: Command): void {
       const model = o.policy === "openai" ? createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) : undefined;
       const policy = model ? createLlmPolicy(model) : createGrammarPolicy();
       const ws = await openWorkspace(o.workspace);
-      const bar = progressBar(!o.json && process.stderr.isTTY);
+      const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
       try {
         const res = await evolve({
           task, policy, workspace: ws, memoryModel: model, config, resume: o.resume,
@@ -73,18 +73,25 @@ export function registerEvolve(program: Command): void {
     });
 }
 
-/** A one-line progress bar on stderr (steps, best validation score, nodes per minute). */
-function progressBar(enabled: boolean): (e: EvoEvent) => void {
+/**
+ * Progress on stderr: on a terminal, a one-line bar (steps, best validation, nodes per minute); off a
+ * terminal (piped, CI), one line per node (step, operator, status, score, best) so logs show progress as it happens.
+ */
+export function progressBar(mode: "bar" | "lines" | "off", write: (s: string) => void = (s) => void process.stderr.write(s)): (e: EvoEvent) => void {
+  const num = (v: number | null) => (v === null || !Number.isFinite(v) ? "-" : v.toPrecision(4));
   return (e) => {
-    if (!enabled) return;
-    if (e.type === "run-start") process.stderr.write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
-    if (e.type === "node") {
+    if (mode === "off") return;
+    if (e.type === "run-start") write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
+    if (e.type === "node" && mode === "lines") {
+      const n = e.node;
+      write(`step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""} score ${num(n.validScore)} best ${num(e.best)}\n`);
+    }
+    if (e.type === "node" && mode === "bar") {
       const w = 30;
       const fill = Math.round((w * e.done) / e.total);
-      const best = e.best === null ? "-" : e.best.toPrecision(4);
-      process.stderr.write(`\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ${best} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`);
+      write(`\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ${num(e.best)} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`);
     }
-    if (e.type === "run-end") process.stderr.write("\n");
+    if (e.type === "run-end" && mode === "bar") write("\n");
   };
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, TABLES } from "../store/index.js";
+import { formatTable } from "./format.js";
 import { output } from "./run-cli.js";
 
 export function registerWorkspace(program: Command): void {
@@ -89,13 +90,4 @@ export function registerWorkspace(program: Command): void {
         w.close();
       }
     });
-}
-
-/** A plain-text table for terminal output. */
-export function formatTable(rows: readonly Record<string, unknown>[]): string {
-  const cols = Object.keys(rows[0] ?? {});
-  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
-  const widths = cols.map((c) => Math.min(60, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
-  const line = (vals: string[]) => vals.map((v, i) => v.slice(0, 60).padEnd(widths[i]!)).join("  ");
-  return [line(cols), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");
 }
