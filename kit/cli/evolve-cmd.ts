@@ -3,20 +3,21 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { evolve, EvolveConfig, HARNESSES, type EvoEvent, type EvolveConfigInput, type RunSummary } from "../evo/index.js";
 import { resolveTask } from "../gym/index.js";
-import { createOpenAIModel } from "../llm/index.js";
 import { createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { writeReport } from "../report/index.js";
+import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
+import { withCommandWorkspace } from "./command-workspace.js";
 import { output, UsageError } from "./run-cli.js";
 
-interface EvolveFlags {
+interface EvolveFlags extends LlmFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
-  json?: boolean; report?: string; config?: string; baseUrl?: string; model?: string; islands?: string; priors?: boolean; timeout?: string;
+  json?: boolean; report?: string; config?: string; islands?: string; priors?: boolean; timeout?: string;
 }
 
 export function registerEvolve(program: Command): void {
-  program
+  const cmd = program
     .command("evolve")
     .description("Run a long-horizon search (OpenMLE-Evo, AIRA-Evo, AIDE or MCTS) on a task; nodes and cards go to the workspace")
     .requiredOption("--task <dirOrId>", "task package folder or built-in task id (openmle task list)")
@@ -31,10 +32,9 @@ export function registerEvolve(program: Command): void {
     .option("--timeout <s>", "time limit of one program in seconds")
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
     .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags win")
-    .option("--base-url <url>", "--policy openai: endpoint base URL", "http://127.0.0.1:8000/v1")
-    .option("--model <id>", "--policy openai: model id", "Qwen/Qwen3-8B")
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
-    .option("--json", "print the run summary as JSON")
+    .option("--json", "print the run summary as JSON");
+  addLlmFlags(cmd)
     .action(async (o: EvolveFlags) => {
       if (!(HARNESSES as readonly string[]).includes(o.harness)) throw new UsageError(`unknown harness "${o.harness}". Valid: ${HARNESSES.join(", ")}.`);
       if (o.policy !== "grammar" && o.policy !== "openai") throw new UsageError(`unknown policy "${o.policy}". Valid: grammar, openai.`);
@@ -53,23 +53,21 @@ export function registerEvolve(program: Command): void {
       const parsed = EvolveConfig.safeParse(config);
       if (!parsed.success) throw new UsageError(`bad evolve settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
       const task = await resolveTask(o.task);
-      const model = o.policy === "openai" ? createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) : undefined;
-      const policy = model ? createLlmPolicy(model) : createGrammarPolicy();
-      const ws = await openWorkspace(o.workspace);
-      const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
-      try {
+      if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
+      await withCommandWorkspace(o.workspace, async (ws) => {
+        // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
+        const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
+        const policy = o.policy === "openai" ? createLlmPolicy(models!.model) : createGrammarPolicy();
         const res = await evolve({
-          task, policy, workspace: ws, memoryModel: model, config, resume: o.resume,
+          task, policy, workspace: ws, memoryModel: models?.memoryModel, config, resume: o.resume,
           // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
           evaluate: (job) => runSandbox({ ...job, workspace: parsed.data.workers === 1 ? ws : undefined }),
-          onEvent: bar,
+          onEvent: progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines"),
         });
         let reportNote = "";
         if (o.report) reportNote = await report(ws, o.report, res.summary);
         output(!!o.json, { ...res.summary, report: o.report ? resolve(o.report) : null }, () => human(res.summary, ws.dir) + reportNote);
-      } finally {
-        ws.close();
-      }
+      });
     });
 }
 
