@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { WorkspaceError } from "../store/index.js";
+import { inCliWords } from "./cli-words.js";
 
 /** Known errors print one clear line and exit 1; anything else keeps its stack (a bug). */
 export async function runCli(program: Command, argv: string[]): Promise<void> {
@@ -7,7 +8,7 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof UsageError || e instanceof WorkspaceError || (e instanceof Error && (e as { userFacing?: boolean }).userFacing)) {
-      process.stderr.write(`openmle: ${e.message}\n`);
+      process.stderr.write(`openmle: ${inCliWords(e.message)}\n`);
       process.exit(1);
     }
     throw e;
