@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { WorkspaceError } from "../store/index.js";
 import { inCliWords } from "./cli-words.js";
+import { snakeKeys } from "./json-case.js";
 
 /** Known errors print one clear line and exit 1; anything else keeps its stack (a bug). */
 export async function runCli(program: Command, argv: string[]): Promise<void> {
@@ -20,7 +21,10 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-/** Print either JSON (stable shape) or human text. */
-export function output(json: boolean, value: unknown, human: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+/**
+ * Print either JSON (stable shape, snake_case keys: see json-case.ts) or human text. `rawKeys` keeps
+ * the keys as they are (rows of a user's SQL query).
+ */
+export function output(json: boolean, value: unknown, human: () => string, opts: { rawKeys?: boolean } = {}): void {
+  process.stdout.write(json ? `${JSON.stringify(opts.rawKeys ? value : snakeKeys(value), null, 2)}\n` : `${human()}\n`);
 }

@@ -85,6 +85,13 @@ describe("openmle runs / node", () => {
     expect(node.err).toMatch(/^openmle: node "n9" is not in run r1 \(its nodes: n0000, n0001, n0002\)/);
     expect(node.err.split("\n").filter(Boolean)).toHaveLength(1);
   });
+  it("is snake_case everywhere: keys converted deep, values untouched", async () => {
+    const { snakeKeys } = await import("./json-case.js");
+    expect(snakeKeys({ runId: "r1", byOperator: { draft: 2 }, champion: { validScore: 0.5, testScore: null }, rows: [{ nodeId: "nA" }], when: new Date(0) }))
+      .toEqual({ run_id: "r1", by_operator: { draft: 2 }, champion: { valid_score: 0.5, test_score: null }, rows: [{ node_id: "nA" }], when: new Date(0) });
+    const r = cli("runs", "list", "--workspace", dir, "--json");
+    expect(Object.keys(JSON.parse(r.out)[0])).toEqual(["run_id", "task_id", "harness", "policy", "seed", "nodes", "valid_nodes", "best", "status", "started_at"]);
+  });
 });
 
 describe("terminal formatting", () => {

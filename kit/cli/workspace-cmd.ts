@@ -31,7 +31,7 @@ export function registerWorkspace(program: Command): void {
       const w = await openWorkspace(dir, { readOnly: true });
       try {
         const rows = await w.query(sql);
-        output(!!o.json, rows, () => (rows.length ? formatTable(rows) : "(no rows)"));
+        output(!!o.json, rows, () => (rows.length ? formatTable(rows) : "(no rows)"), { rawKeys: true });
       } finally {
         w.close();
       }
