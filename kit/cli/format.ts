@@ -1,8 +1,8 @@
-// Terminal formatting shared by the CLI's human output (`--json` prints values unformatted).
+// Terminal formatting shared by the CLI's human output (`--json` prints values whole).
+import { getBorderCharacters, table } from "table";
 
 /** Widest a table cell gets before it is cut; the cut is marked so nobody mistakes it for the value. */
 export const MAX_CELL = 60;
-const CUT = "…";
 
 /** A number for people: up to 6 significant digits, no trailing noise; null/NaN as "—". */
 export function formatNumber(v: number | null | undefined): string {
@@ -13,7 +13,7 @@ export function formatNumber(v: number | null | undefined): string {
   return String(Number(v.toPrecision(6)));
 }
 
-/** One cell as text on one line: objects as compact JSON, newlines shown as ⏎. */
+/** One cell as text on one line: numbers for people, objects as compact JSON, newlines shown as ⏎. */
 function cellText(v: unknown): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "number") return formatNumber(v);
@@ -21,16 +21,23 @@ function cellText(v: unknown): string {
   return s.replace(/\r?\n/g, "⏎");
 }
 
-/** Cut a cell to `max` characters, marking the cut with "…". */
-export function truncateCell(s: string, max = MAX_CELL): string {
-  return s.length <= max ? s : `${s.slice(0, max - CUT.length)}${CUT}`;
-}
+/** Columns separated by two spaces, a dashed rule under the header, no box. */
+const PLAIN = { ...getBorderCharacters("void"), bodyJoin: "  ", headerJoin: "  ", joinBody: "-", joinJoin: "  " };
 
-/** A plain-text table for terminal output; long cells are cut with a marker ("--json" gives everything). */
+/**
+ * A plain-text table for terminal output (the `table` package lays it out); cells longer than
+ * MAX_CELL are cut with "…" (`--json` gives everything).
+ */
 export function formatTable(rows: readonly Record<string, unknown>[]): string {
   const cols = Object.keys(rows[0] ?? {});
-  const cells = rows.map((r) => cols.map((c) => truncateCell(cellText(r[c]))));
-  const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
-  const line = (vals: readonly string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
-  return [line(cols), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
+  if (cols.length === 0) return "";
+  const data = [cols, ...rows.map((r) => cols.map((c) => cellText(r[c])))];
+  const widths = cols.map((_, i) => Math.max(1, Math.min(MAX_CELL, Math.max(...data.map((row) => row[i]!.length)))));
+  const out = table(data, {
+    border: PLAIN,
+    columns: widths.map((width) => ({ width, truncate: MAX_CELL, paddingLeft: 0, paddingRight: 0 })),
+    drawHorizontalLine: (i) => i === 1,
+    drawVerticalLine: (i, n) => i > 0 && i < n,
+  });
+  return out.split("\n").map((l) => l.trimEnd()).join("\n").trimEnd();
 }
