@@ -4,7 +4,7 @@ import { evaluate, liteCompetitionIds, loadRunOutcomes, runBaselines, type MeanS
 import { resolveTask } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
 import { output, UsageError } from "./run-cli.js";
-import { formatTable } from "./workspace-cmd.js";
+import { formatTable } from "./format.js";
 
 const ms = (m: MeanStd) => (m.n ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : "—");
 

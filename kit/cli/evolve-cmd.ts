@@ -3,24 +3,25 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { evolve, EvolveConfig, HARNESSES, type EvoEvent, type EvolveConfigInput, type RunSummary } from "../evo/index.js";
 import { resolveTask } from "../gym/index.js";
-import { createOpenAIModel } from "../llm/index.js";
 import { createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
+import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
+import { withCommandWorkspace } from "./command-workspace.js";
 import { output, UsageError } from "./run-cli.js";
 
-export interface EvolveFlags {
+export interface EvolveFlags extends LlmFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
-  json?: boolean; report?: string; config?: string; baseUrl?: string; model?: string; islands?: string; priors?: boolean; timeout?: string;
+  json?: boolean; report?: string; config?: string; islands?: string; priors?: boolean; timeout?: string;
 }
 
 export function registerEvolve(program: Command): void {
-  program
+  const cmd = program
     .command("evolve")
     .description("Run a long-horizon search (OpenMLE-Evo, AIRA-Evo, AIDE or MCTS) on a task; nodes and cards go to the workspace")
-    .requiredOption("--task <dirOrId>", "task package folder or built-in task id (openmle gym list)")
+    .requiredOption("--task <dirOrId>", "task package folder or built-in task id (openmle task list)")
     .option("--harness <name>", `search harness: ${HARNESSES.join(" | ")}`, "openmle")
     .option("--policy <name>", "grammar (offline, default) | openai (an OpenAI-compatible endpoint, see --base-url/--model)", "grammar")
     .option("--steps <n>", "step budget (nodes); default 20, or the resumed run's")
@@ -32,31 +33,28 @@ export function registerEvolve(program: Command): void {
     .option("--timeout <s>", "time limit of one program in seconds")
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
     .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags given on the command line win")
-    .option("--base-url <url>", "--policy openai: endpoint base URL", "http://127.0.0.1:8000/v1")
-    .option("--model <id>", "--policy openai: model id", "Qwen/Qwen3-8B")
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
-    .option("--json", "print the run summary as JSON")
-    .action(async (o: EvolveFlags, cmd: Command) => {
+    .option("--json", "print the run summary as JSON");
+  addLlmFlags(cmd)
+    .action(async (o: EvolveFlags, command: Command) => {
       if (o.policy !== "grammar" && o.policy !== "openai") throw new UsageError(`unknown policy "${o.policy}". Valid: grammar, openai.`);
-      const { config, parsed } = evolveSettings(o, cmd);
+      const { config, parsed } = evolveSettings(o, command);
       const task = await resolveTask(o.task);
-      const model = o.policy === "openai" ? createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) : undefined;
-      const policy = model ? createLlmPolicy(model) : createGrammarPolicy();
-      const ws = await openWorkspace(o.workspace);
-      const bar = progressBar(!o.json && process.stderr.isTTY);
-      try {
+      if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
+      await withCommandWorkspace(o.workspace, async (ws) => {
+        // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
+        const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
+        const policy = o.policy === "openai" ? createLlmPolicy(models!.model) : createGrammarPolicy();
         const res = await evolve({
-          task, policy, workspace: ws, memoryModel: model, config, resume: o.resume,
+          task, policy, workspace: ws, memoryModel: models?.memoryModel, config, resume: o.resume,
           // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
           evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
-          onEvent: bar,
+          onEvent: progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines"),
         });
         let reportNote = "";
         if (o.report) reportNote = await report(ws, o.report, res.summary);
         output(!!o.json, { ...res.summary, report: o.report ? resolve(o.report) : null }, () => human(res.summary, ws.dir) + reportNote);
-      } finally {
-        ws.close();
-      }
+      });
     });
 }
 
@@ -101,18 +99,25 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
   return { config, parsed: parsed.data };
 }
 
-/** A one-line progress bar on stderr (steps, best validation score, nodes per minute). */
-function progressBar(enabled: boolean): (e: EvoEvent) => void {
+/**
+ * Progress on stderr: on a terminal, a one-line bar (steps, best validation, nodes per minute); off a
+ * terminal (piped, CI), one line per node (step, operator, status, score, best) so logs show progress as it happens.
+ */
+export function progressBar(mode: "bar" | "lines" | "off", write: (s: string) => void = (s) => void process.stderr.write(s)): (e: EvoEvent) => void {
+  const num = (v: number | null) => (v === null || !Number.isFinite(v) ? "-" : v.toPrecision(4));
   return (e) => {
-    if (!enabled) return;
-    if (e.type === "run-start") process.stderr.write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
-    if (e.type === "node") {
+    if (mode === "off") return;
+    if (e.type === "run-start") write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
+    if (e.type === "node" && mode === "lines") {
+      const n = e.node;
+      write(`step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""} score ${num(n.validScore)} best ${num(e.best)}\n`);
+    }
+    if (e.type === "node" && mode === "bar") {
       const w = 30;
       const fill = Math.round((w * e.done) / e.total);
-      const best = e.best === null ? "-" : e.best.toPrecision(4);
-      process.stderr.write(`\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ${best} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`);
+      write(`\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ${num(e.best)} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`);
     }
-    if (e.type === "run-end") process.stderr.write("\n");
+    if (e.type === "run-end" && mode === "bar") write("\n");
   };
 }
 

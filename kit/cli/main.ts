@@ -6,7 +6,10 @@ import { registerConfig } from "./config-cmd.js";
 import { registerEvaluate } from "./evaluate-cmd.js";
 import { registerEvolve } from "./evolve-cmd.js";
 import { registerGrade } from "./grade-cmd.js";
+import { registerLlm } from "./llm-cmd.js";
+import { registerNode } from "./node-cmd.js";
 import { registerReport } from "./report-cmd.js";
+import { registerRuns } from "./runs-cmd.js";
 import { runCli } from "./run-cli.js";
 import { registerSandbox } from "./sandbox-cmd.js";
 import { registerTask } from "./task-cmd.js";
@@ -19,12 +22,15 @@ const program = new Command()
   .version("0.1.0")
   .showHelpAfterError();
 
-// In the order of the stack: store, gym, sandbox, evo, eval/report, config.
+// In the order of the stack: store, gym, sandbox, llm, evo (and its runs/nodes), eval/report, config.
 registerWorkspace(program);
 registerTask(program);
 registerSandbox(program);
 registerWorker(program);
+registerLlm(program);
 registerEvolve(program);
+registerRuns(program);
+registerNode(program);
 registerGrade(program);
 registerEvaluate(program);
 registerReport(program);

@@ -26,7 +26,7 @@ describe("openmle task", () => {
     expect(list.code).toBe(0);
     const rows = JSON.parse(list.out) as { id: string }[];
     expect(rows.length).toBeGreaterThanOrEqual(10);
-    expect(Object.keys(rows[0]!)).toEqual(["id", "name", "modality", "taskType", "metric", "source", "licence"]);
+    expect(Object.keys(rows[0]!)).toEqual(["id", "name", "modality", "task_type", "metric", "source", "licence"]);
     expect(bad.code).toBe(1);
     expect(bad.err.trim().split("\n")).toHaveLength(1);
     expect(bad.err).toMatch(/unknown built-in task "nope"/);
@@ -38,7 +38,7 @@ describe("openmle task", () => {
     writeFileSync(join(tmp, "spec.json"), JSON.stringify({ id: "churn", table: "customers.csv", target: "churned", idColumn: "customer_id", metric: "roc_auc", split: { kind: "stratified" } }));
     const built = await cli("task", "build", join(tmp, "spec.json"), "--out", join(tmp, "churn"), "--json");
     expect(built.code, built.err).toBe(0);
-    expect(JSON.parse(built.out)).toMatchObject({ id: "churn", meta: { metric: "roc_auc", targetColumns: ["churned"] } });
+    expect(JSON.parse(built.out)).toMatchObject({ id: "churn", meta: { metric: "roc_auc", target_columns: ["churned"] } });
     const [desc, score, check] = await Promise.all([
       cli("task", "describe", join(tmp, "churn"), "--json"),
       cli("task", "score", join(tmp, "churn"), join(tmp, "churn", "data", "public", "sample_submission.csv"), "--json"),
@@ -47,8 +47,8 @@ describe("openmle task", () => {
     expect(JSON.parse(desc.out).description).toMatch(/## Metric/);
     expect(JSON.parse(score.out)).toEqual({ ok: true, score: 0.5 });
     const report = JSON.parse(check.out);
-    expect(Object.keys(report)).toEqual(["task", "dir", "passed", "metricValid", "checks", "semantic", "accepted"]);
-    expect(report).toMatchObject({ passed: true, metricValid: true, semantic: { verdict: "skipped" }, accepted: false });
+    expect(Object.keys(report)).toEqual(["task", "dir", "passed", "metric_valid", "checks", "semantic", "accepted"]);
+    expect(report).toMatchObject({ passed: true, metric_valid: true, semantic: { verdict: "skipped" }, accepted: false });
     const q = await cli("workspace", "query", join(tmp, "ws"), "SELECT kind, verdict FROM task_reviews ORDER BY kind", "--json");
     expect(JSON.parse(q.out)).toEqual([{ kind: "quality", verdict: "pass" }, { kind: "semantic", verdict: "skipped" }]);
   }, 300_000);

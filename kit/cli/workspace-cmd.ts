@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, TABLES, WorkspaceError } from "../store/index.js";
+import { formatTable } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
 export function registerWorkspace(program: Command): void {
@@ -46,7 +47,7 @@ export function registerWorkspace(program: Command): void {
           if (e instanceof WorkspaceError || !(e instanceof Error)) throw e;
           throw new UsageError(`query failed: ${e.message.split("\n")[0]}`);
         });
-        output(!!o.json, rows, () => (rows.length ? formatTable(rows) : "(no rows)"));
+        output(!!o.json, rows, () => (rows.length ? formatTable(rows) : "(no rows)"), { rawKeys: true });
       } finally {
         w.close();
       }
@@ -105,13 +106,4 @@ export function registerWorkspace(program: Command): void {
         w.close();
       }
     });
-}
-
-/** A plain-text table for terminal output. */
-export function formatTable(rows: readonly Record<string, unknown>[]): string {
-  const cols = Object.keys(rows[0] ?? {});
-  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
-  const widths = cols.map((c) => Math.min(60, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
-  const line = (vals: string[]) => vals.map((v, i) => v.slice(0, 60).padEnd(widths[i]!)).join("  ");
-  return [line(cols), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");
 }

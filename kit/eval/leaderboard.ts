@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { csvParseRows } from "d3-dsv";
 import { LeaderboardFormatError, UnknownCompetitionError } from "./errors.js";
 import { packageRoot } from "./package-root.js";
 
@@ -28,33 +29,15 @@ export function liteCompetitionIds(dataDir = liteDataDir()): string[] {
   return readdirSync(dataDir).filter((d) => existsSync(join(dataDir, d, "leaderboard.csv"))).sort();
 }
 
-/** Split one CSV line (RFC 4180 quotes allowed). */
-function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") out.push(cur), (cur = "");
-    else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
 /**
  * Parse leaderboard CSV text. Needs a `score` column (MLE-bench's) with a number in every row and
  * at least 2 rows (direction is read from the first and last rows).
  */
 export function parseLeaderboardCsv(text: string, source = "<csv>"): Leaderboard {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
+  // d3-dsv reads RFC 4180 CSV (quoted fields with commas, quotes and newlines); blank lines are skipped.
+  const lines = csvParseRows(text.replace(/^\uFEFF/, "")).filter((r) => r.some((c) => c.trim() !== ""));
   if (lines.length === 0) throw new LeaderboardFormatError(source, "is empty; expected a header with a 'score' column and at least 2 rows.");
-  const header = splitCsvLine(lines[0]!).map((h) => h.trim());
+  const header = lines[0]!.map((h) => h.trim());
   const scoreCol = header.indexOf("score");
   if (scoreCol < 0) {
     throw new LeaderboardFormatError(source, `has no 'score' column (columns: ${header.join(", ")}). MLE-bench leaderboards have scoreNullable,teamId,hasTeamName,submissionDate,score,hasScore.`);
@@ -63,7 +46,7 @@ export function parseLeaderboardCsv(text: string, source = "<csv>"): Leaderboard
   const scores: number[] = [];
   const teamIds: string[] = [];
   for (let i = 1; i < lines.length; i++) {
-    const cells = splitCsvLine(lines[i]!);
+    const cells = lines[i]!;
     const raw = (cells[scoreCol] ?? "").trim();
     const v = raw === "" ? NaN : Number(raw);
     if (!Number.isFinite(v)) throw new LeaderboardFormatError(source, `row ${i + 1} has score "${raw}", not a finite number. Remove the row or fix the value.`);

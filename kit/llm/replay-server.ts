@@ -59,6 +59,8 @@ export interface ReplayServerOptions {
   readonly model?: string;
   /** After an array script runs out: "error" answers HTTP 400 naming the count; "repeat-last" repeats. */
   readonly onExhausted?: "error" | "repeat-last";
+  /** Port on 127.0.0.1 (default 0: any free port). */
+  readonly port?: number;
 }
 
 export interface ReplayServer {
@@ -184,7 +186,7 @@ export async function startReplayServer(script: ReplayScript, opts: ReplayServer
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
 
