@@ -81,6 +81,33 @@ for i in range(200):
     chunks.append(bytearray(50 * 1024 * 1024))  # 10 GB in total if nothing stops it
 print('{"allocated_mb": %d}' % (len(chunks) * 50))
 `,
+  hostPrivileges: (rootOnlyFiles: readonly string[]) => `
+import json, os
+# 1. every /proc/sys entry (and other host-global /proc knobs), opened for writing: nothing is written
+writable = []
+for root, dirs, files in os.walk("/proc/sys"):
+    for f in files:
+        p = os.path.join(root, f)
+        try:
+            os.close(os.open(p, os.O_WRONLY)); writable.append(p)
+        except OSError:
+            pass
+for p in ["/proc/sysrq-trigger", "/proc/sys/kernel/core_pattern", "/proc/self/oom_score_adj"]:
+    try:
+        os.close(os.open(p, os.O_WRONLY)); writable.append(p)
+    except OSError:
+        pass
+# 2. files only root may read
+readable = []
+for p in ${JSON.stringify(rootOnlyFiles)}:
+    try:
+        open(p).read(1); readable.append(p)
+    except OSError:
+        pass
+# 3. a file it owns, for the host to look at
+open("owned-by-job.txt", "w").write("x")
+print(json.dumps({"writable": writable, "readable": readable, "sysfs": os.path.exists("/sys/kernel")}))
+`,
   writeOutside: (targets: readonly string[]) => `
 import json
 res = {}
