@@ -22,6 +22,14 @@ export function bwrapArgs(opts: {
   gpuDevices?: readonly string[];
   systemDirs?: readonly string[];
 }): string[] {
+  const a = isolationArgs(opts.systemDirs);
+  for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
+  a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
+  return finishArgs(a, opts.env, opts.command);
+}
+
+/** Namespaces and the system mounts every sandbox shares (jobs and the scorer). */
+export function isolationArgs(systemDirs: readonly string[] = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]): string[] {
   const a: string[] = [
     "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID),
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -31,20 +39,23 @@ export function bwrapArgs(opts: {
     "--as-pid-1",
     "--disable-userns",
   ];
-  for (const dir of opts.systemDirs ?? ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]) {
+  for (const dir of systemDirs) {
     if (!existsSync(dir)) continue;
     const st = lstatSync(dir);
     if (st.isSymbolicLink()) a.push("--symlink", readlinkSync(dir), dir);
     else a.push("--ro-bind", dir, dir);
   }
   a.push("--dev", "/dev", "--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/tmp");
-  for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
-  a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
+  return a;
+}
+
+/** The read-only root, a clean environment and the command. */
+export function finishArgs(a: string[], env: Readonly<Record<string, string>>, command: readonly string[]): string[] {
   // The root itself is a bwrap tmpfs: make it read-only so nothing lands outside /workspace and /tmp.
   a.push("--remount-ro", "/");
   a.push("--clearenv");
-  for (const [k, v] of Object.entries(opts.env)) a.push("--setenv", k, v);
-  a.push("--", ...opts.command);
+  for (const [k, v] of Object.entries(env)) a.push("--setenv", k, v);
+  a.push("--", ...command);
   return a;
 }
 

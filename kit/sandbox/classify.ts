@@ -81,6 +81,7 @@ export function classifyExecution(input: {
 
 /** Signature of a validation message from a task's metric (messages vary; keywords do not). */
 export function scoringSignature(message: string): string {
+  if (/over the [\d.]+ \w+ cap/i.test(message)) return "submission_too_large";
   if (/\bnan\b|missing values?|null values?|contains? (?:empty|na)\b/i.test(message)) return "nan_in_submission";
   if (/column/i.test(message)) return "column_mismatch";
   if (/\brows?\b|length|shape|number of (?:lines|entries|predictions)/i.test(message)) return "row_count_mismatch";

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chownSync, lstatSync, readdirSync } from "node:fs";
+import { chownSync, existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { SandboxUnavailableError } from "./errors.js";
 import { bwrapArgs, nvidiaDevices } from "./bwrap-args.js";
@@ -108,7 +108,8 @@ export class LocalExecutor implements Executor {
       let mounts = { prefix: [] as string[], publicDir: spec.publicDir, jobDir: spec.jobDir };
       if (this.user) {
         chownTree(spec.jobDir, this.user);
-        if (!reachableBy(this.user, spec.publicDir) || !reachableBy(this.user, spec.jobDir)) mounts = stagePrefix(stagingPoint(), spec.publicDir, spec.jobDir);
+        // (A missing folder is left to bubblewrap, which reports it.)
+        if ([spec.publicDir, spec.jobDir].some((d) => existsSync(d) && !reachableBy(this.user!, d))) mounts = stagePrefix(stagingPoint(), spec.publicDir, spec.jobDir);
         mounts.prefix.push(...dropPrivilegesPrefix(this.user));
       }
       command = [
@@ -144,7 +145,7 @@ export class LocalExecutor implements Executor {
       const diskQuota = await quota.stop();
       const stats = cg?.stats();
       if (r.truncated) warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
-      const bwrapFailed = !this.unsafe && r.exitCode === 1 && /^bwrap: /m.test(r.stderr) && !/Traceback|Error/.test(r.stderr.replace(/^bwrap: .*$/gm, ""));
+      const bwrapFailed = !this.unsafe && r.exitCode === 1 && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr) && !/Traceback|Error/.test(r.stderr.replace(/^(?:bwrap|openmle-sandbox): .*$/gm, ""));
       return {
         exitCode: r.exitCode,
         signal: r.signal,

@@ -43,7 +43,8 @@ export function stagingPoint(): string {
 export function stagePrefix(point: string, publicDir: string, jobDir: string): { prefix: string[]; publicDir: string; jobDir: string } {
   const script =
     'mount -t tmpfs -o mode=0755,size=64k openmle-stage "$3" && mkdir "$3/data" "$3/workspace" && ' +
-    'mount --bind "$1" "$3/data" && mount --bind "$2" "$3/workspace" && shift 3 && exec "$@"';
+    'mount --bind "$1" "$3/data" && mount --bind "$2" "$3/workspace" || { echo "openmle-sandbox: cannot bind $1 and $2 for the sandbox user" >&2; exit 1; }; ' +
+    'shift 3 && exec "$@"';
   return {
     prefix: ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh", publicDir, jobDir, point],
     publicDir: join(point, "data"),
