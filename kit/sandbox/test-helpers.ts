@@ -124,7 +124,7 @@ for root, dirs, files in os.walk("/proc/sys"):
             os.close(os.open(p, os.O_WRONLY)); writable.append(p)
         except OSError:
             pass
-for p in ["/proc/sysrq-trigger", "/proc/sys/kernel/core_pattern", "/proc/self/oom_score_adj"]:
+for p in ["/proc/sysrq-trigger", "/proc/sys/kernel/core_pattern"]:
     try:
         os.close(os.open(p, os.O_WRONLY)); writable.append(p)
     except OSError:
