@@ -74,13 +74,16 @@ export function watchDiskQuota(dirs: readonly string[], q: DiskQuota, onExceeded
     });
   };
   timer = setTimeout(tick, intervalMs);
+  let final: Promise<string | null> | undefined;
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await inFlight;
-      if (!exceeded) await check();
-      return exceeded;
+    stop() {
+      return (final ??= (async () => {
+        stopped = true;
+        clearTimeout(timer);
+        await inFlight;
+        if (!exceeded) await check();
+        return exceeded;
+      })());
     },
   };
 }
