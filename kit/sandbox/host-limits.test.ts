@@ -132,8 +132,8 @@ describe.skipIf(!!noBwrap)("idempotency key: the task package's content and the 
 
   it("the backend is part of the key", async () => {
     const task = await loadTask(TINY_TASK_DIR);
-    const r1 = await runSandbox({ task, code: SAMPLE + "# backend\n", limits, workspace: ws });
-    const r2 = await runSandbox({ task, code: SAMPLE + "# backend\n", limits, workspace: ws, keyBackend: "docker" });
+    const r1 = await runSandbox({ task, code: "print(1)  # backend\n", limits, workspace: ws });
+    const r2 = await runSandbox({ task, code: "print(1)  # backend\n", limits, workspace: ws, keyBackend: "docker" });
     expect(r2.idempotencyKey).not.toBe(r1.idempotencyKey);
     expect(r2.executionId).not.toBe(r1.executionId);
   });
