@@ -118,7 +118,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
     for (const w of r.warnings) opts.onEvent?.({ type: "warning", message: w });
     const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f) || isLink(f));
     let score: ScoreResult | undefined;
-    if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError) {
+    if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError && !r.diskQuota) {
       try {
         // The scorer reads the file as the kit: a link could make it read host files (the answers).
         const tooBig = regularFileInside(jobDir, submission) ? checkSubmission(submission, submissionCaps(opts.task)) : undefined;
