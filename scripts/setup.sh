@@ -60,4 +60,12 @@ else
   say "registering a global tslab kernel"
   "$TSLAB_BIN" install --python="${OPENMLE_JUPYTER_PYTHON:-/usr/bin/python3}" --binary="$TSLAB_BIN"
 fi
+# 6. The unprivileged account sandboxed programs run as when the kit runs as root
+#    (kit/sandbox/sandbox-user.ts); bubblewrap maps the program's uid to it.
+if id -u openmle-sandbox >/dev/null 2>&1; then
+  say "sandbox user openmle-sandbox present"
+else
+  say "creating the sandbox user openmle-sandbox"
+  $SUDO useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin openmle-sandbox
+fi
 say "done"

@@ -44,7 +44,7 @@ async function syntheticEvaluate(job: SandboxJob): Promise<ExecutionRecord> {
     errorType: fail ? "ValueError" : null, errorSignature: fail ? ["import_error", "column_mismatch"][h[8]! % 2]! : null,
     traceback: fail ? "Traceback (most recent call last):\n  File \"code/main.py\", line 3\nValueError: synthetic failure" : null,
     stdoutTail: fail ? "" : "Final Validation Score: 0.8", stderrTail: "", wallS: 1, cpuS: 1, peakMemMb: null, artifacts: [],
-    codeHash: h.toString("hex").slice(0, 16), limits: { timeoutS: 600, memoryMb: 4096, cpus: 1, gpus: 0 }, startedAt: t, endedAt: t,
+    codeHash: h.toString("hex").slice(0, 16), limits: { timeoutS: 600, memoryMb: 4096, cpus: 1, gpus: 0, diskMb: 8192 }, startedAt: t, endedAt: t,
   };
 }
 

@@ -32,7 +32,7 @@ describe.skipIf(!!noBwrap)("openmle sandbox run", () => {
       const code = join(dir, "main.py");
       writeFileSync(code, 'import os, shutil\nshutil.copy(os.environ["DATA_DIR"] + "/sample_submission.csv", "submission.csv")\nprint("Final Validation Score: 0.5")\n');
       const rec = JSON.parse(await run(["sandbox", "run", "--task", TINY_TASK_DIR, "--code", code, "--timeout", "30", "--memory", "512", "--workspace", join(dir, "ws"), "--json"]));
-      expect([rec.status, rec.valid_score, rec.task_id, rec.limits]).toEqual(["success", 0.5, "tiny-task", { timeout_s: 30, memory_mb: 512, cpus: 2, gpus: 0 }]);
+      expect([rec.status, rec.valid_score, rec.task_id, rec.limits]).toEqual(["success", 0.5, "tiny-task", { timeout_s: 30, memory_mb: 512, cpus: 2, gpus: 0, disk_mb: 8192 }]);
       expect(typeof rec.test_score).toBe("number");
       const human = await run(["sandbox", "run", "--task", TINY_TASK_DIR, "--code", code, "--timeout", "30", "--memory", "512", "--workspace", join(dir, "ws")]);
       expect(human).toContain(`execution ${rec.execution_id}`); // reused from the workspace

@@ -7,7 +7,7 @@ import { MAX_TIMER_S } from "../util/index.js";
 import { output, UsageError } from "./run-cli.js";
 
 interface RunOpts {
-  task: string; code: string; backend: string; timeout: string; memory: string; cpus: string; gpus: string;
+  task: string; code: string; backend: string; timeout: string; memory: string; cpus: string; gpus: string; disk: string;
   redis: string; workspace?: string; unsafe?: boolean; dockerImage: string; keep?: string; json?: boolean;
 }
 
@@ -23,6 +23,7 @@ export function registerSandbox(program: Command): void {
     .option("--memory <MB>", "memory cap in MiB", "4096")
     .option("--cpus <n>", "CPU threads", "2")
     .option("--gpus <n>", "GPUs", "0")
+    .option("--disk <MB>", "disk quota of the job folder in MiB", "8192")
     .option("--redis <url>", "Redis URL for --backend queue", "redis://127.0.0.1:6379")
     .option("--workspace <dir>", "store the record in this workspace (and reuse a stored one)")
     .option("--docker-image <tag>", "image for --backend docker", "openmle-sandbox:latest")
@@ -36,7 +37,7 @@ export function registerSandbox(program: Command): void {
         if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} ${v} is invalid: use a number from ${min} to ${max}${max === MAX_TIMER_S ? " (Node timers cannot wait longer)" : ""}.`);
         return n;
       };
-      const limits: SandboxLimits = { timeoutS: num("timeout", o.timeout, 0.1, MAX_TIMER_S), memoryMb: num("memory", o.memory, 32), cpus: num("cpus", o.cpus, 1), gpus: num("gpus", o.gpus, 0) };
+      const limits: SandboxLimits = { timeoutS: num("timeout", o.timeout, 0.1, MAX_TIMER_S), memoryMb: num("memory", o.memory, 32), cpus: num("cpus", o.cpus, 1), gpus: num("gpus", o.gpus, 0), diskMb: num("disk", o.disk, 1) };
       const code = readFileSync(o.code, "utf8");
       const task = await resolveTask(o.task);
       const warn = (m: string) => process.stderr.write(`openmle: warning: ${m}\n`);

@@ -10,6 +10,7 @@ export function registerWorker(program: Command): void {
     .command("worker")
     .description("Run sandbox jobs from a Redis queue (BullMQ) on this machine")
     .requiredOption("--redis <url>", "Redis URL, e.g. redis://127.0.0.1:6379")
+    .option("--task <dirOrId>", "a task this worker runs (folder or built-in id; repeat for more); jobs for other tasks are refused", (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option("--backend <name>", "local | docker", "local")
     .option("--cpus <n>", "concurrent CPU job slots", "2")
     .option("--gpus <n>", "GPU slots (also takes GPU jobs when > 0)", "0")
@@ -18,7 +19,7 @@ export function registerWorker(program: Command): void {
     .option("--lock-ms <ms>", "job lock duration; a dead worker's job is retried after it", "30000")
     .option("--stalled-ms <ms>", "how often to look for stalled jobs", "15000")
     .option("--id <id>", "worker id (default host-pid)")
-    .action(async (o: { redis: string; backend: string; cpus: string; gpus: string; dockerImage: string; unsafe?: boolean; lockMs: string; stalledMs: string; id?: string }) => {
+    .action(async (o: { redis: string; task: string[]; backend: string; cpus: string; gpus: string; dockerImage: string; unsafe?: boolean; lockMs: string; stalledMs: string; id?: string }) => {
       const int = (name: string, v: string, min: number) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
@@ -26,10 +27,12 @@ export function registerWorker(program: Command): void {
       };
       if (!["local", "docker"].includes(o.backend)) throw new UsageError(`--backend ${o.backend} is invalid: use local or docker.`);
       const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${JSON.stringify(e)}\n`);
+      if (o.task.length === 0) throw new UsageError("--task is required: name each task this worker may run (a folder or a built-in id; repeat --task for more).");
+      const tasks = await Promise.all(o.task.map((t) => resolveTask(t)));
       const executor = createExecutor(o.backend, { unsafe: o.unsafe, dockerImage: o.dockerImage, onWarning: (message) => log({ type: "warning", message }) });
       const worker = await startSandboxWorker({
         redisUrl: o.redis, executor, cpus: int("cpus", o.cpus, 1), gpus: int("gpus", o.gpus, 0),
-        resolveTask: (ref) => resolveTask(ref), workerId: o.id,
+        tasks, workerId: o.id,
         lockDurationMs: int("lock-ms", o.lockMs, 100), stalledIntervalMs: int("stalled-ms", o.stalledMs, 100), onEvent: log,
       });
       await new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ export type { TaskMeta, TaskPackage, ColumnInfo, Modality, TaskType } from "./ty
 export { loadTask, packagePaths, inspectMetric, profilePublic, TASK_JSON } from "./load-task.js";
 export { scoreSubmission, scoreMany, metricOptions, type ScoreResult, type ScoreCase } from "./score-submission.js";
 export { resolveTask, taskCacheDir } from "./resolve-task.js";
+export { packageHash, HASHED_PARTS } from "./package-hash.js";
 export { listBuiltinTasks, buildBuiltinTask, getBuiltin, type BuiltinSummary } from "./builtin/build-builtin.js";
 export { BUILTIN_TASKS, BUILTIN_IDS, type BuiltinTask, type BuiltinId, type RawSource } from "./builtin/registry.js";
 export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./build-task.js";
@@ -12,7 +13,7 @@ export { renderMetricPy } from "./metrics/metric-py.js";
 export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, type DataProfile, type MetricInfo } from "./infer-meta.js";
 export { runPrepare } from "./run-prepare.js";
 export { type SplitSpec as SplitSpecType } from "./task-spec.js";
-export { PYTHON, projectRoot } from "./python.js";
+export { PYTHON, projectRoot, pythonHelper } from "./python.js";
 export { GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareError, UnknownTaskError, PythonError, PythonTimeoutError } from "./errors.js";
 export { checkTask, prepareDeterminism, type CheckOptions } from "./check-task.js";
 export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.js";

@@ -6,10 +6,13 @@ export const SANDBOX_UID = 1000;
 
 /**
  * bubblewrap arguments for one job (pure apart from looking at which top-level system folders
- * are symlinks). Namespaces: user (uid 1000, no capabilities), pid (the whole tree dies with
- * it), net (no interfaces but its own loopback), ipc, uts, cgroup. Mounts: /usr and /etc
- * read-only, a private /tmp, a minimal /dev, the public data read-only at /data, the job folder
- * writable at /workspace, a read-only root. Nothing else of the host, so data/private is simply not there.
+ * are symlinks). Namespaces: user (uid 1000, no capabilities, no further user namespaces), pid
+ * (the whole tree dies with it), net (no interfaces but its own loopback), ipc, uts, cgroup.
+ * Mounts: /usr and /etc read-only, a private /tmp, a minimal /dev, /proc read-only (so no
+ * /proc/sys knob can be written), no /sys, the public data read-only at /data, the job folder
+ * writable at /workspace, a read-only root. Nothing else of the host, so data/private is simply
+ * not there. bubblewrap must run as an unprivileged host user (see sandbox-user.ts): uid 1000
+ * inside maps to that user, whose permissions decide every file access.
  */
 export function bwrapArgs(opts: {
   jobDir: string;
@@ -19,6 +22,14 @@ export function bwrapArgs(opts: {
   gpuDevices?: readonly string[];
   systemDirs?: readonly string[];
 }): string[] {
+  const a = isolationArgs(opts.systemDirs);
+  for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
+  a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
+  return finishArgs(a, opts.env, opts.command);
+}
+
+/** Namespaces and the system mounts every sandbox shares (jobs and the scorer). */
+export function isolationArgs(systemDirs: readonly string[] = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]): string[] {
   const a: string[] = [
     "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID),
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -26,21 +37,25 @@ export function bwrapArgs(opts: {
     // The program is PID 1 of its namespace (no bwrap init: one process less per job, ~15 ms on
     // a loaded 2-core machine). When it exits, the kernel kills everything else in the namespace.
     "--as-pid-1",
+    "--disable-userns",
   ];
-  for (const dir of opts.systemDirs ?? ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]) {
+  for (const dir of systemDirs) {
     if (!existsSync(dir)) continue;
     const st = lstatSync(dir);
     if (st.isSymbolicLink()) a.push("--symlink", readlinkSync(dir), dir);
     else a.push("--ro-bind", dir, dir);
   }
-  a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
-  for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
-  a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
+  a.push("--dev", "/dev", "--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/tmp");
+  return a;
+}
+
+/** The read-only root, a clean environment and the command. */
+export function finishArgs(a: string[], env: Readonly<Record<string, string>>, command: readonly string[]): string[] {
   // The root itself is a bwrap tmpfs: make it read-only so nothing lands outside /workspace and /tmp.
   a.push("--remount-ro", "/");
   a.push("--clearenv");
-  for (const [k, v] of Object.entries(opts.env)) a.push("--setenv", k, v);
-  a.push("--", ...opts.command);
+  for (const [k, v] of Object.entries(env)) a.push("--setenv", k, v);
+  a.push("--", ...command);
   return a;
 }
 

@@ -14,6 +14,9 @@ describe("classifyExecution: the six feedback modes", () => {
     ["no code", { codeMissing: true }, "missing_code", "missing_code"],
     ["timeout wins over exit code", { codeMissing: false, outcome: { ...ok, exitCode: null, signal: "SIGKILL", timedOut: true } }, "timeout", "timeout"],
     ["sandbox failure", { codeMissing: false, outcome: { ...ok, exitCode: 1, sandboxError: "bwrap: cannot mount" } }, "runtime_error", "sandbox_error"],
+    ["disk quota", { codeMissing: false, outcome: { ...ok, exitCode: null, signal: "SIGKILL", diskQuota: "disk quota exceeded: 2048.0 MiB" } }, "runtime_error", "disk_quota"],
+    ["file past RLIMIT_FSIZE", { codeMissing: false, outcome: { ...ok, exitCode: 1, stderr: tb("OSError: [Errno 27] File too large") } }, "runtime_error", "disk_quota"],
+    ["submission over the size cap", { codeMissing: false, outcome: ok, submissionFound: true, score: { ok: false, kind: "invalid", message: "submission.csv is 400.0 MiB, over the 64.0 MiB cap" } }, "scoring_failure", "submission_too_large"],
     ["memory cap", { codeMissing: false, outcome: { ...ok, exitCode: null, signal: "SIGKILL", oomKilled: true } }, "runtime_error", "memory_error"],
     ["import error", { codeMissing: false, outcome: { ...ok, exitCode: 1, stderr: tb("ModuleNotFoundError: No module named 'lgbm'") } }, "runtime_error", "import_error"],
     ["key error", { codeMissing: false, outcome: { ...ok, exitCode: 1, stderr: tb("KeyError: 'target'") } }, "runtime_error", "key_error"],
@@ -95,15 +98,17 @@ describe("TailBuffer", () => {
 
 describe("limits and idempotency key", () => {
   it("fills defaults and rejects nonsense", () => {
-    expect(resolveLimits({ timeoutS: 5 })).toEqual({ timeoutS: 5, memoryMb: 4096, cpus: 2, gpus: 0 });
+    expect(resolveLimits({ timeoutS: 5 })).toEqual({ timeoutS: 5, memoryMb: 4096, cpus: 2, gpus: 0, diskMb: 8192 });
+    expect(() => resolveLimits({ diskMb: 0 })).toThrow(/diskMb=0/);
     expect(() => resolveLimits({ memoryMb: -1 })).toThrow(/memoryMb=-1/);
     expect(() => resolveLimits({ cpus: 1.5 })).toThrow(/cpus=1.5/);
   });
-  it("depends on task, code and limits only", () => {
-    const l = resolveLimits();
-    expect(idempotencyKey("t", "print(1)", l)).toBe(idempotencyKey("t", "print(1)", { ...l }));
-    expect(idempotencyKey("t", "print(1)", l)).not.toBe(idempotencyKey("t", "print(2)", l));
-    expect(idempotencyKey("t", "print(1)", l)).not.toBe(idempotencyKey("u", "print(1)", l));
-    expect(idempotencyKey("t", "print(1)", l)).not.toBe(idempotencyKey("t", "print(1)", { ...l, timeoutS: 1 }));
+  it("depends on task id, package content, code, limits and backend", () => {
+    const base = { taskId: "t", taskHash: "h1", code: "print(1)", limits: resolveLimits(), backend: "local" };
+    const k = idempotencyKey(base);
+    expect(idempotencyKey({ ...base, limits: { ...base.limits } })).toBe(k);
+    for (const change of [{ code: "print(2)" }, { taskId: "u" }, { taskHash: "h2" }, { backend: "docker" }, { limits: { ...base.limits, timeoutS: 1 } }, { limits: { ...base.limits, diskMb: 1 } }]) {
+      expect(idempotencyKey({ ...base, ...change }), JSON.stringify(change)).not.toBe(k);
+    }
   });
 });

@@ -14,6 +14,8 @@ export interface ProcessOutcome {
   readonly oomKilled: boolean;
   /** The sandbox itself failed (could not start, bwrap error): the program never ran properly. */
   readonly sandboxError: string | null;
+  /** The job folder passed its disk quota and the job was killed: the message. */
+  readonly diskQuota?: string | null;
   readonly stdout: string;
   readonly stderr: string;
 }
@@ -31,7 +33,8 @@ export interface Classification {
 /**
  * The feedback mode of one execution (spec §2.3), in this order:
  * 1. no code → missing_code; 2. past the time limit → timeout; 3. the sandbox failed →
- * runtime_error/sandbox_error; 4. killed by the memory cap or a non-zero exit → runtime_error
+ * runtime_error/sandbox_error; 4. past the job folder's disk quota → runtime_error/disk_quota;
+ * killed by the memory cap or a non-zero exit → runtime_error
  * (signature from the exception); 5. exit 0 without submission.csv → missing_submission;
  * 6. the metric rejects or fails on it → scoring_failure; 7. else success. A success without a
  * parsable `Final Validation Score:` line keeps its status and gets the warning
@@ -66,6 +69,7 @@ export function classifyExecution(input: {
   const withRun = { ...base, validScore, traceback: failure.excerpt, warnings: rangeWarning };
   if (o.timedOut) return { ...withRun, status: "timeout", errorType: "timeout", errorSignature: "timeout" };
   if (o.sandboxError) return { ...withRun, status: "runtime_error", errorType: "sandbox_error", errorSignature: "sandbox_error", traceback: o.sandboxError };
+  if (o.diskQuota) return { ...withRun, status: "runtime_error", errorType: "DiskQuotaExceeded", errorSignature: "disk_quota", traceback: o.diskQuota };
   if (o.oomKilled) return { ...withRun, status: "runtime_error", errorType: "MemoryError", errorSignature: "memory_error" };
   if (o.exitCode !== 0) {
     const errorType = failure.exception ?? (o.signal ? `killed_by_${o.signal}` : `exit_code_${o.exitCode}`);
@@ -97,6 +101,7 @@ function inRange(v: number, [lo, hi]: readonly [number, number]): boolean {
 
 /** Signature of a validation message from a task's metric (messages vary; keywords do not). */
 export function scoringSignature(message: string): string {
+  if (/over the [\d.]+ \w+ cap/i.test(message)) return "submission_too_large";
   if (/\bnan\b|missing values?|null values?|contains? (?:empty|na)\b/i.test(message)) return "nan_in_submission";
   if (/column/i.test(message)) return "column_mismatch";
   if (/\brows?\b|length|shape|number of (?:lines|entries|predictions)/i.test(message)) return "row_count_mismatch";

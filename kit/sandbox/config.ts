@@ -8,6 +8,7 @@ export const SandboxConfig = z.object({
   memoryMb: z.number().min(32).default(4096).describe("Memory cap per program in MiB (cgroup, Docker limit, or RLIMIT_AS)."),
   cpus: z.number().int().min(1).default(2).describe("CPU threads per program (thread-count environment variables; Docker NanoCpus)."),
   gpus: z.number().int().min(0).default(0).describe("GPUs per program (0 = CPU job)."),
+  diskMb: z.number().min(1).default(8192).describe("Disk quota of each job folder in MiB; past it the job is killed (disk_quota)."),
   outputCapBytes: z.number().int().min(1024).default(65536).describe("Bytes of stdout and of stderr kept per program (the tail plus a short head)."),
   unsafe: z.boolean().default(false).describe("Local backend only: run WITHOUT isolation when bubblewrap is missing (warns on every run)."),
   dockerImage: z.string().default("openmle-sandbox:latest").describe("Image for the docker backend (recipe: kit/sandbox/docker/Dockerfile)."),

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import Docker from "dockerode";
 import { DockerUnavailableError } from "./errors.js";
-import { sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
+import { watchDiskQuota } from "./disk-quota.js";
+import { MAX_JOB_FILES, sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
 import { TailBuffer } from "./tail-buffer.js";
 
 export interface DockerExecutorOptions {
@@ -65,6 +66,7 @@ export class DockerExecutor implements Executor {
     const { CUDA_VISIBLE_DEVICES: hostGpuIds, ...extraEnv } = spec.env ?? {};
     const env = sandboxEnv(limits, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, extraEnv);
     const bytes = Math.round(limits.memoryMb * 1024 * 1024);
+    const diskBytes = Math.round(limits.diskMb * 1024 * 1024);
     const container = await this.docker.createContainer({
       Image: this.image,
       // The in-container `timeout` only matters when this process dies mid-job (a killed queue
@@ -87,6 +89,8 @@ export class DockerExecutor implements Executor {
         CapDrop: ["ALL"],
         SecurityOpt: ["no-new-privileges"],
         Init: false,
+        // No single file past the disk quota; the folders are polled for the total (below).
+        Ulimits: [{ Name: "fsize", Soft: diskBytes, Hard: diskBytes }],
         Binds: [
           `${spec.publicDir}:${SANDBOX_DATA_DIR}:ro`,
           `${spec.jobDir}:${SANDBOX_WORKDIR}:rw`,
@@ -102,6 +106,8 @@ export class DockerExecutor implements Executor {
     let cancelled = false;
     let timer: NodeJS.Timeout | undefined;
     const kill = () => container.kill().catch(() => undefined);
+    // The job folder and the per-job /tmp are host folders: both count against the quota.
+    const quota = watchDiskQuota([spec.jobDir, tmp], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () => void kill());
     const onAbort = () => {
       cancelled = true;
       void kill();
@@ -120,13 +126,15 @@ export class DockerExecutor implements Executor {
       const waited = (await container.wait()) as { StatusCode: number };
       await Promise.race([ended, new Promise((r) => setTimeout(r, 1000))]);
       const info = await container.inspect();
+      const diskQuota = await quota.stop();
       const oom = info.State.OOMKilled && !timedOut && !cancelled;
-      const killed = timedOut || cancelled || oom || waited.StatusCode === 137;
+      const killed = timedOut || cancelled || oom || !!diskQuota || waited.StatusCode === 137;
       return {
         exitCode: killed ? null : waited.StatusCode,
         signal: killed ? "SIGKILL" : null,
         timedOut,
         cancelled,
+        diskQuota,
         oomKilled: oom,
         sandboxError: null,
         stdout: out.text(),
@@ -138,6 +146,7 @@ export class DockerExecutor implements Executor {
       };
     } finally {
       clearTimeout(timer);
+      await quota.stop();
       spec.signal?.removeEventListener("abort", onAbort);
       await container.remove({ force: true }).catch(() => undefined);
       rmSync(tmp, { recursive: true, force: true });

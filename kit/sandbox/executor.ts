@@ -24,8 +24,13 @@ export interface ExecResult extends ProcessOutcome {
   readonly cpuS: number;
   readonly peakMemMb: number | null;
   readonly cancelled: boolean;
+  /** The message when the job folder passed limits.diskMb and the job was killed, else null. */
+  readonly diskQuota: string | null;
   readonly warnings: readonly string[];
 }
+
+/** Entries a job folder may hold (files and folders) before the job is killed as over quota. */
+export const MAX_JOB_FILES = 50_000;
 
 /** A backend that runs a program under the sandbox contract (see README.md). */
 export interface Executor {

@@ -2,8 +2,8 @@ import type { SandboxLimits } from "./types.js";
 import { MAX_TIMER_S } from "../util/timer-limit.js";
 import { SandboxConfigError } from "./errors.js";
 
-/** Defaults of a job's limits: 10 minutes, 4 GiB, 2 threads, no GPU. */
-export const DEFAULT_LIMITS: SandboxLimits = { timeoutS: 600, memoryMb: 4096, cpus: 2, gpus: 0 };
+/** Defaults of a job's limits: 10 minutes, 4 GiB, 2 threads, no GPU, 8 GiB of job folder. */
+export const DEFAULT_LIMITS: SandboxLimits = { timeoutS: 600, memoryMb: 4096, cpus: 2, gpus: 0, diskMb: 8192 };
 
 /** Fill in defaults and reject nonsense, naming the bad value. */
 export function resolveLimits(partial: Partial<SandboxLimits> = {}, defaults: SandboxLimits = DEFAULT_LIMITS): SandboxLimits {
@@ -12,6 +12,7 @@ export function resolveLimits(partial: Partial<SandboxLimits> = {}, defaults: Sa
     memoryMb: partial.memoryMb ?? defaults.memoryMb,
     cpus: partial.cpus ?? defaults.cpus,
     gpus: partial.gpus ?? defaults.gpus,
+    diskMb: partial.diskMb ?? defaults.diskMb,
   };
   const check = (name: keyof SandboxLimits, min: number, int: boolean) => {
     const v = out[name];
@@ -26,5 +27,6 @@ export function resolveLimits(partial: Partial<SandboxLimits> = {}, defaults: Sa
   check("memoryMb", 32, false);
   check("cpus", 1, true);
   check("gpus", 0, true);
+  check("diskMb", 1, false);
   return out;
 }

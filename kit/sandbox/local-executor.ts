@@ -1,9 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { chownSync, existsSync, lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { SandboxUnavailableError } from "./errors.js";
 import { bwrapArgs, nvidiaDevices } from "./bwrap-args.js";
 import { JobCgroup } from "./cgroup.js";
-import { sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
+import { watchDiskQuota } from "./disk-quota.js";
+import { MAX_JOB_FILES, sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
+import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-user.js";
+import { reachableBy, stagePrefix, stagingPoint } from "./stage-mounts.js";
 import { supervise } from "./supervise.js";
 
 export const PYTHON = "/usr/bin/python3";
@@ -24,14 +29,25 @@ export interface LocalExecutorOptions {
 }
 
 const probeCache = new Map<string, string | null>();
-/** null when bubblewrap can create the namespaces the sandbox needs, else why not. */
+/**
+ * null when bubblewrap can create the namespaces the sandbox needs, as the user programs run as
+ * (the unprivileged sandbox user when the kit runs as root), else why not.
+ */
 export function probeBwrap(bwrap = "bwrap"): string | null {
   if (!probeCache.has(bwrap)) {
-    const r = spawnSync(bwrap, ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], {
-      encoding: "utf8",
-      timeout: 10_000,
-    });
-    probeCache.set(bwrap, r.error ? `${bwrap} not found (${r.error.message})` : r.status === 0 ? null : `${bwrap} failed: ${(r.stderr || "").trim()}`);
+    let prefix: string[] = [];
+    try {
+      const user = sandboxHostUser();
+      if (user) prefix = dropPrivilegesPrefix(user);
+    } catch (e) {
+      probeCache.set(bwrap, (e as Error).message);
+      return probeCache.get(bwrap)!;
+    }
+    const args = ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--remount-ro", "/proc", "true"];
+    const [cmd, ...rest] = [...prefix, bwrap, ...args];
+    const r = spawnSync(cmd!, rest, { encoding: "utf8", timeout: 10_000 });
+    const who = prefix.length ? ` as the unprivileged user ${process.env.OPENMLE_SANDBOX_USER ?? "openmle-sandbox"} (unprivileged user namespaces must be allowed: sysctl kernel.unprivileged_userns_clone=1)` : "";
+    probeCache.set(bwrap, r.error ? `${cmd} not found (${r.error.message})` : r.status === 0 ? null : `${bwrap} failed${who}: ${(r.stderr || "").trim()}`);
   }
   return probeCache.get(bwrap)!;
 }
@@ -44,12 +60,17 @@ export const UNSAFE_WARNING =
  * The default backend: /usr/bin/python3 under bubblewrap (see bwrap-args.ts), in a per-job
  * cgroup for the memory cap, pid limit and CPU/peak-memory accounting; where no cgroup can be
  * made, RLIMIT_AS (prlimit) plus the wall-clock kill stand in and peak memory is unknown.
+ * When the kit runs as root, bubblewrap runs as the unprivileged sandbox user (sandbox-user.ts),
+ * so the program is that user on the host; folders that user cannot reach are bind-mounted for
+ * it in a private mount namespace (stage-mounts.ts). The job folder is polled against
+ * limits.diskMb and RLIMIT_FSIZE caps any one file at it.
  */
 export class LocalExecutor implements Executor {
   readonly name: string;
   private readonly python: string;
   private readonly bwrap: string;
   private readonly unsafe: boolean;
+  private readonly user: HostUser | null;
 
   constructor(private readonly opts: LocalExecutorOptions = {}) {
     this.python = opts.python ?? PYTHON;
@@ -64,6 +85,7 @@ export class LocalExecutor implements Executor {
     }
     this.unsafe = why !== null;
     this.name = this.unsafe ? "local-unsafe" : "local";
+    this.user = this.unsafe ? null : sandboxHostUser();
   }
 
   async run(spec: ExecSpec): Promise<ExecResult> {
@@ -71,6 +93,7 @@ export class LocalExecutor implements Executor {
     // Named after this process, so the next process can tell a cgroup left by a kill -9 (see cgroup.ts).
     const cg = this.opts.cgroup === false ? null : JobCgroup.create(`${process.pid}-${randomUUID()}`, spec.limits.memoryMb);
     const memBytes = Math.round(spec.limits.memoryMb * 1024 * 1024);
+    const diskBytes = Math.round(spec.limits.diskMb * 1024 * 1024);
     let command: string[];
     let env: Record<string, string>;
     if (this.unsafe) {
@@ -83,20 +106,31 @@ export class LocalExecutor implements Executor {
       command = [this.python, "code/main.py"];
     } else {
       env = sandboxEnv(spec.limits, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, spec.env);
+      let mounts = { prefix: [] as string[], publicDir: spec.publicDir, jobDir: spec.jobDir };
+      if (this.user) {
+        chownTree(spec.jobDir, this.user);
+        // (A missing folder is left to bubblewrap, which reports it.)
+        if ([spec.publicDir, spec.jobDir].some((d) => existsSync(d) && !reachableBy(this.user!, d))) mounts = stagePrefix(stagingPoint(), spec.publicDir, spec.jobDir);
+        mounts.prefix.push(...dropPrivilegesPrefix(this.user));
+      }
       command = [
+        ...mounts.prefix,
         this.bwrap,
         ...bwrapArgs({
-          jobDir: spec.jobDir,
-          publicDir: spec.publicDir,
+          jobDir: mounts.jobDir,
+          publicDir: mounts.publicDir,
           env,
           command: [this.python, "code/main.py"],
           gpuDevices: spec.limits.gpus > 0 ? nvidiaDevices() : [],
         }),
       ];
     }
-    if (!cg) command = ["prlimit", `--as=${memBytes}`, "--", ...command];
+    command = ["prlimit", `--fsize=${diskBytes}`, ...(cg ? [] : [`--as=${memBytes}`]), "--", ...command];
     // With a cgroup, a tiny shell joins it first, then execs the sandbox.
     const [cmd, args] = cg ? ["/bin/sh", ["-c", `${cg.enterScript()} && exec "$@"`, "sh", ...command]] : [command[0]!, command.slice(1)];
+    const quotaKill = new AbortController();
+    const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
+    const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () => quotaKill.abort());
     try {
       const r = await supervise({
         command: cmd,
@@ -105,18 +139,20 @@ export class LocalExecutor implements Executor {
         env: this.unsafe ? env : { PATH: "/usr/bin:/bin" },
         timeoutS: spec.limits.timeoutS,
         outputCapBytes: spec.outputCapBytes,
-        signal: spec.signal,
+        signal,
         killTree: cg ? () => cg.killAll() : undefined,
       });
       if (cg) await cg.killAll(); // nothing of the job outlives it
+      const diskQuota = await quota.stop();
       const stats = cg?.stats();
       if (r.truncated) warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
-      const bwrapFailed = !this.unsafe && r.exitCode === 1 && /^bwrap: /m.test(r.stderr) && !/Traceback|Error/.test(r.stderr.replace(/^bwrap: .*$/gm, ""));
+      const bwrapFailed = !this.unsafe && r.exitCode === 1 && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr) && !/Traceback|Error/.test(r.stderr.replace(/^(?:bwrap|openmle-sandbox): .*$/gm, ""));
       return {
         exitCode: r.exitCode,
         signal: r.signal,
         timedOut: r.timedOut,
-        cancelled: r.cancelled,
+        cancelled: r.cancelled && !!spec.signal?.aborted,
+        diskQuota,
         oomKilled: !r.timedOut && !r.cancelled && (stats?.oomKills ?? 0) > 0,
         sandboxError: r.spawnError ?? (bwrapFailed ? r.stderr.trim().slice(0, 2000) : null),
         stdout: r.stdout,
@@ -127,7 +163,18 @@ export class LocalExecutor implements Executor {
         warnings,
       };
     } finally {
+      await quota.stop();
       cg?.remove();
     }
+  }
+}
+
+/** The job folder (and what the kit put in it) belongs to the sandbox user, so the program can write it. */
+function chownTree(dir: string, user: HostUser): void {
+  chownSync(dir, user.uid, user.gid);
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (lstatSync(p).isDirectory()) chownTree(p, user);
+    else chownSync(p, user.uid, user.gid);
   }
 }

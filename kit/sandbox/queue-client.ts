@@ -1,6 +1,6 @@
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
-import type { TaskPackage } from "../gym/index.js";
+import { packageHash, type TaskPackage } from "../gym/index.js";
 import type { Workspace } from "../store/index.js";
 import { SandboxError } from "./errors.js";
 import { idempotencyKey } from "./idempotency-key.js";
@@ -12,11 +12,18 @@ import type { ExecutionRecord, SandboxLimits } from "./types.js";
 export const CPU_QUEUE = "openmle-sandbox";
 export const GPU_QUEUE = "openmle-sandbox-gpu";
 
-/** What travels through Redis: a task reference every worker can resolve, never task data. */
+/** The backend name in the idempotency keys of queue jobs (whichever worker runs them). */
+export const QUEUE_BACKEND = "queue";
+
+/**
+ * What travels through Redis: a task id and content hash, never a path or task data. A worker
+ * runs only tasks it was started with (their ids and hashes must match), so whoever can write to
+ * Redis can choose among those tasks but never make a worker load a package of their own.
+ */
 export interface QueueJobData {
-  /** A task folder path visible to the workers, or a built-in task id. */
-  readonly taskRef: string;
   readonly taskId: string;
+  /** The package content hash the client expects (gym's packageHash); a worker with another refuses. */
+  readonly taskHash: string;
   readonly code: string | null;
   readonly limits: SandboxLimits;
   readonly priority: number;
@@ -25,8 +32,8 @@ export interface QueueJobData {
 }
 
 export interface QueueSubmit {
-  /** A loaded task (its folder is the reference) or an explicit reference plus id. */
-  readonly task: TaskPackage | { readonly taskRef: string; readonly taskId: string };
+  /** A loaded task, or its id and content hash (the workers must have been started with it). */
+  readonly task: TaskPackage | { readonly taskId: string; readonly taskHash: string };
   readonly code: string | null;
   readonly limits?: Partial<SandboxLimits>;
   /** Higher runs first (as in SandboxPool). */
@@ -79,8 +86,8 @@ export class SandboxQueueClient {
 
   async submit(s: QueueSubmit): Promise<ExecutionRecord> {
     const limits = resolveLimits(s.limits);
-    const ref = "meta" in s.task ? { taskRef: s.task.dir, taskId: s.task.meta.id } : s.task;
-    const key = idempotencyKey(ref.taskId, s.code, limits);
+    const ref = "meta" in s.task ? { taskId: s.task.meta.id, taskHash: packageHash(s.task.dir) } : { taskId: s.task.taskId, taskHash: s.task.taskHash };
+    const key = idempotencyKey({ ...ref, code: s.code, limits, backend: QUEUE_BACKEND });
     if (this.workspace) {
       const stored = await findExecution(this.workspace, key);
       if (stored) return stored;

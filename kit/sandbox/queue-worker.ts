@@ -1,14 +1,16 @@
-import { hostname } from "node:os";
-import { Worker, type Job } from "bullmq";
+import { hostname, tmpdir } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
-import type { TaskPackage } from "../gym/index.js";
+import { packageHash, type TaskPackage } from "../gym/index.js";
+import { SandboxConfigError } from "./errors.js";
 import type { Executor } from "./executor.js";
-import { CPU_QUEUE, GPU_QUEUE, type QueueJobData } from "./queue-client.js";
+import { CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueJobData } from "./queue-client.js";
 import { SandboxPool } from "./scheduler.js";
 import type { ExecutionRecord } from "./types.js";
 
 export type WorkerEvent =
-  | { readonly type: "ready"; readonly workerId: string; readonly queues: readonly string[] }
+  | { readonly type: "ready"; readonly workerId: string; readonly queues: readonly string[]; readonly tasks: readonly { id: string; hash: string }[] }
   | { readonly type: "job-active"; readonly workerId: string; readonly jobId: string; readonly taskId: string }
   | { readonly type: "job-completed"; readonly workerId: string; readonly jobId: string; readonly status: string }
   | { readonly type: "job-failed"; readonly workerId: string; readonly jobId: string; readonly message: string };
@@ -20,8 +22,13 @@ export interface WorkerOptions {
   readonly cpus: number;
   /** GPUs: when > 0 the worker also takes GPU jobs. */
   readonly gpus?: number;
-  /** Turns a job's task reference (folder or built-in id) into a package (gym's resolveTask). */
-  readonly resolveTask: (ref: string) => Promise<TaskPackage>;
+  /**
+   * The only tasks this worker runs (loaded by its operator, e.g. `openmle worker --task`). Jobs
+   * name a task id and content hash; any other id, or the same id with other content, is refused.
+   */
+  readonly tasks: readonly TaskPackage[];
+  /** Where job folders go (default the system temp folder's openmle-jobs); no task may lie inside. */
+  readonly jobsDir?: string;
   readonly workerId?: string;
   readonly prefix?: string;
   /** A job's lock lasts this long without renewal; a dead worker's job is retried after it (default 30 s). */
@@ -36,17 +43,32 @@ export interface WorkerOptions {
  * job lock is renewed while a job runs; when a worker dies its lock expires, another worker's
  * stalled-job check moves the job back to waiting and it runs again elsewhere. Only the holder
  * of the current lock can complete a job, so a job completes once; record writes are keyed by
- * idempotency key, so storing it twice is a no-op anyway.
+ * idempotency key, so storing it twice is a no-op anyway. A job for a task the worker was not
+ * started with, or whose content hash differs from the worker's package, fails at once (no retry).
  */
 export async function startSandboxWorker(opts: WorkerOptions): Promise<{ readonly workerId: string; close(): Promise<void> }> {
   const workerId = opts.workerId ?? `${hostname()}-${process.pid}`;
   const gpus = opts.gpus ?? 0;
-  const pool = new SandboxPool({ cpuSlots: opts.cpus, gpuSlots: gpus, executor: opts.executor });
+  const jobsRoot = resolve(opts.jobsDir ?? join(tmpdir(), "openmle-jobs"));
+  const tasks = new Map<string, TaskPackage>();
+  for (const t of opts.tasks) {
+    const rel = relative(jobsRoot, resolve(t.dir));
+    if (!rel.startsWith("..") && !isAbsolute(rel)) throw new SandboxConfigError(`Task ${t.meta.id} lies inside the job folders (${t.dir}); a worker serves only task packages outside ${jobsRoot}.`);
+    if (tasks.has(t.meta.id) && tasks.get(t.meta.id)!.dir !== t.dir) throw new SandboxConfigError(`Two task packages share the id ${t.meta.id} (${tasks.get(t.meta.id)!.dir}, ${t.dir}); give the worker one of them.`);
+    tasks.set(t.meta.id, t);
+  }
+  if (tasks.size === 0) throw new SandboxConfigError("A worker needs the tasks it may run: pass at least one (openmle worker --task <folder|built-in id>).");
+  const pool = new SandboxPool({ cpuSlots: opts.cpus, gpuSlots: gpus, executor: opts.executor, jobsDir: opts.jobsDir, keyBackend: QUEUE_BACKEND });
   const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   const process_ = async (job: Job<QueueJobData>): Promise<ExecutionRecord> => {
-    opts.onEvent?.({ type: "job-active", workerId, jobId: String(job.id), taskId: job.data.taskId });
-    const task = await opts.resolveTask(job.data.taskRef);
-    const { code, limits, priority, runId, nodeId } = job.data;
+    const { taskId, taskHash, code, limits, priority, runId, nodeId } = job.data;
+    opts.onEvent?.({ type: "job-active", workerId, jobId: String(job.id), taskId: String(taskId) });
+    const task = typeof taskId === "string" ? tasks.get(taskId) : undefined;
+    if (!task) throw new UnrecoverableError(`worker ${workerId} does not run task ${JSON.stringify(taskId)}; it runs ${[...tasks.keys()].join(", ")}. Start a worker with --task for it.`);
+    const hash = packageHash(task.dir);
+    if (hash !== taskHash) {
+      throw new UnrecoverableError(`worker ${workerId} has task ${taskId} with content hash ${hash}, the job asks for ${JSON.stringify(taskHash)}: the packages differ. Give client and workers the same package.`);
+    }
     const record = await pool.submit({ task, code, limits, priority, ...(runId ? { runId } : {}), ...(nodeId ? { nodeId } : {}) });
     return { ...record, worker: workerId };
   };
@@ -65,7 +87,7 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<{ readonl
     return w;
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  opts.onEvent?.({ type: "ready", workerId, queues: names });
+  opts.onEvent?.({ type: "ready", workerId, queues: names, tasks: [...tasks.values()].map((t) => ({ id: t.meta.id, hash: packageHash(t.dir) })) });
   return {
     workerId,
     async close() {

@@ -1,18 +1,18 @@
 // The Redis queue backend against a real redis-server and two real worker processes; one is
 // killed with SIGKILL mid-job and the job must finish elsewhere, recorded exactly once.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { QueueEvents } from "bullmq";
+import { Queue, QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTask, type TaskPackage } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { probeBwrap } from "./local-executor.js";
 import { CPU_QUEUE, SandboxQueueClient } from "./queue-client.js";
-import { hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
+import { copyTask, hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WORKER_ENTRY = join(ROOT, "kit", "cli", "worker-cmd.ts");
@@ -35,7 +35,7 @@ interface WorkerProc {
 }
 
 function startWorker(id: string, redisUrl: string): WorkerProc {
-  const proc = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY, "worker", "--redis", redisUrl, "--cpus", "1", "--lock-ms", "2000", "--stalled-ms", "1000", "--id", id], {
+  const proc = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY, "worker", "--redis", redisUrl, "--task", TINY_TASK_DIR, "--cpus", "1", "--lock-ms", "2000", "--stalled-ms", "1000", "--id", id], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -133,6 +133,36 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
       expect(completed.length).toBe(1);
     } finally {
       await events.close();
+      await client.close();
+    }
+  });
+
+  it("refuses a job for a task it was not started with: a package path in the payload never loads", async () => {
+    // A package whose metric.py would run code on import (on the host, as root, before issue 10).
+    const marker = join(dir, "evil-metric-ran");
+    const evil = copyTask(join(dir, "evil-task"), { "utils/metric.py": `open(${JSON.stringify(marker)}, "w").write("x")\n` });
+    const queue = new Queue(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
+    const events = new QueueEvents(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
+    await events.waitUntilReady();
+    try {
+      const code = 'import os, shutil\nshutil.copy(os.path.join(os.environ["DATA_DIR"], "sample_submission.csv"), "submission.csv")\n';
+      const forged = { taskRef: evil, taskId: "evil-task", taskHash: "0", code, limits: { timeoutS: 30, memoryMb: 512, cpus: 1, gpus: 0, diskMb: 1024 }, priority: 0 };
+      const job = await queue.add("run", forged, { jobId: `forged-${Date.now()}`, attempts: 3 });
+      await expect(job.waitUntilFinished(events)).rejects.toThrow(/does not run task "evil-task"/);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await events.close();
+      await queue.close();
+    }
+  });
+
+  it("refuses a package whose content differs from the worker's (same task id): no record of one served for the other", async () => {
+    const other = await loadTask(copyTask(join(dir, "other", "tiny-task"), { "data/private/test_answer.csv": "id,label\n60,1\n" }, task.meta));
+    expect(other.meta.id).toBe(task.meta.id);
+    const client = await SandboxQueueClient.connect(redisUrl);
+    try {
+      await expect(client.submit({ task: other, code: "print(1)\n", limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } })).rejects.toThrow(/the packages differ/);
+    } finally {
       await client.close();
     }
   });

@@ -3,14 +3,16 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Workspace } from "../store/index.js";
-import { metricRange, scoreSubmission, type TaskPackage } from "../gym/index.js";
+import { metricRange, packageHash, scoreSubmission, type TaskPackage } from "../gym/index.js";
 import { listArtifacts } from "./artifacts.js";
 import { classifyExecution, type ScoreResult } from "./classify.js";
-import { SandboxCancelledError } from "./errors.js";
+import { SandboxCancelledError, SandboxUnavailableError } from "./errors.js";
 import type { Executor } from "./executor.js";
 import { codeHash, idempotencyKey } from "./idempotency-key.js";
 import { resolveLimits } from "./limits.js";
-import { LocalExecutor } from "./local-executor.js";
+import { LocalExecutor, probeBwrap } from "./local-executor.js";
+import { sandboxedScorer } from "./sandboxed-scorer.js";
+import { checkSubmission, submissionCaps } from "./submission-caps.js";
 import { findExecution, writeExecution } from "./record-store.js";
 import { jobDirPrefix, sweepStaleJobDirs } from "./stale-jobs.js";
 import type { ExecutionRecord, SandboxJob } from "./types.js";
@@ -31,8 +33,13 @@ export interface RunSandboxOptions extends SandboxJob {
   readonly workspace?: Workspace;
   /** Skip the idempotency lookup (default false). */
   readonly rerun?: boolean;
-  /** Hidden-test scorer (default gym's scoreSubmission: the task's utils/metric.py against data/private). */
+  /**
+   * Hidden-test scorer (default: the task's utils/metric.py against data/private, run in a
+   * sandbox of its own, see sandboxed-scorer.ts; on the host only for the unsafe local backend).
+   */
   readonly scorer?: Scorer;
+  /** Backend name in the idempotency key (default the executor's name; queue workers use "queue", as their clients do). */
+  readonly keyBackend?: string;
   readonly signal?: AbortSignal;
   /** Keep job folders here (one per execution) instead of a temporary folder removed after the run. */
   readonly jobsDir?: string;
@@ -48,6 +55,16 @@ function getDefaultExecutor(): Executor {
   return (defaultExecutor ??= new LocalExecutor());
 }
 
+let defaultScorer: Scorer | undefined;
+/** The sandboxed scorer; the host scorer only where programs themselves run without isolation. */
+function getDefaultScorer(executor: Executor): Scorer {
+  if (executor.name === "local-unsafe") return scoreSubmission;
+  if (defaultScorer) return defaultScorer;
+  const why = probeBwrap();
+  if (why) throw new SandboxUnavailableError(`Scoring runs the task's metric.py in a bubblewrap sandbox, which is unavailable: ${why}. Install bubblewrap, or pass a scorer.`);
+  return (defaultScorer = sandboxedScorer());
+}
+
 /** Names the program's submission may have, relative to its working directory. */
 export const SUBMISSION_FILES = ["submission.csv", "submission/submission.csv"];
 
@@ -56,14 +73,17 @@ export const SUBMISSION_FILES = ["submission.csv", "submission/submission.csv"];
  * 1. resolve limits and the idempotency key; a stored record with that key is returned as is;
  * 2. no code → missing_code without running anything;
  * 3. write code/main.py into a fresh job folder and run it on the executor;
- * 4. score submission.csv with the task's hidden metric (outside the sandbox);
+ * 4. check submission.csv's size and header against the task's caps, then score it with the
+ *    task's hidden metric in the scorer's own sandbox;
  * 5. classify into one of the six feedback modes (a validation score outside the metric's range
  *    counts as none: score_out_of_range), store and return the record.
  */
 export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionRecord> {
   const limits = resolveLimits(opts.limits);
   const taskId = opts.task.meta.id;
-  const key = idempotencyKey(taskId, opts.code, limits);
+  const hasCode = !!opts.code && opts.code.trim() !== "";
+  const executor = hasCode ? (opts.executor ?? getDefaultExecutor()) : opts.executor;
+  const key = idempotencyKey({ taskId, taskHash: packageHash(opts.task.dir), code: opts.code, limits, backend: opts.keyBackend ?? executor?.name ?? "local" });
   if (opts.workspace && !opts.rerun) {
     const stored = await findExecution(opts.workspace, key);
     if (stored) {
@@ -76,7 +96,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
   const ids = { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.nodeId ? { nodeId: opts.nodeId } : {}) };
   const common = { executionId, idempotencyKey: key, taskId, codeHash: codeHash(opts.code), limits, startedAt, ...ids };
 
-  if (!opts.code || opts.code.trim() === "") {
+  if (!hasCode || !executor) {
     const c = classifyExecution({ codeMissing: true });
     const record: ExecutionRecord = {
       ...common, backend: opts.executor?.name ?? "local", status: c.status, validScore: null, testScore: null,
@@ -86,7 +106,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
     return finish(opts, record);
   }
 
-  const executor = opts.executor ?? getDefaultExecutor();
+  const scorer = opts.scorer ?? getDefaultScorer(executor);
   opts.onEvent?.({ type: "exec-start", executionId, taskId, backend: executor.name });
   const keep = opts.jobsDir !== undefined;
   const root = resolve(opts.jobsDir ?? join(tmpdir(), "openmle-jobs"));
@@ -101,12 +121,16 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
     for (const w of r.warnings) opts.onEvent?.({ type: "warning", message: w });
     const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f) || isLink(f));
     let score: ScoreResult | undefined;
-    if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError) {
+    if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError && !r.diskQuota) {
       try {
-        // The scorer runs outside the sandbox: a link could make it read host files (the answers).
-        score = regularFileInside(jobDir, submission)
-          ? await (opts.scorer ?? scoreSubmission)(opts.task, submission)
-          : { ok: false, kind: "invalid", message: "the submission is a symbolic link or lies outside the job folder; write a regular file submission.csv" };
+        // The scorer reads the file as the kit: a link could make it read host files (the answers).
+        const tooBig = regularFileInside(jobDir, submission) ? checkSubmission(submission, submissionCaps(opts.task)) : undefined;
+        score =
+          tooBig === undefined
+            ? { ok: false, kind: "invalid", message: "the submission is a symbolic link or lies outside the job folder; write a regular file submission.csv" }
+            : tooBig !== null
+              ? { ok: false, kind: "invalid", message: tooBig }
+              : await scorer(opts.task, submission);
       } catch (e) {
         score = { ok: false, kind: "error", message: e instanceof Error ? e.message : String(e) };
       }

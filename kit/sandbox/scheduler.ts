@@ -1,3 +1,4 @@
+import { packageHash } from "../gym/index.js";
 import type { Workspace } from "../store/index.js";
 import { SandboxCancelledError, SandboxConfigError } from "./errors.js";
 import type { Executor } from "./executor.js";
@@ -15,6 +16,8 @@ export interface PoolOptions {
   readonly workspace?: Workspace;
   readonly scorer?: RunSandboxOptions["scorer"];
   readonly jobsDir?: string;
+  /** Backend name in idempotency keys (default the executor's; the queue worker uses "queue"). */
+  readonly keyBackend?: string;
   readonly onEvent?: (e: SandboxEvent) => void;
 }
 
@@ -32,7 +35,7 @@ interface Queued {
  * In-process scheduler: a pool of CPU and GPU slots. Jobs run highest priority first (FIFO among
  * equals, no overtaking, so a big job is never starved by small ones); each job's own limits
  * give its timeout; an AbortSignal cancels it queued or running. Idempotency: a job whose key
- * (task, code hash, limits) is running or done returns that same record without running again.
+ * (task package content, code hash, limits, backend) is running or done returns that same record without running again.
  */
 export class SandboxPool {
   private queue: Queued[] = [];
@@ -62,7 +65,9 @@ export class SandboxPool {
   /** Submit a job and wait for its record. */
   submit(job: SandboxJob & { signal?: AbortSignal }): Promise<ExecutionRecord> {
     const limits = resolveLimits(job.limits);
-    const key = idempotencyKey(job.task.meta.id, job.code, limits);
+    const key = idempotencyKey({
+      taskId: job.task.meta.id, taskHash: packageHash(job.task.dir), code: job.code, limits, backend: this.opts.keyBackend ?? this.opts.executor?.name ?? "local",
+    });
     const known = this.done.get(key);
     if (known) return Promise.resolve(known);
     const pending = this.inFlight.get(key);
@@ -111,7 +116,7 @@ export class SandboxPool {
       this.runningCount++;
       const { signal, ...job } = head.job;
       const env = gpuIds.length ? { CUDA_VISIBLE_DEVICES: gpuIds.join(",") } : undefined;
-      runSandbox({ ...job, signal, env, executor: this.opts.executor, workspace: this.opts.workspace, scorer: this.opts.scorer, jobsDir: this.opts.jobsDir, onEvent: this.opts.onEvent })
+      runSandbox({ ...job, signal, env, executor: this.opts.executor, workspace: this.opts.workspace, scorer: this.opts.scorer, jobsDir: this.opts.jobsDir, keyBackend: this.opts.keyBackend, onEvent: this.opts.onEvent })
         .then(
           (r) => {
             // An infrastructure failure says nothing about the program: never replay it.

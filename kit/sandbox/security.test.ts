@@ -1,5 +1,5 @@
 // Adversarial programs on the local executor: each tries one escape (spec issue 4, Security).
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,6 +69,22 @@ describe.skipIf(!!noBwrap)("local executor security", () => {
     expect([r.status, r.errorSignature]).toEqual(["runtime_error", "memory_error"]);
     expect(r.stdoutTail).not.toContain("allocated_mb");
     if (r.peakMemMb !== null) expect(r.peakMemMb).toBeLessThanOrEqual(257);
+  });
+
+  it("is an unprivileged user on the host: no /proc/sys knob, no root-only file, a non-zero host uid", async () => {
+    // A copy of the task whose public data holds a root-only file (0600), visible at /data. It lies
+    // under a 0700 folder, so the sandbox user reaches it through the staging mounts.
+    const own = join(jobsDir, "task-with-secret");
+    cpSync(task.dir, own, { recursive: true });
+    writeFileSync(join(own, "data", "public", "root-only.txt"), "secret");
+    chmodSync(join(own, "data", "public", "root-only.txt"), 0o600);
+    const rootOnly = process.getuid?.() === 0 ? ["/data/root-only.txt", "/etc/shadow"] : ["/etc/shadow"];
+    const r = await runSandbox({ task: { ...task, dir: own, publicDir: join(own, "data", "public") }, code: ADVERSARIAL.hostPrivileges(rootOnly), limits, jobsDir });
+    const rep = report(r.stdoutTail);
+    expect(rep.writable).toEqual([]);
+    expect(rep.readable).toEqual([]);
+    expect(rep.sysfs).toBe(false);
+    expect(statSync(join(r.workDir!, "owned-by-job.txt")).uid).not.toBe(0);
   });
 
   it("cannot write outside its workspace (system, public data, task folder, host /tmp)", async () => {

@@ -28,6 +28,8 @@ export function supervise(opts: {
   outputCapBytes: number;
   signal?: AbortSignal;
   killTree?: () => Promise<unknown>;
+  /** Open file descriptors handed to the child as fds 3, 4, ... */
+  extraFds?: readonly number[];
 }): Promise<Supervised> {
   const t0 = performance.now();
   const out = new TailBuffer(opts.outputCapBytes, 2048);
@@ -41,11 +43,11 @@ export function supervise(opts: {
     const child = spawn(opts.command, opts.args as string[], {
       cwd: opts.cwd,
       env: opts.env ?? {},
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", ...(opts.extraFds ?? [])],
       detached: true,
     });
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.stdout!.on("data", (b: Buffer) => out.push(b));
+    child.stderr!.on("data", (b: Buffer) => err.push(b));
 
     const kill = () => {
       try {
@@ -80,8 +82,8 @@ export function supervise(opts: {
       } catch {
         /* group already empty */
       }
-      child.stdout.destroy();
-      child.stderr.destroy();
+      child.stdout!.destroy();
+      child.stderr!.destroy();
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,

@@ -1,5 +1,5 @@
 // Shared by the sandbox tests, notebook and benchmark: the fixture task package and programs.
-import { readFileSync, readdirSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,38 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 /** Source folder of the fixtures (works from kit/ and from dist/kit/, which has no copies). */
 export const FIXTURES = join(HERE.replace(/\/dist\/kit\/sandbox$/, "/kit/sandbox"), "test-fixtures");
 export const TINY_TASK_DIR = join(FIXTURES, "tiny-task");
+
+/**
+ * A copy of the fixture task at `dest`, with some files replaced (paths relative to the package).
+ * With `meta`, a task.json is written too, so loading the copy needs no metric inspection.
+ */
+export function copyTask(dest: string, files: Readonly<Record<string, string>> = {}, meta?: object): string {
+  cpSync(TINY_TASK_DIR, dest, { recursive: true });
+  if (meta) writeFileSync(join(dest, "task.json"), JSON.stringify(meta));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dest, rel)), { recursive: true });
+    writeFileSync(join(dest, rel), text);
+  }
+  return dest;
+}
+
+/**
+ * A metric.py whose class runs `body` (Python, may use json/os/socket) when it validates a
+ * submission, then reports what it saw as the validation error message (so the record carries it).
+ */
+export function spyMetric(body: string): string {
+  return `import json, os, socket
+class SpyMetric:
+    def __init__(self, value="label", higher_is_better=True):
+        self.value = value
+    def validate_submission(self, submission, ground_truth):
+        seen = {}
+${body.split("\n").map((l) => `        ${l}`).join("\n")}
+        raise ValueError("SPY " + json.dumps(seen))
+    def evaluate(self, y_true, y_pred):
+        return 1.0
+`;
+}
 
 /** A fixture program by name (test-fixtures/programs/<name>.py). */
 export function program(name: string): string {
@@ -80,6 +112,33 @@ chunks = []
 for i in range(200):
     chunks.append(bytearray(50 * 1024 * 1024))  # 10 GB in total if nothing stops it
 print('{"allocated_mb": %d}' % (len(chunks) * 50))
+`,
+  hostPrivileges: (rootOnlyFiles: readonly string[]) => `
+import json, os
+# 1. every /proc/sys entry (and other host-global /proc knobs), opened for writing: nothing is written
+writable = []
+for root, dirs, files in os.walk("/proc/sys"):
+    for f in files:
+        p = os.path.join(root, f)
+        try:
+            os.close(os.open(p, os.O_WRONLY)); writable.append(p)
+        except OSError:
+            pass
+for p in ["/proc/sysrq-trigger", "/proc/sys/kernel/core_pattern"]:
+    try:
+        os.close(os.open(p, os.O_WRONLY)); writable.append(p)
+    except OSError:
+        pass
+# 2. files only root may read
+readable = []
+for p in ${JSON.stringify(rootOnlyFiles)}:
+    try:
+        open(p).read(1); readable.append(p)
+    except OSError:
+        pass
+# 3. a file it owns, for the host to look at
+open("owned-by-job.txt", "w").write("x")
+print(json.dumps({"writable": writable, "readable": readable, "sysfs": os.path.exists("/sys/kernel")}))
 `,
   writeOutside: (targets: readonly string[]) => `
 import json

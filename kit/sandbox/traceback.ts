@@ -45,6 +45,8 @@ export function extractPythonFailure(stderr: string, maxChars = 4000): PythonFai
 /** Groups failures: the same root cause gets the same signature whatever the message. */
 export function runtimeSignature(exception: string | null, stderr: string): string {
   if (/CUDA out of memory|OutOfMemoryError/.test(stderr)) return "gpu_memory_error";
+  // RLIMIT_FSIZE (set to the disk quota) or a full disk: the job wrote too much.
+  if (/\[Errno (?:27|28)\] (?:File too large|No space left on device)/.test(stderr)) return "disk_quota";
   switch (exception) {
     case null:
       return "nonzero_exit";

@@ -13,6 +13,8 @@ export interface SandboxLimits {
   readonly cpus: number;
   /** GPUs requested (0 = CPU job). */
   readonly gpus: number;
+  /** Disk quota of the job folder in MiB (bytes allocated there; past it the job is killed: disk_quota). */
+  readonly diskMb: number;
 }
 
 /** One execution: plain, readonly, goes straight into the executions table. */

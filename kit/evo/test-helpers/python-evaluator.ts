@@ -18,7 +18,7 @@ export async function pythonEvaluate(job: SandboxJob): Promise<ExecutionRecord> 
     idempotencyKey: createHash("sha256").update(code).digest("hex").slice(0, 16), taskId: job.task.meta.id, backend: "test-python",
     errorType: null, errorSignature: null, traceback: null, stdoutTail: "", stderrTail: "", cpuS: 0, peakMemMb: null, artifacts: [],
     codeHash: createHash("sha256").update(code).digest("hex").slice(0, 16),
-    limits: { timeoutS: job.limits?.timeoutS ?? 60, memoryMb: 1024, cpus: 1, gpus: 0 }, validScore: null, testScore: null,
+    limits: { timeoutS: job.limits?.timeoutS ?? 60, memoryMb: 1024, cpus: 1, gpus: 0, diskMb: 8192 }, validScore: null, testScore: null,
   };
   const end = (r: Partial<ExecutionRecord> & Pick<ExecutionRecord, "status">): ExecutionRecord => {
     const endedAt = new Date();

@@ -1,0 +1,47 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+
+/** What a package's content hash covers: its data (public and private), utils/ (metric, prepare) and task.json. */
+export const HASHED_PARTS = ["data", "utils", "task.json"] as const;
+
+const cache = new Map<string, { fingerprint: string; hash: string }>();
+
+/**
+ * Content hash of a task package: sha256 (first 16 hex digits) over the relative path and bytes
+ * of every file under data/, utils/ and task.json, in sorted order. Any change to the data, the
+ * metric or prepare.py gives a new hash. Files are re-read only when their size, mtime or inode
+ * changed since the last call in this process.
+ */
+export function packageHash(dir: string): string {
+  const root = resolve(dir);
+  const files: string[] = [];
+  const walk = (p: string) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (!st.isDirectory()) {
+      files.push(p);
+      return;
+    }
+    for (const name of readdirSync(p).sort()) walk(join(p, name));
+  };
+  for (const part of HASHED_PARTS) walk(join(root, part));
+  const fp = createHash("sha256");
+  for (const f of files) {
+    const st = statSync(f, { bigint: true });
+    fp.update(`${relative(root, f)}\0${st.size}\0${st.mtimeNs}\0${st.ino}\0`);
+  }
+  const fingerprint = fp.digest("hex");
+  const known = cache.get(root);
+  if (known?.fingerprint === fingerprint) return known.hash;
+  const h = createHash("sha256");
+  for (const f of files) {
+    h.update(relative(root, f));
+    h.update("\0");
+    h.update(readFileSync(f));
+    h.update("\0");
+  }
+  const hash = h.digest("hex").slice(0, 16);
+  cache.set(root, { fingerprint, hash });
+  return hash;
+}

@@ -1,0 +1,53 @@
+import { lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { HostUser } from "./sandbox-user.js";
+
+/**
+ * Whether `user` can reach `path` (search permission on every folder above it and on it), from
+ * the mode bits: bubblewrap, running as that user, must resolve the folders it binds. A task or
+ * job folder under a private folder (e.g. /root, mode 0700) is not reachable and gets staged.
+ */
+export function reachableBy(user: HostUser, path: string): boolean {
+  let p: string;
+  try {
+    p = realpathSync(path);
+  } catch {
+    return false;
+  }
+  for (;;) {
+    const st = statSync(p);
+    const bits = st.uid === user.uid ? (st.mode >> 6) & 7 : st.gid === user.gid ? (st.mode >> 3) & 7 : st.mode & 7;
+    if (!(bits & 1)) return false;
+    const up = dirname(p);
+    if (up === p) return true;
+    p = up;
+  }
+}
+
+/** An empty, root-owned folder the staging mounts go on (inside a private mount namespace only). */
+export function stagingPoint(): string {
+  const dir = join(tmpdir(), "openmle-stage");
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || st.uid !== 0) throw new Error(`${dir} must be a folder owned by root (found ${st.isSymbolicLink() ? "a symbolic link" : `uid ${st.uid}`}); remove it.`);
+  return dir;
+}
+
+/**
+ * Command prefix (run as root) that makes `publicDir` and `jobDir` reachable for the unprivileged
+ * sandbox user: in a private mount namespace (nothing propagates to the host and it vanishes with
+ * the job), a small tmpfs goes on `point` and the two folders are bind-mounted at
+ * `<point>/data` and `<point>/workspace`, then the rest of the command runs.
+ */
+export function stagePrefix(point: string, publicDir: string, jobDir: string): { prefix: string[]; publicDir: string; jobDir: string } {
+  const script =
+    'mount -t tmpfs -o mode=0755,size=64k openmle-stage "$3" && mkdir "$3/data" "$3/workspace" && ' +
+    'mount --bind "$1" "$3/data" && mount --bind "$2" "$3/workspace" || { echo "openmle-sandbox: cannot bind $1 and $2 for the sandbox user" >&2; exit 1; }; ' +
+    'shift 3 && exec "$@"';
+  return {
+    prefix: ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh", publicDir, jobDir, point],
+    publicDir: join(point, "data"),
+    jobDir: join(point, "workspace"),
+  };
+}
