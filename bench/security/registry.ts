@@ -41,6 +41,7 @@ import { attempts as sandbox } from "./attempts/sandbox.js";
 import { attempts as hostLimits } from "./attempts/host-limits.js";
 import { attempts as queue } from "./attempts/queue.js";
 import { attempts as keys } from "./attempts/keys.js";
+import { attempts as cliStore } from "./attempts/cli-store.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -48,4 +49,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "host-limits", attempts: hostLimits },
   { group: "queue", attempts: queue },
   { group: "keys", attempts: keys },
+  { group: "cli-store", attempts: cliStore },
 ];

@@ -9,10 +9,7 @@ import { resolveLimits, runSandbox, type Executor } from "../../../kit/sandbox/i
 import { program } from "../../../kit/sandbox/test-helpers.js";
 import { openWorkspace, ReadOnlyWorkspaceError } from "../../../kit/store/index.js";
 
-/** The registry's Attempt, restated so this module builds on its own (bench/security/registry.ts is the reference). */
-interface Outcome { readonly held: boolean; readonly detail: string }
-interface Ctx { readonly task: TaskPackage; readonly dir: string; readonly canaryPort: number; canaryConnections(): number }
-interface Attempt { readonly id: string; readonly source: string; readonly what: string; readonly perExecutor: boolean; run(ctx: Ctx, executor: Executor | null): Promise<Outcome> }
+import type { Attempt, Outcome } from "../registry.js";
 
 const short = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 90);
 
