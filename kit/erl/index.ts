@@ -18,3 +18,4 @@ export { judgeProgram, hackJudgeMessages, hackJudgePrompt, parseHackVerdict, HAC
 export { gspoUpdate, sequenceLogProb, GspoOptions, type GspoSample, type GspoStats } from "./gspo-update.js";
 export { runGroup, type ExecuteProgram, type GroupResult, type GroupSpec, type Rollout } from "./rollout-group.js";
 export { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
+export { exportRollouts, ROLLOUT_EXPORT_SQL } from "./export-rollouts.js";
