@@ -161,7 +161,8 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
       const queue: GroupResult[] = [];
       let dropped: GroupResult[] = [];
       while (version < cfg.steps && !opts.signal?.aborted) {
-        while (running.size < cap) {
+        // Never more in flight than the remaining steps can consume (no wasted groups at the end).
+        while (running.size < Math.min(cap, (cfg.steps - version) * batchSize - queue.length)) {
           const spec = plan();
           running.set(spec.groupId, launch(spec));
         }
