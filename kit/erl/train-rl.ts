@@ -164,7 +164,9 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
         // Never more in flight than the remaining steps can consume (no wasted groups at the end).
         while (running.size < Math.min(cap, (cfg.steps - version) * batchSize - queue.length)) {
           const spec = plan();
-          running.set(spec.groupId, launch(spec));
+          const p = launch(spec);
+          p.catch(() => {}); // a failure surfaces through Promise.race; groups still running after it must not crash the process
+          running.set(spec.groupId, p);
         }
         const done = await Promise.race(running.values());
         running.delete(done.groupId);
