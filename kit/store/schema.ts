@@ -172,6 +172,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX executions_key ON executions (idempotency_key)`,
     ],
   },
+  {
+    version: 2,
+    description: "policy_checkpoints (named, versioned grammar-policy params; kit/erl)",
+    sql: [
+      `CREATE TABLE policy_checkpoints (
+        name VARCHAR PRIMARY KEY,     -- user-facing name, e.g. "sft-1", "rl-run3-step4"
+        policy VARCHAR,               -- 'grammar' (params below); other kinds reserved for LLM exports
+        format_version INTEGER,       -- GrammarParams.version
+        kit_version VARCHAR,          -- package.json version that wrote it
+        parent VARCHAR,               -- checkpoint it was trained from ('default' for the built-in params)
+        source VARCHAR,               -- 'sft' | 'rl' | 'import' | 'loop'
+        dataset VARCHAR,              -- dataset name it was trained on (sft), or rl run id (rl)
+        params JSON,                  -- paramsToJson(GrammarParams)
+        config JSON,
+        config_hash VARCHAR,
+        metrics JSON,                 -- e.g. log-likelihood before/after, step metrics
+        created_at TIMESTAMP DEFAULT current_timestamp
+      )`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -187,5 +207,6 @@ export const TABLES = [
   "llm_calls",
   "memory_cache",
   "datasets",
+  "policy_checkpoints",
 ] as const;
 export type TableName = (typeof TABLES)[number];

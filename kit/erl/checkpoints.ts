@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { projectRoot } from "../gym/index.js";
+import { defaultGrammarParams, paramsFromJson, paramsToJson, type GrammarParams } from "../policy/grammar/index.js";
+import { configHash, type Workspace } from "../store/index.js";
+import { CheckpointExistsError, CheckpointNotFoundError, CheckpointVersionError, ErlError } from "./errors.js";
+
+/** Where a checkpoint's params came from. */
+export type CheckpointSource = "sft" | "rl" | "import" | "loop";
+
+/** A stored, named, versioned set of grammar-policy parameters (table `policy_checkpoints`). */
+export interface Checkpoint {
+  readonly name: string;
+  readonly policy: "grammar";
+  /** The checkpoint it was trained from ("default" for the built-in params), or null. */
+  readonly parent: string | null;
+  readonly source: CheckpointSource;
+  /** The dataset it was trained on (sft) or the RL run id (rl). */
+  readonly dataset: string | null;
+  readonly params: GrammarParams;
+  readonly config: unknown;
+  readonly configHash: string;
+  readonly metrics: Record<string, unknown>;
+  readonly createdAt: string;
+  /** GrammarParams.version of the stored params. */
+  readonly formatVersion: number;
+  /** package.json version of the kit that wrote it. */
+  readonly kitVersion: string;
+}
+
+export type CheckpointSummary = Omit<Checkpoint, "params" | "config">;
+
+export interface CheckpointInput {
+  readonly name: string;
+  readonly params: GrammarParams;
+  readonly parent: string | null;
+  readonly source: CheckpointSource;
+  readonly dataset?: string | null;
+  readonly config?: unknown;
+  readonly metrics?: Record<string, unknown>;
+}
+
+/** The reserved reference to the built-in params (defaultGrammarParams()). */
+export const DEFAULT_CHECKPOINT = "default";
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
+let kitVersionCache: string | undefined;
+/** The kit's package.json version (written with every checkpoint). */
+export function kitVersion(): string {
+  return (kitVersionCache ??= (JSON.parse(readFileSync(resolve(projectRoot(), "package.json"), "utf8")) as { version: string }).version);
+}
+
+/** The part of a version that must match to load: "1" of 1.4.2, and "0.1" of 0.1.3 (0.x minors break). */
+export function kitMajor(version: string): string {
+  const [a = "0", b = "0"] = version.split(".");
+  return a === "0" ? `0.${b}` : a;
+}
+
+/**
+ * Store `params` under `name`. Refuses an existing name (CheckpointExistsError) unless `replace`;
+ * a replace deletes and inserts in one transaction, so a failure leaves the old checkpoint.
+ */
+export async function saveCheckpoint(ws: Workspace, input: CheckpointInput, opts: { replace?: boolean } = {}): Promise<Checkpoint> {
+  if (!NAME.test(input.name) || input.name === DEFAULT_CHECKPOINT || input.name.endsWith(".json")) {
+    throw new ErlError(
+      `checkpoint name "${input.name}" is not allowed: use letters, digits, . _ : - (not "default", not ending in .json)`,
+    );
+  }
+  // Round-trip through the JSON format so what is stored is exactly what loads.
+  const params = paramsFromJson(paramsToJson(input.params));
+  const existing = await ws.query("SELECT name FROM policy_checkpoints WHERE name = $name", { name: input.name });
+  if (existing.length > 0 && !opts.replace) {
+    throw new CheckpointExistsError(`checkpoint "${input.name}" already exists in ${ws.dir}: pick another name or pass --replace`);
+  }
+  const config = input.config ?? null;
+  const row = {
+    name: input.name,
+    policy: "grammar",
+    format_version: params.version,
+    kit_version: kitVersion(),
+    parent: input.parent,
+    source: input.source,
+    dataset: input.dataset ?? null,
+    params: paramsToJson(params),
+    config: JSON.stringify(config),
+    config_hash: configHash(config),
+    metrics: JSON.stringify(input.metrics ?? {}),
+    created_at: new Date(),
+  };
+  await ws.transaction(async () => {
+    if (existing.length > 0) await ws.exec("DELETE FROM policy_checkpoints WHERE name = $name", { name: input.name });
+    await ws.append("policy_checkpoints", [row]);
+  });
+  return loadCheckpoint(ws, input.name);
+}
+
+interface CheckpointRow {
+  name: string; policy: string; format_version: number; kit_version: string; parent: string | null; source: string;
+  dataset: string | null; params: string; config: string | null; config_hash: string; metrics: string | null; created_at: Date | string;
+}
+
+function summaryOf(r: CheckpointRow): CheckpointSummary {
+  return {
+    name: r.name, policy: "grammar", parent: r.parent, source: r.source as CheckpointSource, dataset: r.dataset,
+    configHash: r.config_hash, metrics: r.metrics ? (JSON.parse(r.metrics) as Record<string, unknown>) : {},
+    createdAt: r.created_at instanceof Date ? r.created_at.toISOString() : String(r.created_at),
+    formatVersion: r.format_version, kitVersion: r.kit_version,
+  };
+}
+
+/** Load a checkpoint; CheckpointNotFoundError lists the names there are, CheckpointVersionError says which version wrote it. */
+export async function loadCheckpoint(ws: Workspace, name: string): Promise<Checkpoint> {
+  const rows = await ws.query<CheckpointRow>("SELECT * FROM policy_checkpoints WHERE name = $name", { name });
+  const r = rows[0];
+  if (!r) {
+    const names = (await listCheckpoints(ws)).map((c) => c.name);
+    throw new CheckpointNotFoundError(
+      `no checkpoint "${name}" in ${ws.dir}; ` + (names.length ? `it has: ${names.join(", ")}` : "it has none yet (train one with `openmle sft train`)") + `, or use "default"`,
+    );
+  }
+  if (r.policy !== "grammar" || r.format_version !== 1 || kitMajor(r.kit_version) !== kitMajor(kitVersion())) {
+    throw new CheckpointVersionError(
+      `checkpoint "${name}" was written by kit ${r.kit_version} (policy ${r.policy}, params format ${r.format_version}); ` +
+        `this kit ${kitVersion()} reads grammar params format 1 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the params as JSON, or retrain it`,
+    );
+  }
+  return { ...summaryOf(r), params: paramsFromJson(r.params), config: r.config ? JSON.parse(r.config) : null };
+}
+
+/** Every checkpoint in the workspace, oldest first (without params). */
+export async function listCheckpoints(ws: Workspace): Promise<CheckpointSummary[]> {
+  const rows = await ws.query<CheckpointRow>("SELECT * EXCLUDE (params, config) FROM policy_checkpoints ORDER BY created_at, name");
+  return rows.map(summaryOf);
+}
+
+/**
+ * Resolve a `--params` reference: "default" → defaultGrammarParams(); a path ending in .json that
+ * exists → its params (paramsFromJson); anything else → a checkpoint name in `ws`.
+ * `checkpoint` is "default", the resolved file path, or the checkpoint name.
+ */
+export async function resolvePolicyParams(ref: string, ws?: Workspace): Promise<{ params: GrammarParams; checkpoint: string }> {
+  if (ref === DEFAULT_CHECKPOINT) return { params: defaultGrammarParams(), checkpoint: DEFAULT_CHECKPOINT };
+  if (ref.endsWith(".json")) {
+    const path = resolve(ref);
+    if (!existsSync(path)) throw new ErlError(`params file ${path} does not exist: pass an existing .json file, a checkpoint name, or "default"`);
+    try {
+      return { params: paramsFromJson(readFileSync(path, "utf8")), checkpoint: path };
+    } catch (e) {
+      throw new ErlError(`params file ${path}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  if (!ws) throw new ErlError(`"${ref}" names a checkpoint, which needs a workspace: pass --workspace DIR (or a .json params file, or "default")`);
+  const c = await loadCheckpoint(ws, ref);
+  return { params: c.params, checkpoint: c.name };
+}
