@@ -6,6 +6,7 @@ import { LlmPolicyConfig } from "../policy/llm/llm-policy-config.js";
 import { SandboxConfig } from "../sandbox/config.js";
 import { ReportConfig } from "../report/config.js";
 import { TaskSpec } from "../gym/task-spec.js";
+import { CollectSftConfig, SftTrainConfig } from "../erl/config.js";
 import { RlConfig } from "../erl/rl-config.js";
 
 /**
@@ -18,6 +19,8 @@ export const CONFIG_SCHEMAS = {
   llmPolicy: LlmPolicyConfig,
   sandbox: SandboxConfig,
   evolve: EvolveConfig,
+  collectSft: CollectSftConfig,
+  sftTrain: SftTrainConfig,
   rl: RlConfig,
   report: ReportConfig,
   taskSpec: TaskSpec,

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { resolvePolicyParams } from "../erl/index.js";
 import { evolve, EvolveConfig, HARNESSES, type EvoEvent, type EvolveConfigInput, type RunSummary } from "../evo/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
@@ -14,7 +15,7 @@ import { output, UsageError } from "./run-cli.js";
 
 export interface EvolveFlags extends LlmFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
-  json?: boolean; report?: string; config?: string; islands?: string; priors?: boolean; timeout?: string;
+  json?: boolean; report?: string; config?: string; islands?: string; priors?: boolean; timeout?: string; params?: string;
 }
 
 export function registerEvolve(program: Command): void {
@@ -33,6 +34,7 @@ export function registerEvolve(program: Command): void {
     .option("--timeout <s>", "time limit of one program in seconds")
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
     .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags given on the command line win")
+    .option("--params <ref>", "--policy grammar: parameters from a checkpoint in the workspace (openmle sft train), a .json file, or default")
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
     .option("--json", "print the run summary as JSON");
   addLlmFlags(cmd)
@@ -40,11 +42,12 @@ export function registerEvolve(program: Command): void {
       if (o.policy !== "grammar" && o.policy !== "openai") throw new UsageError(`unknown policy "${o.policy}". Valid: grammar, openai.`);
       const { config, parsed } = evolveSettings(o, command);
       const task = await resolveTask(o.task);
+      if (o.params && o.policy !== "grammar") throw new UsageError("--params applies to --policy grammar only.");
       if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
       await withCommandWorkspace(o.workspace, async (ws) => {
         // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
         const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
-        const policy = o.policy === "openai" ? createLlmPolicy(models!.model) : createGrammarPolicy();
+        const policy = o.policy === "openai" ? createLlmPolicy(models!.model) : o.params ? await grammarWithParams(o.params, ws) : createGrammarPolicy();
         const res = await evolve({
           task, policy, workspace: ws, memoryModel: models?.memoryModel, config, resume: o.resume,
           // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
@@ -56,6 +59,13 @@ export function registerEvolve(program: Command): void {
         output(!!o.json, { ...res.summary, report: o.report ? resolve(o.report) : null }, () => human(res.summary, ws.dir) + reportNote);
       });
     });
+}
+
+/** The grammar policy with params from --params; named grammar:<checkpoint> unless default. */
+async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof openWorkspace>>) {
+  const { params, checkpoint } = await resolvePolicyParams(ref, ws);
+  const policy = createGrammarPolicy(params);
+  return checkpoint === "default" ? policy : { ...policy, name: `grammar:${checkpoint}` };
 }
 
 /**
