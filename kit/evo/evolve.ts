@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { TaskPackage } from "../gym/types.js";
 import type { LanguageModel } from "../llm/spec.js";
 import { createGrammarPolicy } from "../policy/index.js";
@@ -117,6 +118,13 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     return evoStep({ nodes, step, last: lanes[lane] ?? null, pending: inFlight, rng, config: cfg });
   };
 
+  // Several workers share the machine's cores: each job's thread caps (OMP_NUM_THREADS, ...) get
+  // its share, so parallel jobs do not oversubscribe the cores; one worker keeps the sandbox default.
+  const jobLimits = {
+    timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb,
+    ...(cfg.workers > 1 ? { cpus: Math.max(1, Math.floor(availableParallelism() / cfg.workers)) } : {}),
+  };
+
   // 3. Workers: each takes the next step, plans, asks the policy, executes and writes.
   const worker = async (lane: number) => {
     while (todo.length && budgetLeft()) {
@@ -139,7 +147,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
       let policyS = 0;
       const out = await timed((s) => (policyS = s), () => policy.propose(task, action.operator, { ...ctx, runId, nodeId }, rng));
       let evaluateS = 0;
-      const rec = await timed((s) => (evaluateS = s), () => evaluate({ task, code: out.code, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, nodeId }));
+      const rec = await timed((s) => (evaluateS = s), () => evaluate({ task, code: out.code, limits: jobLimits, runId, nodeId }));
       const node = makeNode(step, nodeId, action, out, rec);
       const card = buildCard(runId, node, nodes, utilityOf(node));
       await locked(async () => {
