@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createOpenAIModel, startReplayServer, replies } from "../llm/index.js";
@@ -22,8 +22,10 @@ describe("Evo-Max and memory synthesis", () => {
       await evolve({ task: other, policy: createTinyPolicy(), workspace: ws, evaluate: pythonEvaluate, config: { steps: 4, seed: 1, gen0Drafts: 2 } });
       let inFlight = 0;
       let maxInFlight = 0;
+      const cpus = new Set<number | undefined>();
       const evaluate = async (job: SandboxJob): Promise<ExecutionRecord> => {
         maxInFlight = Math.max(maxInFlight, ++inFlight);
+        cpus.add(job.limits?.cpus);
         try { return await pythonEvaluate(job); } finally { inFlight--; }
       };
       const memories: string[] = [];
@@ -35,6 +37,8 @@ describe("Evo-Max and memory synthesis", () => {
       const res = await evolve({ task: base, policy: spy, workspace: ws, evaluate, config: { steps: 8, seed: 2, workers: 3, gen0Drafts: 3, priors: true } });
       expect(res.nodes).toHaveLength(8);
       expect(maxInFlight).toBe(3);
+      // Three workers share the cores: each job's thread caps get a third of them (at least one).
+      expect([...cpus]).toEqual([Math.max(1, Math.floor(availableParallelism() / 3))]);
       expect(new Set(res.nodes.map((n) => n.nodeId)).size).toBe(8);
       expect(memories.every((m) => m.includes("Priors from earlier tasks:") && m.includes("other task(s)"))).toBe(true);
       // priors of a rerun on "other-task" would come from tiny-blobs only; never its own task

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { TaskPackage } from "../gym/types.js";
 import type { LanguageModel } from "../llm/spec.js";
 import { createGrammarPolicy } from "../policy/index.js";
@@ -19,6 +20,7 @@ import { mctsStep } from "./mcts-step.js";
 import { synthesizeMemory } from "./memory-synthesis.js";
 import { detectImports, detectMethodFamily } from "./method-family.js";
 import { detachOrphanExecutions, loadNodes, writeNode } from "./node-store.js";
+import { nodeTiming, writeNodeTiming } from "./node-timing.js";
 import { distillPriors } from "./priors.js";
 import { champion, summarise, type RunSummary } from "./run-summary.js";
 import { nodeIdOf, type Action, type EvoNode } from "./types.js";
@@ -118,10 +120,19 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     return evoStep({ nodes, step, last: lanes[lane] ?? null, pending: inFlight, rng, config: cfg });
   };
 
+  // Several workers share the machine's cores: each job's thread caps (OMP_NUM_THREADS, ...) get
+  // its share, so parallel jobs do not oversubscribe the cores; one worker keeps the sandbox default.
+  const jobLimits = {
+    timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb,
+    ...(cfg.workers > 1 ? { cpus: Math.max(1, Math.floor(availableParallelism() / cfg.workers)) } : {}),
+  };
+
   // 3. Workers: each takes the next step, plans, asks the policy, executes and writes.
   const worker = async (lane: number) => {
     while (todo.length && budgetLeft()) {
       const step = todo.shift()!;
+      const stepStart = performance.now();
+      const stepStartMs = Date.now();
       const action = plan(step, lane);
       pending.set(step, action);
       emit({ type: "step-start", step, action });
@@ -130,17 +141,25 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
         remainingTimeS: cfg.maxWallS > 0 ? Math.max(0, cfg.maxWallS - (now() - t0) / 1000) : Infinity,
         perRunTimeLimitS: cfg.perRunTimeoutS,
       };
-      const ctx = await locked(() => buildContext(ws, runId, cfg, action, nodes, budget, { model: opts.memoryModel, priors }));
+      let contextS = 0;
+      const ctx = await locked(() => timed((s) => (contextS += s), () => buildContext(ws, runId, cfg, action, nodes, budget, { model: opts.memoryModel, priors })));
       const rng = stepRng(cfg.seed, step).fork();
       const nodeId = nodeIdOf(step);
       // runId/nodeId let a recording LLM policy link its llm_calls rows to this node.
-      const out = await policy.propose(task, action.operator, { ...ctx, runId, nodeId }, rng);
-      const rec = await evaluate({ task, code: out.code, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, nodeId });
+      let policyS = 0;
+      const out = await timed((s) => (policyS = s), () => policy.propose(task, action.operator, { ...ctx, runId, nodeId }, rng));
+      let evaluateS = 0;
+      const rec = await timed((s) => (evaluateS = s), () => evaluate({ task, code: out.code, limits: jobLimits, runId, nodeId }));
       const node = makeNode(step, nodeId, action, out, rec);
       const card = buildCard(runId, node, nodes, utilityOf(node));
       await locked(async () => {
-        await writeNode(ws, runId, node, rec, card);
-        if (cfg.harness === "aira-evo" && opts.memoryModel) await synthesizeMemory(ws, runId, [nodeId], { model: opts.memoryModel });
+        let storeS = 0;
+        await timed((s) => (storeS = s), () => writeNode(ws, runId, node, rec, card));
+        if (cfg.harness === "aira-evo" && opts.memoryModel) await timed((s) => (contextS += s), () => synthesizeMemory(ws, runId, [nodeId], { model: opts.memoryModel }));
+        // Where the node's time went (the timing row's own write is the only part left out).
+        const reused = rec.startedAt.getTime() < stepStartMs;
+        const nodeS = (performance.now() - stepStart) / 1000;
+        await writeNodeTiming(ws, runId, nodeId, nodeTiming({ nodeS, policyS, contextS, evaluateS, storeS }, rec, reused));
       });
       nodes.push(node);
       nodes.sort((a, b) => a.step - b.step);
@@ -173,6 +192,16 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     if (!node.admitted || ["aide", "mcts"].includes(cfg.harness)) return null;
     const members = islandMembers([...nodes, node], cfg.islands, cfg.islandMaxSize)[node.island % cfg.islands]!;
     return parentProbabilities(members, [...nodes, node], cfg).find((p) => p.nodeId === node.nodeId)?.utility ?? null;
+  };
+
+  /** Runs `fn`, reporting its wall seconds to `done`. */
+  const timed = async <T>(done: (s: number) => void, fn: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await fn();
+    } finally {
+      done((performance.now() - t) / 1000);
+    }
   };
 
   let failed: unknown = null;

@@ -21,4 +21,5 @@ export { buildContext, contextChars } from "./build-context.js";
 export { synthesizeMemory } from "./memory-synthesis.js";
 export { distillPriors } from "./priors.js";
 export { loadNodes } from "./node-store.js";
+export { nodeTiming, kitShare, type NodeTiming } from "./node-timing.js";
 export { EvoError, ResumeError, EvoConfigError } from "./errors.js";

@@ -1,6 +1,7 @@
 // kit/report: figures (plotly, offline) and HTML pieces for notebooks and reports.
 export { figureHtml, notebookFigure, plotlyBundle, plotlyScriptTag, type Figure } from "./plotly.js";
 export { htmlTable } from "./html-table.js";
+export { timeSplit, timeSplitTable, type TimeSplitRow } from "./time-split.js";
 export { searchTreeFigure, bestOverTimeFigure, OPERATOR_COLOR, operatorColor, type TreeNodeRow, type TraceRow } from "./tree-figures.js";
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";

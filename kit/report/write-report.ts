@@ -5,6 +5,7 @@ import { openWorkspace, type Workspace } from "../store/index.js";
 import { openInChromium, type DrawnFigure } from "./chromium.js";
 import { ReportConfig } from "./config.js";
 import { htmlTable } from "./html-table.js";
+import { timeSplit, timeSplitTable } from "./time-split.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
 import { reportFigures, type NamedFigure } from "./report-figures.js";
 
@@ -70,6 +71,7 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
       { caption: "Tasks", html: htmlTable(evaluation.tasks.map((t) => ({ ...t })), { caption: "Per task", maxRows: 200 }) },
       { caption: "Search efficiency per run", html: htmlTable(efficiency.runs.map((r) => ({ ...r })), { caption: "Search efficiency per run", maxRows: 200 }) },
       { caption: "Per operator", html: htmlTable(efficiency.operators.map((o) => ({ ...o })), { caption: "Per operator: prompt-size percentiles (characters), tokens, share of validation gain" }) },
+      { caption: "Where node time goes", html: timeSplitTable(await timeSplit(ws)) },
     ].filter((t) => !t.html.includes("<thead><tr></tr></thead>"));
     const out = resolve(outDir);
     mkdirSync(out, { recursive: true });

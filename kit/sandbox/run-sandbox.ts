@@ -121,7 +121,9 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
     for (const w of r.warnings) opts.onEvent?.({ type: "warning", message: w });
     const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f) || isLink(f));
     let score: ScoreResult | undefined;
+    let scoringS: number | undefined;
     if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError && !r.diskQuota) {
+      const scoringStart = performance.now();
       try {
         // The scorer reads the file as the kit: a link could make it read host files (the answers).
         const tooBig = regularFileInside(jobDir, submission) ? checkSubmission(submission, submissionCaps(opts.task)) : undefined;
@@ -134,6 +136,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
       } catch (e) {
         score = { ok: false, kind: "error", message: e instanceof Error ? e.message : String(e) };
       }
+      scoringS = (performance.now() - scoringStart) / 1000;
     }
     const c = classifyExecution({ codeMissing: false, outcome: r, submissionFound: !!submission, score, validRange: metricRange(opts.task.meta.metric) });
     const record: ExecutionRecord = {
@@ -141,7 +144,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
       errorType: c.errorType, errorSignature: c.errorSignature, traceback: c.traceback,
       stdoutTail: r.stdout, stderrTail: r.stderr, wallS: r.wallS, cpuS: r.cpuS, peakMemMb: r.peakMemMb,
       artifacts: listArtifacts(jobDir), endedAt: new Date(), exitCode: r.exitCode, exitSignal: r.signal,
-      warnings: [...r.warnings, ...c.warnings], ...(keep ? { workDir: jobDir } : {}),
+      warnings: [...r.warnings, ...c.warnings], ...(keep ? { workDir: jobDir } : {}), ...(scoringS === undefined ? {} : { scoringS }),
     };
     return await finish(opts, record);
   } finally {

@@ -66,6 +66,8 @@ export interface ExecutionRecordExtras {
   readonly workDir?: string;
   /** Queue backend: id of the worker that produced the record. */
   readonly worker?: string;
+  /** Seconds the hidden-test scorer took on this run (absent when nothing was scored). */
+  readonly scoringS?: number;
   /** Non-fatal notes: metric_parse_failed, unsafe mode, output truncated. */
   readonly warnings?: readonly string[];
 }

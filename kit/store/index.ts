@@ -1,6 +1,7 @@
 // kit/store: a workspace = one folder with one DuckDB database (schema in schema.ts).
 export { Workspace, openWorkspace, DB_FILE, quoteIdent, type OpenOptions, type Params, type VerifyReport } from "./workspace.js";
 export type { Row } from "./values.js";
+export type { Columns } from "./column-writer.js";
 export { MIGRATIONS, SCHEMA_VERSION, TABLES, type TableName, type Migration } from "./schema.js";
 export { toArrow, fromArrow } from "./arrow.js";
 export { exportParquet, importParquet } from "./parquet.js";

@@ -14,7 +14,7 @@ export async function migrate(
   readOnly: boolean,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number> {
-  const SCHEMA_VERSION = migrations.length;
+  const SCHEMA_VERSION = migrations.length ? migrations[migrations.length - 1]!.version : 0;
   const hasMeta = await conn.runAndReadAll(
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'schema_meta'",
   );

@@ -1,6 +1,6 @@
 /**
  * The workspace schema as forward-only migrations. Never edit a shipped migration:
- * add a new one at the end. `SCHEMA_VERSION` is the number of migrations.
+ * add a new one at the end. `SCHEMA_VERSION` is the newest migration's version.
  */
 export interface Migration {
   readonly version: number;
@@ -281,9 +281,29 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    description: "node_timings: where each node's wall time went (policy, context, sandbox, program, scoring, store)",
+    sql: [
+      `CREATE TABLE node_timings (
+        run_id VARCHAR,
+        node_id VARCHAR,
+        node_s DOUBLE,            -- the whole step: plan, context, policy, evaluation, store, waits
+        policy_s DOUBLE,          -- the policy writing the program (LLM calls included)
+        context_s DOUBLE,         -- building the operator's context (memory synthesis included)
+        sandbox_s DOUBLE,         -- the sandbox's own steps around the program (job folder, cgroup, records)
+        program_s DOUBLE,         -- the program's process, start to exit (0 when a stored record was reused)
+        scoring_s DOUBLE,         -- the hidden-test scorer (0 when nothing was scored)
+        store_s DOUBLE,           -- writing the node, its execution record and its card
+        created_at TIMESTAMP DEFAULT current_timestamp,
+        PRIMARY KEY (run_id, node_id)
+      )`,
+    ],
+  },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The version of the newest migration (versions may skip numbers; each applies once, in order). */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Tables every workspace of the current schema has (for checks and docs). */
 export const TABLES = [
@@ -302,5 +322,6 @@ export const TABLES = [
   "rl_groups",
   "rl_rollouts",
   "rl_parent_states",
+  "node_timings",
 ] as const;
 export type TableName = (typeof TABLES)[number];

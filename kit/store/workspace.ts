@@ -1,12 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import {
-  DuckDBDataChunk, DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBType, type DuckDBValue,
-} from "@duckdb/node-api";
+import { DuckDBDataChunk, DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBType } from "@duckdb/node-api";
+import { ColumnWriter, UnsupportedColumnTypeError, type Columns } from "./column-writer.js";
 import { CorruptWorkspaceError, NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceError, WorkspaceLockedError } from "./errors.js";
 import { acquireWriterLock, type WriterLock } from "./lock.js";
 import { migrate } from "./migrate.js";
-import { converterFor, toDuckValue, toPlain, type Row } from "./values.js";
+import { toPlain, type Row } from "./values.js";
 
 export const DB_FILE = "openmle.duckdb";
 const LOCK_FILE = "openmle.lock";
@@ -178,44 +177,78 @@ export class Workspace {
   }
 
   /**
-   * Bulk insert through DuckDB's appender, a data chunk at a time. Missing fields are NULL,
-   * except `created_at`, which gets the current time. Unknown fields are an error (typos lose data).
+   * Bulk insert of row objects: turned into columns, then `appendColumns`. Missing fields are
+   * NULL, except `created_at`, which gets the current time. Unknown fields are an error (typos lose data).
    */
   async append(table: string, rows: readonly Row[]): Promise<number> {
     this.assertWritable(`append(${table})`);
     if (rows.length === 0) return 0;
-    const { names, types } = await this.columns(table);
-    const known = new Set(names);
-    for (const key of Object.keys(rows[0]!)) {
-      if (!known.has(key)) {
-        throw new WorkspaceError(`append(${table}): unknown column "${key}". Columns are: ${names.join(", ")}.`, this.dir);
+    const { names } = await this.columns(table);
+    this.checkNames(table, Object.keys(rows[0]!), names);
+    const columns: Columns = {};
+    for (const name of names) {
+      const col = new Array(rows.length);
+      let given = false;
+      for (let r = 0; r < rows.length; r++) {
+        const v = rows[r]![name];
+        col[r] = v;
+        if (v !== undefined) given = true;
       }
+      if (given) columns[name] = col;
     }
-    const now = new Date();
-    const convert = types.map(converterFor);
-    const nowValue = toDuckValue(now, types[names.indexOf("created_at")] ?? types[0]!);
+    return this.appendColumns(table, columns);
+  }
+
+  /**
+   * Bulk insert of columns (one array per column, typed arrays welcome) through DuckDB's appender,
+   * a data chunk at a time, written straight into DuckDB's vectors (see column-writer.ts).
+   * Missing columns and null entries are NULL, except `created_at`, which gets the current time.
+   * Unknown columns and arrays of different lengths are errors. Returns the number of rows.
+   */
+  async appendColumns(table: string, columns: Columns): Promise<number> {
+    this.assertWritable("append");
+    const { names, types } = await this.columns(table);
+    const given = Object.keys(columns);
+    this.checkNames(table, given, names);
+    const lengths = new Set(given.map((k) => columns[k]!.length));
+    if (lengths.size > 1) {
+      throw new WorkspaceError(
+        `appendColumns(${table}): columns have different lengths (${given.map((k) => `${k}: ${columns[k]!.length}`).join(", ")}). Pass arrays of one length.`,
+        this.dir,
+      );
+    }
+    const rowCount = lengths.size ? [...lengths][0]! : 0;
+    if (rowCount === 0) return 0;
+    const createdAt = names.indexOf("created_at");
+    const writer = new ColumnWriter(types, new Map(createdAt >= 0 ? [[createdAt, new Date()]] : []), names);
+    const ordered = names.map((name) => columns[name]);
     const appender = await this.conn.createAppender(table);
     try {
-      for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-        const batch = rows.slice(start, start + CHUNK_ROWS);
-        const chunk = DuckDBDataChunk.create(types, batch.length);
-        const columns: DuckDBValue[][] = names.map((name, c) => {
-          const out: DuckDBValue[] = new Array(batch.length);
-          const conv = convert[c]!;
-          for (let r = 0; r < batch.length; r++) {
-            const v = batch[r]![name];
-            out[r] = v === undefined || v === null ? (name === "created_at" ? nowValue : null) : conv(v);
-          }
-          return out;
-        });
-        chunk.setColumns(columns);
+      for (let start = 0; start < rowCount; start += CHUNK_ROWS) {
+        const n = Math.min(CHUNK_ROWS, rowCount - start);
+        const chunk = DuckDBDataChunk.create(types, n);
+        try {
+          writer.fill(chunk, ordered, start, n);
+        } catch (e) {
+          if (e instanceof UnsupportedColumnTypeError) throw new WorkspaceError(`appendColumns(${table}): ${e.message}.`, this.dir);
+          throw e;
+        }
         appender.appendDataChunk(chunk);
       }
       appender.flushSync();
     } finally {
       appender.closeSync();
     }
-    return rows.length;
+    return rowCount;
+  }
+
+  private checkNames(table: string, given: readonly string[], names: readonly string[]): void {
+    const known = new Set(names);
+    for (const key of given) {
+      if (!known.has(key)) {
+        throw new WorkspaceError(`append(${table}): unknown column "${key}". Columns are: ${names.join(", ")}.`, this.dir);
+      }
+    }
   }
 
   close(): void {
