@@ -1,10 +1,18 @@
 // kit/report: figures (plotly, offline) and HTML pieces for notebooks and reports.
 export { figureHtml, notebookFigure, plotlyBundle, plotlyScriptTag, type Figure } from "./plotly.js";
 export { htmlTable } from "./html-table.js";
+export { formatNumber, formatPercent, formatSeconds, formatValue, DASH } from "./format.js";
 export { searchTreeFigure, bestOverTimeFigure, OPERATOR_COLOR, operatorColor, type TreeNodeRow, type TraceRow } from "./tree-figures.js";
+export { treeLayout, type TreeLayout, type LayoutInput } from "./tree-layout.js";
+export { treeViewHtml, nodeDetails, TREE_VIEW_CSS, type NodeDetail } from "./tree-view.js";
+export { lineDiff, diffText, type DiffLine } from "./line-diff.js";
+export { selectionAtStep, defaultSelectionStep, selectionAtStepFigure, type SelectionAtStep, type SelectionRow } from "./selection-at-step.js";
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
 export { reportFigures, type NamedFigure, type ReportData } from "./report-figures.js";
 export { openInChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure } from "./chromium.js";
+export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
+export { runResult, resultHtml, type RunResult } from "./result-section.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
+export { ReportError, UnknownRunError, EmptyRunError, MissingWorkspaceError } from "./errors.js";
 export { ReportConfig } from "./config.js";

@@ -101,13 +101,10 @@ tslab.display.html(htmlTable(eff.operators.map((o) => ({ ...o }))));
 // %% [markdown]
 // ## Figures
 // The same figures `openmle report` writes: metrics by group, grade distribution, per-modality rates, best
-// score over time, operator contributions, prompt sizes, selection probabilities and search trees.
+// score over time, operator contributions, prompt sizes and a search tree. (The report's parent-selection
+// distributions need real `evolve` runs: see notebook 04.)
 // %%
-const poolRows = await ws.query<{ run_id: string; node_id: string; utility: number; operator: string }>(
-  "SELECT run_id, node_id, selection_utility AS utility, operator FROM cards WHERE selection_utility IS NOT NULL ORDER BY run_id, node_id");
-const pools = new Map<string, { node_id: string; utility: number; operator: string }[]>();
-for (const r of poolRows) pools.set(r.run_id, [...(pools.get(r.run_id) ?? []), r]);
-const figs = report.reportFigures({ evaluation: ev, efficiency: eff, search: searchRows, pools }, { maxTrees: 1 });
+const figs = report.reportFigures({ evaluation: ev, efficiency: eff, search: searchRows }, { maxTrees: 1 });
 tslab.display.html(figs.map((f) => notebookFigure(f.figure, { height: 380 })).join(""));
 // %% [markdown]
 // ## NatureBench metrics
