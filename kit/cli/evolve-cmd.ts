@@ -7,7 +7,7 @@ import { createOpenAIModel } from "../llm/index.js";
 import { createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
-import { writeReport } from "../report/index.js";
+import { journalWriter, writeReport } from "../report/index.js";
 import { output, UsageError } from "./run-cli.js";
 
 interface EvolveFlags {
@@ -57,12 +57,14 @@ export function registerEvolve(program: Command): void {
       const policy = model ? createLlmPolicy(model) : createGrammarPolicy();
       const ws = await openWorkspace(o.workspace);
       const bar = progressBar(!o.json && process.stderr.isTTY);
+      // The live journal lets openmle serve and notebooks follow the run without opening the database.
+      const journal = journalWriter(ws.dir, { taskId: task.meta.id, harness: parsed.data.harness, higherIsBetter: task.meta.higherIsBetter });
       try {
         const res = await evolve({
           task, policy, workspace: ws, memoryModel: model, config, resume: o.resume,
           // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
           evaluate: (job) => runSandbox({ ...job, workspace: parsed.data.workers === 1 ? ws : undefined }),
-          onEvent: bar,
+          onEvent: (e) => (bar(e), journal(e)),
         });
         let reportNote = "";
         if (o.report) reportNote = await report(ws, o.report, res.summary);

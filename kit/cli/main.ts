@@ -9,6 +9,7 @@ import { registerGrade } from "./grade-cmd.js";
 import { registerReport } from "./report-cmd.js";
 import { runCli } from "./run-cli.js";
 import { registerSandbox } from "./sandbox-cmd.js";
+import { registerServe } from "./serve-cmd.js";
 import { registerTask } from "./task-cmd.js";
 import { registerWorker } from "./worker-cmd.js";
 import { registerWorkspace } from "./workspace-cmd.js";
@@ -28,6 +29,7 @@ registerEvolve(program);
 registerGrade(program);
 registerEvaluate(program);
 registerReport(program);
+registerServe(program);
 registerConfig(program);
 
 await runCli(program, process.argv);

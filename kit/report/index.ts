@@ -13,6 +13,8 @@ export { reportFigures, type NamedFigure, type ReportData } from "./report-figur
 export { openInChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure } from "./chromium.js";
 export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
 export { runResult, resultHtml, type RunResult } from "./result-section.js";
+export { journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun } from "./live-journal.js";
+export { serveDashboard, dashboardState, dashboardHtml, PortInUseError, type DashboardServer } from "./serve-dashboard.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
 export { ReportError, UnknownRunError, EmptyRunError, MissingWorkspaceError } from "./errors.js";
 export { ReportConfig } from "./config.js";
