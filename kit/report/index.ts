@@ -15,6 +15,7 @@ export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run
 export { runResult, resultHtml, type RunResult } from "./result-section.js";
 export { journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun } from "./live-journal.js";
 export { serveDashboard, dashboardState, dashboardHtml, PortInUseError, type DashboardServer } from "./serve-dashboard.js";
+export { openRecordedRuns, recordedRunsDir } from "./recorded-runs.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
 export { ReportError, UnknownRunError, EmptyRunError, MissingWorkspaceError } from "./errors.js";
 export { ReportConfig } from "./config.js";
