@@ -94,7 +94,7 @@ function human(s: RunSummary, dir: string): string {
   const c = s.champion;
   return [
     `run ${s.runId} on ${s.taskId}: ${s.harness} / ${s.policy}, seed ${s.seed}, ${s.nodes} nodes (${Object.entries(s.byOperator).map(([k, v]) => `${k} ${v}`).join(", ")})`,
-    `valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
+    `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
     c ? `champion ${c.nodeId} (${c.operator}, ${c.methodFamily}): validation ${c.validScore}, hidden test ${c.testScore}` : "no valid node",
     `workspace ${dir}`,
   ].join("\n");

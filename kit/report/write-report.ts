@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { evaluateRuns, liteLeaderboardsFor, loadRunOutcomes, loadSearchRows, searchEfficiency, type EvaluateOptions, type MeanStd } from "../eval/index.js";
-import { openWorkspace, type Workspace } from "../store/index.js";
+import { openWorkspace, WorkspaceLockedError, type Workspace } from "../store/index.js";
 import { openInChromium, type DrawnFigure } from "./chromium.js";
 import { ReportConfig } from "./config.js";
-import { MissingWorkspaceError } from "./errors.js";
+import { MissingWorkspaceError, ReportError } from "./errors.js";
 import { escapeHtml, formatNumber } from "./format.js";
 import { htmlTable } from "./html-table.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
@@ -55,6 +55,16 @@ ${parts.figures.map((f) => `<section><h3>${escapeHtml(f.title)}</h3>${figureHtml
 </body></html>`;
 }
 
+/** A read-only handle; a workspace a running evolve holds says how to watch it instead. */
+async function openReadOnly(dir: string): Promise<Workspace> {
+  try {
+    return await openWorkspace(dir, { readOnly: true });
+  } catch (e) {
+    if (e instanceof WorkspaceLockedError) throw new ReportError(`workspace ${dir} is being written by a running search (${e.holder}): watch it with openmle serve --workspace ${dir}, and report once it has finished.`);
+    throw e;
+  }
+}
+
 /** The run whose champion becomes best_solution.py: the single run, or the best champion among runs of the most common task. */
 function bestRun(views: readonly RunView[], results: readonly RunResult[]): number | null {
   const counts = new Map<string, number>();
@@ -79,7 +89,7 @@ function bestRun(views: readonly RunView[], results: readonly RunResult[]): numb
 export async function writeReport(workspace: string | Workspace, outDir: string, opts: ReportOptions = {}): Promise<ReportResult> {
   const cfg = ReportConfig.parse({ title: opts.title, png: opts.png, maxTrees: opts.maxTrees, temperature: opts.temperature, chromiumPath: opts.chromiumPath, run: opts.run, step: opts.step });
   if (typeof workspace === "string" && !isWorkspaceDir(workspace)) throw new MissingWorkspaceError(workspace);
-  const ws = typeof workspace === "string" ? await openWorkspace(workspace, { readOnly: true }) : workspace;
+  const ws = typeof workspace === "string" ? await openReadOnly(workspace) : workspace;
   try {
     // 1.–2. Runs and their evaluation.
     const views = await loadRunViews(ws, cfg.run);

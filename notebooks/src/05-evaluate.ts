@@ -90,6 +90,18 @@ tslab.display.html(htmlTable(ev.groups.map((g) => ({
 })), { caption: "kit (measured) on this workspace: avg@k over independent runs" }));
 tslab.display.html(htmlTable(ev.runs.map((r) => ({ run: r.run_id, task: r.task_id, seed: r.seed, score: r.score, grade: r.grade, normalized: r.normalized }))));
 // %% [markdown]
+// ## The recorded runs
+// `evaluate()` over the kit's recorded runs (`data/recorded-runs/cars`, four harnesses × 40 nodes, see notebook 04 and
+// `PROVENANCE.md`): one run per harness (k = 1); `cars` has no MLE-bench leaderboard, so the grade is "ungraded" and
+// the hidden test RMSE is the result.
+// %%
+const recorded = await report.openRecordedRuns("cars");
+const recEval = await evaluate(recorded);
+tslab.display.html(htmlTable(recEval.runs.map((r) => ({ run: r.run_id, harness: r.harness, "hidden test RMSE": r.score, submission: r.submission_exists ? "valid" : "missing", grade: r.grade })), { caption: "Recorded runs on cars" }));
+const recEff = await evaluation.loadSearchEfficiency(recorded);
+tslab.display.html(htmlTable(recEff.runs.map((r) => ({ ...r })), { caption: "Search efficiency of the recorded runs" }));
+recorded.close();
+// %% [markdown]
 // ## Search efficiency
 // Nodes, tokens, new-record updates per 1,000 tokens per run; prompt-size percentiles and share of
 // validation gain per operator. (The toy search's token counts are estimates: characters / 4.)
