@@ -13,7 +13,7 @@ SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 APT_PACKAGES=(
   python3-sklearn python3-pandas python3-numpy python3-scipy python3-xgboost python3-torch
   python3-torchvision python3-statsmodels python3-pil python3-soundfile
-  jupyter-nbconvert jupyter-client python3-ipykernel
+  jupyter-nbconvert jupyter-client python3-ipykernel jupyter-notebook
   bubblewrap chromium redis-server docker.io dataset-fashion-mnist
 )
 missing=()

@@ -7,7 +7,7 @@ import { resolveTask } from "../gym/index.js";
 import { createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
-import { writeReport } from "../report/index.js";
+import { journalWriter, writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
 import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
 import { withCommandWorkspace } from "./command-workspace.js";
@@ -48,11 +48,14 @@ export function registerEvolve(program: Command): void {
         // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
         const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
         const policy = o.policy === "openai" ? createLlmPolicy(models!.model) : o.params ? await grammarWithParams(o.params, ws) : createGrammarPolicy();
+        // The live journal lets openmle serve and notebooks follow the run without opening the database.
+        const journal = journalWriter(ws.dir, { taskId: task.meta.id, harness: parsed.harness, higherIsBetter: task.meta.higherIsBetter });
+        const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
         const res = await evolve({
           task, policy, workspace: ws, memoryModel: models?.memoryModel, config, resume: o.resume,
           // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
           evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
-          onEvent: progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines"),
+          onEvent: (e) => (bar(e), journal(e)),
         });
         let reportNote = "";
         if (o.report) reportNote = await report(ws, o.report, res.summary);
@@ -135,7 +138,7 @@ function human(s: RunSummary, dir: string): string {
   const c = s.champion;
   return [
     `run ${s.runId} on ${s.taskId}: ${s.harness} / ${s.policy}, seed ${s.seed}, ${s.nodes} nodes (${Object.entries(s.byOperator).map(([k, v]) => `${k} ${v}`).join(", ")})`,
-    `valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
+    `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
     c ? `champion ${c.nodeId} (${c.operator}, ${c.methodFamily}): validation ${c.validScore}, hidden test ${c.testScore}` : "no valid node",
     `workspace ${dir}`,
   ].join("\n");

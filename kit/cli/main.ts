@@ -13,6 +13,7 @@ import { registerRuns } from "./runs-cmd.js";
 import { registerRl } from "./rl-cmd.js";
 import { runCli } from "./run-cli.js";
 import { registerSandbox } from "./sandbox-cmd.js";
+import { registerServe } from "./serve-cmd.js";
 import { registerSft } from "./sft-cmd.js";
 import { registerTask } from "./task-cmd.js";
 import { registerWorker } from "./worker-cmd.js";
@@ -38,6 +39,7 @@ registerRl(program);
 registerGrade(program);
 registerEvaluate(program);
 registerReport(program);
+registerServe(program);
 registerConfig(program);
 
 await runCli(program, process.argv);

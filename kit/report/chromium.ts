@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,13 +18,17 @@ export interface DrawnFigure {
   readonly drawn: boolean;
   /** The figure holds an svg.main-svg. */
   readonly hasSvg: boolean;
-  /** PNG path when `pngDir` was given. */
+  /** PNG path (2× device pixels) when `pngDir` was given. */
   readonly png?: string;
+  /** SVG path (plotly's vector export) when `svgDir` was given. */
+  readonly svg?: string;
 }
 
 export interface OpenOptions {
-  /** Write one PNG per figure here. */
+  /** Write one PNG per figure here, at 2× device pixels. */
   readonly pngDir?: string;
+  /** Write one SVG per figure here (Plotly.toImage, format svg). */
+  readonly svgDir?: string;
   readonly executablePath?: string;
   /** Milliseconds to wait for every figure to draw (default 60 s). */
   readonly timeoutMs?: number;
@@ -32,12 +36,13 @@ export interface OpenOptions {
 
 /**
  * Open an HTML report in headless Chromium (file:// URL, a fresh profile, every non-file request
- * aborted), wait until each `.openmle-figure` has drawn, and optionally screenshot each one to PNG.
+ * aborted), wait until each `.openmle-figure` has drawn, and optionally screenshot each one to PNG (2×)
+ * and export each one as SVG.
  */
 export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): Promise<DrawnFigure[]> {
   const profile = mkdtempSync(join(tmpdir(), "openmle-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: opts.executablePath ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS], viewport: { width: 1100, height: 800 },
+    executablePath: opts.executablePath ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS], viewport: { width: 1100, height: 800 }, deviceScaleFactor: 2,
   });
   try {
     await ctx.route("**/*", (route) => (route.request().url().startsWith("file:") ? route.continue() : route.abort()));
@@ -53,17 +58,27 @@ export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): 
         drawn: el.getAttribute("data-drawn") === "1", hasSvg: el.querySelector("svg.main-svg") !== null,
       })),
     );
-    if (!opts.pngDir) return figs;
-    mkdirSync(opts.pngDir, { recursive: true });
+    if (!opts.pngDir && !opts.svgDir) return figs;
     const out: DrawnFigure[] = [];
     for (const f of figs) {
       if (!f.drawn) {
         out.push(f);
         continue;
       }
-      const png = join(opts.pngDir, `${f.id}.png`);
-      await page.locator(`#${f.id}`).screenshot({ path: png });
-      out.push({ ...f, png });
+      let png: string | undefined;
+      let svg: string | undefined;
+      if (opts.pngDir) {
+        mkdirSync(opts.pngDir, { recursive: true });
+        png = join(opts.pngDir, `${f.id}.png`);
+        await page.locator(`#${f.id}`).screenshot({ path: png });
+      }
+      if (opts.svgDir) {
+        mkdirSync(opts.svgDir, { recursive: true });
+        const url = await page.evaluate(`Plotly.toImage(document.getElementById(${JSON.stringify(f.id)}), { format: "svg" })`) as string;
+        svg = join(opts.svgDir, `${f.id}.svg`);
+        writeFileSync(svg, decodeURIComponent(url.slice(url.indexOf(",") + 1)));
+      }
+      out.push({ ...f, ...(png ? { png } : {}), ...(svg ? { svg } : {}) });
     }
     return out;
   } finally {

@@ -1,6 +1,6 @@
 import { recordTrace, type Evaluation, type SearchEfficiency, type SearchRows } from "../eval/index.js";
 import { gradeDistributionFigure, metricBarsFigure, modalityBarsFigure } from "./grade-figures.js";
-import { operatorGainsFigure, promptSizeFigure, selectionProbabilitiesFigure } from "./operator-figures.js";
+import { operatorGainsFigure, promptSizeFigure } from "./operator-figures.js";
 import type { Figure } from "./plotly.js";
 import { bestOverTimeFigure, searchTreeFigure } from "./tree-figures.js";
 
@@ -15,12 +15,13 @@ export interface ReportData {
   readonly evaluation: Evaluation;
   readonly efficiency: SearchEfficiency;
   readonly search: SearchRows;
-  /** Selection pool per run: admitted nodes' cards with their recorded selection utility (cards.selection_utility). */
-  readonly pools: ReadonlyMap<string, readonly { node_id: string; utility: number; operator: string }[]>;
 }
 
-/** Every figure a report shows, built from evaluation and search rows (pure). */
-export function reportFigures(d: ReportData, opts: { maxTrees?: number; temperature?: number } = {}): NamedFigure[] {
+/**
+ * The evaluation and search-statistics figures of a report, built from evaluation and search rows (pure);
+ * with `maxTrees` > 0 also the first runs' search trees (the report itself draws trees with `treeViewHtml`).
+ */
+export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): NamedFigure[] {
   const out: NamedFigure[] = [];
   const { evaluation: ev, efficiency: eff, search } = d;
   const add = (id: string, title: string, figure: Figure) => out.push({ id, title, figure });
@@ -57,8 +58,6 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number; temperat
     if (gainRows.length) add("operator-gains", "Share of validation gain per operator", operatorGainsFigure(gainRows));
     const withCalls = eff.operators.filter((o) => o.calls > 0);
     if (withCalls.length) add("prompt-size", "Prompt size per operator", promptSizeFigure(withCalls));
-    const poolRun = runIds.find((r) => (d.pools.get(r)?.length ?? 0) > 1);
-    if (poolRun) add("selection-probabilities", `Selection probabilities of ${poolRun}: softmax(u/T) over the recorded utilities of its admitted nodes`, selectionProbabilitiesFigure(d.pools.get(poolRun)!, { title: `Selection probabilities, ${poolRun} (T=${opts.temperature ?? 1})`, temperature: opts.temperature }));
     for (const run of runIds.slice(0, opts.maxTrees ?? 4)) {
       const nodes = search.nodes.filter((n) => n.run_id === run);
       add(`tree-${run.replace(/[^A-Za-z0-9_-]/g, "_")}`, `Search tree of ${run}`, searchTreeFigure(nodes, { title: `Search tree of ${run} (${nodes[0]!.harness})`, higherIsBetter: search.higherIsBetter.get(run) }));

@@ -1,7 +1,9 @@
+import { formatNumber } from "./format.js";
 import type { Figure } from "./plotly.js";
+import { treeLayout } from "./tree-layout.js";
 
 /** Plotly symbols per operator (colour carries the score). */
-const OPERATOR_SYMBOL: Record<string, string> = { draft: "circle", improve: "triangle-up", debug: "x", crossover: "diamond" };
+const OPERATOR_SYMBOL: Record<string, string> = { draft: "circle", improve: "triangle-up", debug: "square", crossover: "diamond" };
 /** Plotly colours per operator, for charts that colour by operator. */
 export const OPERATOR_COLOR: Record<string, string> = { draft: "#4c78a8", improve: "#54a24b", debug: "#e45756", crossover: "#b279a2", unknown: "#9d9d9d" };
 export const operatorColor = (op: string) => OPERATOR_COLOR[op] ?? OPERATOR_COLOR.unknown!;
@@ -16,51 +18,70 @@ export interface TreeNodeRow {
   readonly status?: string | null;
 }
 
+const fmt = (x: number | null) => (x === null ? "none" : formatNumber(x) ?? "none");
+
 /**
- * The search tree of one run: x = step, y = generation (lineage depth), an edge from each parent to
- * its child, marker symbol and legend by operator, marker colour by validation score (failed nodes grey).
+ * The search tree of one run, laid out as a tidy tree (`treeLayout`, d3-hierarchy): each node under its
+ * first parent, drafts under the run's root, depth downwards. Solid grey edges link a node to its first
+ * parent, dashed purple edges to further (crossover) parents. Scored nodes: symbol by operator, colour by
+ * validation score on a scale whose bright end is always the better end (reversed when lower is better).
+ * Nodes without a score (failed, timed out, invalid): grey crosses with their status in the hover. The
+ * champion gets a red ring. Every marker carries its node id as `customdata` (for click handlers).
  */
-export function searchTreeFigure(nodes: readonly TreeNodeRow[], opts: { title?: string; higherIsBetter?: boolean } = {}): Figure {
-  const pos = new Map(nodes.map((n, i) => [n.node_id, { x: n.step ?? i, y: n.generation ?? 0 }]));
-  const ex: (number | null)[] = [];
-  const ey: (number | null)[] = [];
-  for (const n of nodes) {
-    for (const p of n.parents) {
-      const a = pos.get(p);
-      const b = pos.get(n.node_id)!;
-      if (a) ex.push(a.x, b.x, null), ey.push(a.y, b.y, null);
-    }
-  }
-  const scores = nodes.flatMap((n) => (n.valid_score === null ? [] : [n.valid_score]));
-  const cmin = Math.min(...scores);
-  const cmax = Math.max(...scores);
-  const ops = [...new Set(nodes.map((n) => n.operator))];
+export function searchTreeFigure(nodes: readonly TreeNodeRow[], opts: { title?: string; higherIsBetter?: boolean; champion?: string | null } = {}): Figure {
+  const hib = opts.higherIsBetter !== false;
+  const lay = treeLayout(nodes.map((n, i) => ({ nodeId: n.node_id, parents: n.parents, step: n.step ?? i })));
+  const xy = (id: string) => lay.pos.get(id)!;
+  const edgeTrace = (edges: readonly (readonly [string, string])[], name: string, line: Record<string, unknown>) => {
+    const x: (number | null)[] = [];
+    const y: (number | null)[] = [];
+    for (const [a, b] of edges) x.push(xy(a).x, xy(b).x, null), y.push(xy(a).y, xy(b).y, null);
+    return { type: "scatter", mode: "lines", name, x, y, line, hoverinfo: "skip", showlegend: edges.length > 0 };
+  };
+  const scored = nodes.filter((n) => n.valid_score !== null && Number.isFinite(n.valid_score));
+  const failed = nodes.filter((n) => !scored.includes(n));
+  const scores = scored.map((n) => n.valid_score!);
+  const cmin = scores.length ? Math.min(...scores) : 0;
+  const cmax = scores.length ? Math.max(...scores) : 1;
+  const hover = (n: TreeNodeRow) => `<b>${n.node_id}</b> ${n.operator} · step ${n.step ?? "?"}<br>status ${n.status ?? "unknown"}<br>valid score ${fmt(n.valid_score)}${n.parents.length ? `<br>parents ${n.parents.join(", ")}` : ""}`;
   const traces: Record<string, unknown>[] = [
-    { type: "scatter", mode: "lines", x: ex, y: ey, line: { color: "#c7c7c7", width: 1 }, hoverinfo: "skip", showlegend: false },
+    edgeTrace(lay.edges, "parent", { color: "#b0b0b0", width: 1.2 }),
+    edgeTrace(lay.crossEdges, "crossover parent", { color: "#b279a2", width: 1.5, dash: "dash" }),
   ];
+  const ops = [...new Set(scored.map((n) => n.operator))];
   ops.forEach((op, i) => {
-    const own = nodes.filter((n) => n.operator === op);
+    const own = scored.filter((n) => n.operator === op);
     traces.push({
-      type: "scatter", mode: "markers", name: op,
-      x: own.map((n) => pos.get(n.node_id)!.x), y: own.map((n) => pos.get(n.node_id)!.y),
-      text: own.map((n) => `${n.node_id} (${op})<br>valid ${n.valid_score ?? n.status ?? "failed"}`), hoverinfo: "text",
+      type: "scatter", mode: "markers", name: op, customdata: own.map((n) => n.node_id),
+      x: own.map((n) => xy(n.node_id).x), y: own.map((n) => xy(n.node_id).y), text: own.map(hover), hoverinfo: "text",
       marker: {
-        symbol: OPERATOR_SYMBOL[op] ?? "square", size: 11, line: { color: "#333", width: 1 },
-        color: own.map((n) => (n.valid_score === null ? (scores.length ? cmin : 0) : n.valid_score)),
-        colorscale: "Viridis", reversescale: opts.higherIsBetter === false,
-        cmin: scores.length ? cmin : 0, cmax: scores.length ? cmax : 1,
-        showscale: i === 0 && scores.length > 0, colorbar: { title: { text: "valid score" } },
-        opacity: own.map((n) => (n.valid_score === null ? 0.35 : 1)),
+        symbol: OPERATOR_SYMBOL[op] ?? "square", size: 13, line: { color: "#333", width: 1 }, color: own.map((n) => n.valid_score),
+        colorscale: "Viridis", reversescale: !hib, cmin, cmax, showscale: i === 0,
+        colorbar: { title: { text: `valid score (${hib ? "higher" : "lower"} is better)`, side: "right" }, thickness: 12 },
       },
     });
   });
+  if (failed.length) {
+    traces.push({
+      type: "scatter", mode: "markers", name: "no score (failed)", customdata: failed.map((n) => n.node_id),
+      x: failed.map((n) => xy(n.node_id).x), y: failed.map((n) => xy(n.node_id).y), text: failed.map(hover), hoverinfo: "text",
+      marker: { symbol: "x-thin-open", size: 12, color: "#8c8c8c", line: { color: "#8c8c8c", width: 2.5 } },
+    });
+  }
+  const champ = opts.champion ? lay.pos.get(opts.champion) : undefined;
+  if (champ) {
+    traces.push({
+      type: "scatter", mode: "markers", name: "champion", x: [champ.x], y: [champ.y], customdata: [opts.champion], hoverinfo: "skip",
+      marker: { symbol: "circle-open", size: 24, color: "#d62728", line: { width: 2.5, color: "#d62728" } },
+    });
+  }
+  const depth = Math.max(1, ...[...lay.pos.values()].map((p) => p.y));
   return {
     data: traces,
     layout: {
-      title: { text: opts.title ?? "Search tree" },
-      xaxis: { title: { text: "step" } }, yaxis: { title: { text: "generation" } },
-      legend: { title: { text: "operator" }, orientation: "h", x: 0, y: -0.22 },
-      margin: { t: 48, r: 24, b: 96, l: 56 },
+      title: { text: opts.title ?? "Search tree" }, hovermode: "closest", height: Math.min(900, 220 + 55 * depth),
+      xaxis: { visible: false, zeroline: false }, yaxis: { title: { text: "depth (draft = 1)" }, autorange: "reversed", dtick: 1, zeroline: false },
+      legend: { orientation: "h", x: 0, y: -0.08 }, margin: { t: 48, r: 24, b: 40, l: 56 },
     },
   };
 }

@@ -24,6 +24,45 @@ const evaluate = (job: Parameters<typeof runSandbox>[0]) => runSandbox({ ...job,
 const small = { steps: 4, seed: 1, gen0Drafts: 2, aide: { numDrafts: 2 }, mcts: { numDrafts: 2 }, perRunTimeoutS: 600 };
 console.log(`${task.meta.id}: ${task.meta.modality} ${task.meta.taskType}, metric ${task.meta.metric} (${task.meta.higherIsBetter ? "higher" : "lower"} is better)`);
 // %% [markdown]
+// ## Recorded runs: four harnesses × 40 nodes on `cars`
+// The kit ships runs it recorded itself (`data/recorded-runs/cars`, Parquet, with the exact commands, commit,
+// seed and machine in `PROVENANCE.md`): OpenMLE-Evo, AIRA-Evo, AIDE and MCTS, 40 nodes each, on the built-in
+// `cars` regression task (RMSE, lower is better), where the best first draft scores 3.0 and search brings it
+// to about 2.4. `openRecordedRuns` imports them into a temporary workspace in seconds.
+// %%
+const recorded = await report.openRecordedRuns("cars");
+const views = await report.loadRunViews(recorded);
+const results = views.map((v) => report.runResult(v));
+tslab.display.html(htmlTable(results.map((r) => ({
+  run: r.runId, harness: r.harness, nodes: r.nodes, "best first draft": r.bestDraft, champion: `${r.champion?.nodeId} (${r.champion?.operator})`,
+  validation: r.validScore, "hidden test": r.testScore, "node valid rate": report.formatPercent(r.nodeValidRate),
+})), { caption: "Recorded runs on cars (RMSE, lower is better)" }));
+const curves = views.flatMap((v) => {
+  let best: number | null = null;
+  return v.nodes.map((n, i) => {
+    if (n.validScore !== null && (best === null || n.validScore < best)) best = n.validScore;
+    return { run_id: v.runId, harness: v.harness, index: i, best: best };
+  });
+});
+tslab.display.html(notebookFigure(report.bestOverTimeFigure(curves, { yTitle: "best validation RMSE" })));
+// %% [markdown]
+// The OpenMLE-Evo run as a tidy tree (each node under its first parent; dashed edges: the second parent of a
+// crossover). Click a node, or pick it in the list, for its plan, code, diff to its parents, output, card and record.
+// %%
+tslab.display.html(report.treeViewHtml(views[0]!, { id: "nb04-tree", withCss: true, champion: results[0]!.champion?.nodeId ?? null }));
+// %% [markdown]
+// The parent-selection distribution the search actually sampled from at one of its steps, recomputed from the
+// stored tree with kit/evo's functions: the three-factor rule (what OpenMLE-Evo used) beside AIRA-Evo's fitness
+// softmax over the same island. The red outline marks the parent the run took.
+// %%
+const v0 = views[0]!;
+const step = report.defaultSelectionStep(v0.nodes, v0.config!)!;
+tslab.display.html(notebookFigure(report.selectionAtStepFigure(report.selectionAtStep(v0.nodes, v0.config!, step))));
+recorded.close();
+// %% [markdown]
+// ## A small live search
+// The rest of the notebook runs searches live on `penguins` at a tiny budget.
+// %% [markdown]
 // ## A run with a live display
 // `onEvent` receives progress events; here a tslab display is updated after every node.
 // %%
@@ -39,7 +78,7 @@ const s = run.summary;
 console.log(`champion ${s.champion?.nodeId} (${s.champion?.operator}, ${s.champion?.methodFamily}): validation ${s.champion?.validScore}, hidden test ${s.champion?.testScore}`);
 // %% [markdown]
 // ## The tree
-// x = step, y = generation; edges run from parents to children; colour = validation score.
+// A tidy tree: each node under its first parent, dashed edges to a crossover's second parent; colour = validation score.
 // %%
 const treeRows = await ws.query<report.TreeNodeRow>("SELECT node_id, step, generation, operator, parents, valid_score, status FROM nodes WHERE run_id = $r ORDER BY step", { r: run.runId });
 tslab.display.html(notebookFigure(report.searchTreeFigure(treeRows, { title: `OpenMLE-Evo on ${task.meta.id}`, higherIsBetter: task.meta.higherIsBetter })));
