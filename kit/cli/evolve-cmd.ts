@@ -12,7 +12,7 @@ import { output, UsageError } from "./run-cli.js";
 
 interface EvolveFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
-  json?: boolean; report?: string; config?: string; baseUrl?: string; model?: string; islands?: string; priors?: boolean; timeout?: string;
+  json?: boolean; report?: string; config?: string; baseUrl?: string; model?: string; islands?: string; priors?: boolean; timeout?: string; preset?: string;
 }
 
 export function registerEvolve(program: Command): void {
@@ -30,6 +30,7 @@ export function registerEvolve(program: Command): void {
     .option("--priors", "Evo-Max: show priors distilled from earlier runs on other tasks")
     .option("--timeout <s>", "time limit of one program in seconds")
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
+    .option("--preset <name>", "settings preset: laptop (default, small) or paper (the reference code's full scale)")
     .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags win")
     .option("--base-url <url>", "--policy openai: endpoint base URL", "http://127.0.0.1:8000/v1")
     .option("--model <id>", "--policy openai: model id", "Qwen/Qwen3-8B")
@@ -49,6 +50,7 @@ export function registerEvolve(program: Command): void {
         ...fromFile, harness: o.harness as EvolveConfigInput["harness"], seed: int(o.seed, "seed"), workers: int(o.workers, "workers"),
         ...(o.steps ? { steps: int(o.steps, "steps") } : {}), ...(o.islands ? { islands: int(o.islands, "islands") } : {}),
         ...(o.priors ? { priors: true } : {}), ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
+        ...(o.preset ? { preset: o.preset as EvolveConfigInput["preset"] } : {}),
       };
       const parsed = EvolveConfig.safeParse(config);
       if (!parsed.success) throw new UsageError(`bad evolve settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);

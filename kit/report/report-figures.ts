@@ -15,7 +15,7 @@ export interface ReportData {
   readonly evaluation: Evaluation;
   readonly efficiency: SearchEfficiency;
   readonly search: SearchRows;
-  /** Selection pool per run: admitted nodes' cards with their recorded selection utility (cards.selection_utility). */
+  /** Selection pool per run: admitted nodes' cards with their recorded selection utility (cards.utility). */
   readonly pools: ReadonlyMap<string, readonly { node_id: string; utility: number; operator: string }[]>;
 }
 

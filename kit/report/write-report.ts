@@ -51,9 +51,9 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
     const search = await loadSearchRows(ws);
     const efficiency = searchEfficiency(search.nodes, search.calls, (id) => search.higherIsBetter.get(id) ?? true);
     const poolRows = await ws.query<{ run_id: string; node_id: string; utility: number; operator: string }>(
-      `SELECT c.run_id, c.node_id, c.selection_utility AS utility, coalesce(c.operator, 'unknown') AS operator
+      `SELECT c.run_id, c.node_id, c.utility AS utility, coalesce(c.operator, 'unknown') AS operator
        FROM cards c LEFT JOIN nodes n USING (run_id, node_id)
-       WHERE c.selection_utility IS NOT NULL AND coalesce(n.admitted, true) ORDER BY c.run_id, c.node_id`,
+       WHERE c.utility IS NOT NULL AND coalesce(n.admitted, true) ORDER BY c.run_id, c.node_id`,
     );
     const pools = new Map<string, { node_id: string; utility: number; operator: string }[]>();
     for (const r of poolRows) pools.set(r.run_id, [...(pools.get(r.run_id) ?? []), r]);
@@ -61,12 +61,12 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
 
     const figures = reportFigures({ evaluation, efficiency, search, pools }, cfg);
     const groupRows = evaluation.groups.map((g) => ({
-      group: g.group, harness: g.harness, config_hash: g.config_hash, tasks: g.tasks, k: g.k,
+      group: g.group, harness: g.harness, policy: g.policy, config_hash: g.config_hash, tasks: g.tasks, k: g.k,
       valid_rate: ms(g.valid_rate), medal_average: ms(g.medal_average), human_rank: ms(g.human_rank), normalized: ms(g.normalized),
       gold: g.grades.gold, silver: g.grades.silver, bronze: g.grades.bronze, no_medal: g.grades.none, invalid: g.grades.invalid, ungraded: g.grades.ungraded,
     }));
     const tables = [
-      { caption: "Groups (harness + config hash), avg@k over independent runs", html: htmlTable(groupRows, { caption: "Evaluation by group (avg@k, mean ± std)" }) },
+      { caption: "Groups (harness + policy + config hash), avg@k over independent runs", html: htmlTable(groupRows, { caption: "Evaluation by group (avg@k, mean ± std)" }) },
       { caption: "Tasks", html: htmlTable(evaluation.tasks.map((t) => ({ ...t })), { caption: "Per task", maxRows: 200 }) },
       { caption: "Search efficiency per run", html: htmlTable(efficiency.runs.map((r) => ({ ...r })), { caption: "Search efficiency per run", maxRows: 200 }) },
       { caption: "Per operator", html: htmlTable(efficiency.operators.map((o) => ({ ...o })), { caption: "Per operator: prompt-size percentiles (characters), tokens, share of validation gain" }) },

@@ -172,6 +172,12 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX executions_key ON executions (idempotency_key)`,
     ],
   },
+  {
+    // Numbered 2 on this branch so it applies; the integrator assigns it number 6 at merge.
+    version: 2,
+    description: "cards.lineage_depth (apart from the loop generation generation_id) and cards.utility (the node's own selection utility; selection_utility is its parents')",
+    sql: [`ALTER TABLE cards ADD COLUMN lineage_depth INTEGER`, `ALTER TABLE cards ADD COLUMN utility DOUBLE`],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -32,8 +32,8 @@ tslab.display.html(htmlTable(lbRows, { caption: `The ${ids.length} MLE-bench Lit
 // %% [markdown]
 // ## Grading rules at the edges
 // A score earns a medal if it is **at least as good** as the leaderboard score at the medal position;
-// `above_median` is **strict**. Human Rank is the share of teams the score beats, ties counting half:
-// `(beaten + tied/2) / teams`. Below, for three competitions: a score exactly at the bronze threshold,
+// `above_median` is **strict**. Human Rank is the share of leaderboard entries the score surpasses:
+// `beaten / entries`, a tied entry not counting as surpassed. Below, for three competitions: a score exactly at the bronze threshold,
 // one a hair worse, and one exactly at the median.
 // %%
 const examples = ["detecting-insults-in-social-commentary", "denoising-dirty-documents", "spooky-author-identification"].flatMap((id) => {
@@ -104,7 +104,7 @@ tslab.display.html(htmlTable(eff.operators.map((o) => ({ ...o }))));
 // score over time, operator contributions, prompt sizes, selection probabilities and search trees.
 // %%
 const poolRows = await ws.query<{ run_id: string; node_id: string; utility: number; operator: string }>(
-  "SELECT run_id, node_id, selection_utility AS utility, operator FROM cards WHERE selection_utility IS NOT NULL ORDER BY run_id, node_id");
+  "SELECT run_id, node_id, utility, operator FROM cards WHERE utility IS NOT NULL ORDER BY run_id, node_id");
 const pools = new Map<string, { node_id: string; utility: number; operator: string }[]>();
 for (const r of poolRows) pools.set(r.run_id, [...(pools.get(r.run_id) ?? []), r]);
 const figs = report.reportFigures({ evaluation: ev, efficiency: eff, search: searchRows, pools }, { maxTrees: 1 });

@@ -58,7 +58,7 @@ METRIC = ${pyStr(metric.name)}  # ${metric.exact ? "the task's metric" : `stand-
 PROBA_OUTPUT = ${probaSingle ? "True" : "False"}  # single target column holds the positive-class probability
 MAX_TRAIN_ROWS = ${spec.maxTrainRows ?? "None"}
 VALIDATION, FOLDS, HOLDOUT_FRAC = ${pyStr(spec.validation.scheme)}, ${spec.validation.folds}, ${spec.validation.holdoutFrac}
-ENSEMBLE = ${pyStr(spec.models.length > 1 ? spec.ensemble : "none")}
+ENSEMBLE = ${pyStr(spec.models.length > 1 ? spec.ensemble : "none")}${spec.models.length > 1 ? `  # ensemble of ${spec.models.length} models` : ""}
 WRITER = ${pyStr(spec.writer)}
 OFFSETS = {}  # regression targets modelled as differences: per-row values added back to predictions
 rng = np.random.RandomState(SEED)
@@ -172,12 +172,12 @@ for name, make in MODELS:
 Z_val = stack_matrix(val_preds) if ENSEMBLE == "stack" else None
 if ENSEMBLE == "stack":  # out-of-fold predictions of the stacker, for an honest score
     from sklearn.model_selection import KFold
-    blended = np.zeros_like(val_preds[0])
+    val_pred = np.zeros_like(val_preds[0])
     for a, b in KFold(3, shuffle=True, random_state=SEED).split(Z_val):
-        blended[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
+        val_pred[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
 else:
-    blended = combine(val_preds)
-final_score = score(y_val, restore(blended, off_train[val_idx]))
+    val_pred = combine(val_preds)
+final_score = score(y_val, restore(val_pred, off_train[val_idx]))
 
 # 7. Refit on all training rows and predict the test set ---------------------
 test_pred = restore(combine([fit_predict(make, X_train, y_fit, X_test) for _, make in MODELS], Z_val, y_val_fit), off_test)
