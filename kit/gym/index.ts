@@ -17,6 +17,6 @@ export { GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareErro
 export { checkTask, prepareDeterminism, type CheckOptions } from "./check-task.js";
 export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.js";
 export { METRIC_CHECKS, type CheckResult, type CheckStatus, type QualityReport } from "./check-result.js";
-export { semanticGate, gatePrompt, renderGatePrompt, parseGateReply, GATE_AXES, type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview } from "./semantic-gate.js";
+export { semanticGate, gatePrompt, renderGatePrompt, parseGateReply, gateVerdict, metricSmokeTest, GATE_AXES, GATE_THRESHOLDS, type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview } from "./semantic-gate.js";
 export { recordTaskReview } from "./record-review.js";
 export { importMlebench, liteLeaderboardPath, liteCompetitions, leaderboardHigherIsBetter } from "./mlebench-import.js";
