@@ -9,7 +9,7 @@ export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./buil
 export { TaskSpec, SplitSpec, type TaskSpecInput } from "./task-spec.js";
 export { METRICS, METRIC_NAMES, getMetric, type MetricName, type MetricDef, type OutputKind } from "./metrics/registry.js";
 export { renderMetricPy } from "./metrics/metric-py.js";
-export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, type DataProfile, type MetricInfo } from "./infer-meta.js";
+export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
 export { runPrepare } from "./run-prepare.js";
 export { type SplitSpec as SplitSpecType } from "./task-spec.js";
 export { PYTHON, projectRoot } from "./python.js";

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { checkTask } from "./check-task.js";
 import { MetricLoadError, TaskPackageError } from "./errors.js";
 import { hashTree } from "./hash-tree.js";
-import { inferHigherIsBetter } from "./infer-meta.js";
+import { inferHigherIsBetter, resolveMetricKind } from "./infer-meta.js";
 import { loadTask } from "./load-task.js";
 import { scoreSubmission } from "./score-submission.js";
 
@@ -40,7 +40,7 @@ describe("paper-format packages", () => {
     const fixture = join(import.meta.dirname, "test-helpers", "house-prices-style");
     const before = hashTree(fixture, ["."]);
     const task = await loadTask(fixture);
-    expect(task.meta).toMatchObject({ metric: "HousePricesMetric", higherIsBetter: false, targetColumns: ["SalePrice"], idColumn: "Id" });
+    expect(task.meta).toMatchObject({ metric: "HousePricesMetric", metricKind: "rmsle", higherIsBetter: false, targetColumns: ["SalePrice"], idColumn: "Id", taskType: "regression" });
     const report = await checkTask(task);
     expect(report.checks.filter((c) => c.status === "fail")).toEqual([]);
     expect(report.passed).toBe(true);
@@ -102,6 +102,23 @@ describe("paper-format packages", () => {
     const err = await loadTask(tmp).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TaskPackageError);
     expect((err as Error).message).toMatch(/data\/public\/ is missing.*Fix:/);
+  });
+});
+
+describe("resolveMetricKind: the metric a class computes, from its name, then its docstring", () => {
+  test.each([
+    ["HousePricesMetric", "Root mean squared logarithmic error (RMSLE) between prices.", false, "rmsle"],
+    ["RootMeanSquaredLogError", "", false, "rmsle"],
+    ["RMSEScore", "", false, "rmse"],
+    ["Score", "Mean absolute error of the predictions.", false, "mae"],
+    ["ChurnAucScore", "ROC-AUC of the churn probability.", true, "rocauc"],
+    ["Grader", "Macro-averaged F1 over the weather classes.", true, "macrof1"],
+    ["Grader", "Quadratic weighted kappa.", true, "qwk"],
+    ["LogLossMetric", "", false, "logloss"],
+    ["MyMetric", "Accuracy, but lower is better?", false, null], // the direction disagrees: unknown
+    ["MyMetric", "A custom business score.", true, null],
+  ])("%s / %j (higher=%s) → %s", (class_name, doc, higher, kind) => {
+    expect(resolveMetricKind({ class_name, doc }, higher)).toBe(kind);
   });
 });
 

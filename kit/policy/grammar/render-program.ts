@@ -17,8 +17,9 @@ const pyList = (xs: readonly (string | number)[]) => `[${xs.map((x) => (typeof x
  */
 export function renderProgram(spec: SolutionSpec, task: TaskPackage, opts: { plan?: string; trace?: readonly TraceStep[] } = {}): string {
   const m = task.meta;
-  const metric = renderMetric(m.metric, m.higherIsBetter, spec.taskType);
-  const probaSingle = spec.taskType === "classification" && m.targetColumns.length === 1 && wantsProbability(m.metric);
+  // A paper-format package names its metric by its class; metricKind is the metric that class computes.
+  const metric = renderMetric(m.metricKind ?? m.metric, m.higherIsBetter, spec.taskType);
+  const probaSingle = spec.taskType === "classification" && m.targetColumns.length === 1 && wantsProbability(m.metricKind ?? m.metric);
   const classes = m.classes && m.classes.length === m.targetColumns.length ? pyList(m.classes.map(String)) : "None";
   const models = spec.models.map((x, i) => `    ("${x.family}#${i}", lambda: ${modelExpr(x, spec)}),`).join("\n");
   const plan = (opts.plan ?? "").replaceAll('"""', "'''").replaceAll("\\", "/");
