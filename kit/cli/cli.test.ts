@@ -25,6 +25,12 @@ describe("openmle CLI", () => {
     expect(schema.properties.workspace.description).toMatch(/Folder/);
     expect(cli("config", "schema", "nope")).toMatchObject({ code: 1 });
   });
+  it("config schema evolve shows the presets paper and laptop", () => {
+    const schema = JSON.parse(cli("config", "schema", "evolve").out);
+    expect(schema.properties.preset).toMatchObject({ default: "laptop", enum: ["laptop", "paper"] });
+    expect(schema.presets.paper).toMatchObject({ steps: 800, perRunTimeoutS: 7200, debugTimeCapS: 21600 });
+    expect(schema.presets.laptop).toMatchObject({ steps: 20, perRunTimeoutS: 300 });
+  });
 
   it("workspace demo, info --json and query work end to end", () => {
     const dir = join(mkdtempSync(join(tmpdir(), "openmle-cli-")), "ws");

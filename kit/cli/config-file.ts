@@ -45,8 +45,9 @@ export function formatIssues(issues: readonly { code: string; path: readonly Pro
 function keysAt(schema: ZodType, path: readonly PropertyKey[]): string[] {
   let s: unknown = schema;
   const unwrap = (x: unknown): unknown => {
-    let cur = x as { def?: { innerType?: unknown }; shape?: unknown };
-    while (cur && !cur.shape && cur.def?.innerType) cur = cur.def.innerType as typeof cur;
+    let cur = x as { def?: { innerType?: unknown; out?: unknown }; shape?: unknown };
+    // Through defaults/optionals (innerType) and pipes such as z.preprocess (out).
+    while (cur && !cur.shape && (cur.def?.innerType || cur.def?.out)) cur = (cur.def.innerType ?? cur.def.out) as typeof cur;
     return cur;
   };
   for (const p of path) s = (unwrap(s) as { shape?: Record<string, unknown> })?.shape?.[String(p)];

@@ -15,7 +15,7 @@ import { output, UsageError } from "./run-cli.js";
 
 export interface EvolveFlags extends LlmFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
-  json?: boolean; report?: string; config?: string; islands?: string; priors?: boolean; timeout?: string; params?: string;
+  json?: boolean; report?: string; config?: string; islands?: string; priors?: boolean; timeout?: string; params?: string; preset?: string;
 }
 
 export function registerEvolve(program: Command): void {
@@ -33,6 +33,7 @@ export function registerEvolve(program: Command): void {
     .option("--priors", "Evo-Max: show priors distilled from earlier runs on other tasks")
     .option("--timeout <s>", "time limit of one program in seconds")
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
+    .option("--preset <name>", "settings preset: laptop (default, small) or paper (the reference code's full scale)")
     .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags given on the command line win")
     .option("--params <ref>", "--policy grammar: parameters from a checkpoint in the workspace (openmle sft train), a .json file, or default")
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
@@ -99,6 +100,7 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
     ...(given("islands") ? { islands: int("islands", "islands") } : {}),
     ...(given("priors") ? { priors: true } : {}),
     ...(given("timeout") ? { perRunTimeoutS: num("timeout", "timeout") } : {}),
+    ...(given("preset") ? { preset: o.preset as EvolveConfigInput["preset"] } : {}),
   };
   const config: EvolveConfigInput = { ...fromFile, ...fromFlags };
   const parsed = EvolveConfig.safeParse(config);

@@ -28,7 +28,7 @@ function readSpec(file: string): TaskSpecInput {
 function checkLine(report: QualityReport, semantic?: SemanticReview): string {
   const lines = [`task ${report.taskId} (${report.dir}): ${report.passed ? "PASSED" : "FAILED"}, metric ${report.metricValid ? "valid" : "INVALID"} (${report.durationMs} ms)`];
   for (const c of report.checks) lines.push(`  ${c.status.padEnd(4)}  ${c.name.padEnd(26)} ${c.message}`);
-  if (semantic) lines.push(`  gate  ${semantic.verdict}${semantic.reasons.length ? `: ${semantic.reasons.join("; ")}` : ""}; accepted: ${semantic.accepted}`);
+  if (semantic) lines.push(`  gate  ${semantic.verdict}${typeof semantic.meanScore === "number" ? ` (mean axis score ${semantic.meanScore.toFixed(2)}/5)` : ""}${semantic.reasons.length ? `: ${semantic.reasons.join("; ")}` : ""}; accepted: ${semantic.accepted}`);
   return lines.join("\n");
 }
 

@@ -8,6 +8,8 @@ export interface RunOutcome {
   readonly run_id: string;
   readonly task_id: string;
   readonly harness: string;
+  /** The policy that wrote the programs: its name carries the model ("llm:<model>") or checkpoint ("grammar@<params hash>"). */
+  readonly policy: string;
   readonly config_hash: string;
   readonly seed: number | null;
   readonly modality: string;
@@ -52,9 +54,10 @@ export interface TaskRow {
 }
 
 export interface GroupRow {
-  /** harness + config hash: runs of one group are independent repeats of the same setting. */
+  /** harness + policy (model or checkpoint) + config hash: runs of one group are independent repeats of one setting. */
   readonly group: string;
   readonly harness: string;
+  readonly policy: string;
   readonly config_hash: string;
   readonly tasks: number;
   /** k of avg@k: the smallest number of runs any task of the group has. */
@@ -75,6 +78,9 @@ export interface Evaluation {
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
+/** The group of a run: `harness/policy:config-hash-prefix`. */
+export const groupKey = (o: Pick<RunOutcome, "harness" | "policy" | "config_hash">): string => `${o.harness}/${o.policy}:${o.config_hash.slice(0, 8)}`;
+
 function gradeOf(r: CompetitionReport | null, valid: boolean): Grade {
   if (!valid) return "invalid";
   if (!r) return "ungraded";
@@ -84,7 +90,8 @@ function gradeOf(r: CompetitionReport | null, valid: boolean): Grade {
 /**
  * Evaluate runs (pure). Steps:
  * 1. grade each run's final score (MLE-bench rules when the task has a leaderboard; normalised score when baselines are given);
- * 2. group runs by harness + config hash; within a group and task, order runs by seed then id: the i-th run is replicate i;
+ * 2. group runs by harness + policy (model or checkpoint) + config hash, so runs of one harness with
+ *    different policies are never pooled as repeats; within a group and task, order runs by seed then id: the i-th run is replicate i;
  * 3. per replicate i, average each metric over the group's tasks; avg@k = mean ± std over the replicates
  *    (Valid Rate = share of tasks with a valid submission, Medal Average = share with any medal over tasks with a
  *    leaderboard, Human Rank = mean share of teams beaten, an invalid run counting 0);
@@ -99,7 +106,7 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
     const base = opts.baselines?.[o.task_id];
     return {
       ...o,
-      group: `${o.harness}:${o.config_hash.slice(0, 8)}`,
+      group: groupKey(o),
       grade: gradeOf(report, valid),
       report,
       human_rank: report ? (report.human_rank ?? 0) : null,
@@ -148,7 +155,7 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
     for (const r of gRuns) grades[r.grade]++;
     const modalities = [...new Set(gRuns.map((r) => r.modality))].sort();
     groups.push({
-      group, harness: gRuns[0]!.harness, config_hash: gRuns[0]!.config_hash, tasks: byTask.size,
+      group, harness: gRuns[0]!.harness, policy: gRuns[0]!.policy, config_hash: gRuns[0]!.config_hash, tasks: byTask.size,
       k,
       valid_rate: meanStd(perRep.valid), medal_average: meanStd(perRep.medal), human_rank: meanStd(perRep.rank), normalized: meanStd(perRep.norm),
       grades,

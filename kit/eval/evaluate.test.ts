@@ -6,7 +6,7 @@ import { runToySearch, TOY_TASK_ID, toyBaselines } from "../../bench/eval/toy-se
 import { openWorkspace } from "../store/index.js";
 import {
   evaluate, evaluateRuns, loadLiteLeaderboard, loadRunOutcomes, loadSearchEfficiency, meanStd, normalizedScore, percentile,
-  recordTrace, relativeChange, searchEfficiency, type RunOutcome,
+  recordTrace, relativeChange, searchEfficiency, matchedEfficiency, type RunOutcome,
 } from "./index.js";
 
 describe("meanStd / percentile / normalizedScore / relativeChange", () => {
@@ -46,7 +46,7 @@ describe("meanStd / percentile / normalizedScore / relativeChange", () => {
 describe("evaluateRuns (hand-computed)", () => {
   // detecting-insults: gold >= 0.83321, silver >= 0.82307, bronze >= 0.79111 (higher is better).
   const o = (run_id: string, task_id: string, seed: number, score: number | null, modality = "text"): RunOutcome => ({
-    run_id, task_id, harness: "h", config_hash: "abc", seed, modality, higher_is_better: true, score, submission_exists: score !== null,
+    run_id, task_id, harness: "h", policy: "grammar", config_hash: "abc", seed, modality, higher_is_better: true, score, submission_exists: score !== null,
   });
   const runs = [
     o("r1", "detecting-insults-in-social-commentary", 1, 0.84), // gold
@@ -88,6 +88,21 @@ describe("evaluateRuns (hand-computed)", () => {
     expect(e.runs[0]!.normalized).toBe(2);
     expect(evaluateRuns([o("x", "no-board", 1, 3)], { baselines: { "no-board": { trivial: 5, reference: 4 } } }).runs[0]!.normalized).toBeNull();
   });
+  test("runs of one harness and config with different policies, models or checkpoints are never pooled", () => {
+    const mixed = [
+      ...runs.slice(0, 2),
+      { ...runs[2]!, policy: "llm:Qwen/Qwen3-8B" }, { ...runs[3]!, policy: "llm:Qwen/Qwen3-8B" },
+      { ...runs[4]!, policy: "grammar@1a2b3c4d" }, { ...runs[5]!, config_hash: "def" },
+    ];
+    const e = evaluateRuns(mixed, { leaderboards: lbs });
+    expect(e.groups.map((g) => [g.group, g.harness, g.policy, g.config_hash, g.k])).toEqual([
+      ["h/grammar:abc", "h", "grammar", "abc", 2],
+      ["h/llm:Qwen/Qwen3-8B:abc", "h", "llm:Qwen/Qwen3-8B", "abc", 1],
+      ["h/grammar@1a2b3c4d:abc", "h", "grammar@1a2b3c4d", "abc", 1],
+      ["h/grammar:def", "h", "grammar", "def", 1],
+    ]);
+    expect(e.runs.map((r) => r.policy)).toEqual(["grammar", "grammar", "llm:Qwen/Qwen3-8B", "llm:Qwen/Qwen3-8B", "grammar@1a2b3c4d", "grammar"]);
+  });
   test("per task rows", () => {
     expect(ev.tasks.map((t) => [t.task_id, t.runs, t.valid_rate, t.medal_rate])).toEqual([
       ["detecting-insults-in-social-commentary", 3, 2 / 3, 2 / 3],
@@ -122,11 +137,48 @@ describe("recordTrace and searchEfficiency (hand-computed)", () => {
     expect(r.records_per_ktoken).toBeCloseTo(7.5, 12);
     expect(r.gain_share.improve).toBeCloseTo(2 / 3, 12);
     expect(r.gain_share.crossover).toBeCloseTo(1 / 3, 12);
-    // 5 nodes: the late half starts at index 3; n4 (crossover, +0.1) is late, n1 (improve, +0.2) is not.
-    expect(r.late_improve_crossover_share).toBeCloseTo(1 / 3, 12);
+    // After the first valid node n0 every gain is Improve/Crossover (n1 +0.2 early in the run counts too).
+    expect(r.late_improve_crossover_share).toBeCloseTo(1, 12);
+    expect(r.gain_units).toBe("validation_score");
     const imp = e.operators.find((o) => o.operator === "improve")!;
     expect([imp.calls, imp.prompt_chars_p50, imp.tokens]).toEqual([2, 400, 300]);
     expect(imp.prompt_chars_p99).toBeCloseTo(498, 12);
+  });
+});
+
+describe("late Improve/Crossover share in validation Human-Rank units", () => {
+  const run = [
+    { run_id: "a", node_id: "n0", step: 0, operator: "draft", valid_score: 0.5 }, // first valid node
+    { run_id: "a", node_id: "n1", step: 1, operator: "draft", valid_score: 0.62 }, // HR 0.4 → 0.6: +0.2 by a Draft
+    { run_id: "a", node_id: "n2", step: 2, operator: "improve", valid_score: 0.65 }, // HR 0.6 → 0.6: +0 (no entry passed)
+    { run_id: "a", node_id: "n3", step: 3, operator: "crossover", valid_score: 0.95 }, // HR 0.6 → 1.0: +0.4
+  ];
+  // Leaderboard 0.9, 0.8, 0.6, 0.55, 0.3 (higher is better): HR(0.5) = 1/5, HR(0.62) = 3/5, HR(0.65) = 3/5, HR(0.95) = 1.
+  const lb = [0.9, 0.8, 0.6, 0.55, 0.3];
+  const hr = (x: number) => lb.filter((s) => x > s).length / lb.length;
+  test("gains measured on the leaderboard, not in raw score", () => {
+    const r = searchEfficiency(run, [], () => true, () => hr).runs[0]!;
+    // HR gains: Draft 0.4, Improve 0, Crossover 0.4 → share 0.4 / 0.8; in raw score it would be 0.33/0.45.
+    expect(r.late_improve_crossover_share).toBeCloseTo(0.4 / 0.8, 12);
+    expect(r.gain_units).toBe("human_rank");
+    expect(searchEfficiency(run, [], () => true).runs[0]!.late_improve_crossover_share).toBeCloseTo(0.33 / 0.45, 12);
+  });
+  test("the efficiency table sums totals over matched task-runs (same task, seed, policy)", () => {
+    const eff = { runs: [
+      { run_id: "o1", nodes: 10, tokens: 1000, records: 4 }, { run_id: "o2", nodes: 20, tokens: 3000, records: 2 },
+      { run_id: "a1", nodes: 12, tokens: 2000, records: 2 }, { run_id: "a2", nodes: 30, tokens: 6000, records: 2 },
+      { run_id: "a3", nodes: 99, tokens: 9999, records: 9 }, // seed 3 has no OpenMLE-Evo run: left out
+    ] } as never;
+    const runs = [
+      { run_id: "o1", harness: "openmle", task_id: "t", seed: 1 }, { run_id: "o2", harness: "openmle", task_id: "u", seed: 1 },
+      { run_id: "a1", harness: "aira-evo", task_id: "t", seed: 1 }, { run_id: "a2", harness: "aira-evo", task_id: "u", seed: 1 },
+      { run_id: "a3", harness: "aira-evo", task_id: "t", seed: 3 },
+    ];
+    const m = matchedEfficiency(eff, runs, "aira-evo", "openmle");
+    expect(m.taskRuns).toBe(2);
+    expect(m.a).toEqual({ runs: 2, nodes: 42, tokens: 8000, records: 4, records_per_ktoken: 0.5 });
+    // Totals, not means of ratios: 6 records / 4,000 tokens = 1.5 per 1k (the mean of 4 and 0.667 would be 2.33).
+    expect(m.b).toEqual({ runs: 2, nodes: 30, tokens: 4000, records: 6, records_per_ktoken: 1.5 });
   });
 });
 
@@ -169,7 +221,7 @@ describe("loadRunOutcomes reads kit/evo's RunSummary shape", () => {
     try {
       await ws.append("runs", [
         { run_id: "a", task_id: "t", harness: "openmle", seed: 1, config_hash: "h", status: "finished", summary: { champion: { nodeId: "n1", testScore: 0.7 } } },
-        { run_id: "b", task_id: "t", harness: "openmle", seed: 2, config_hash: "h", status: "finished", summary: { champion: { nodeId: "n2", testScore: null } } },
+        { run_id: "b", task_id: "t", harness: "openmle", policy: "llm:m", seed: 2, config_hash: "h", status: "finished", summary: { champion: { nodeId: "n2", testScore: null } } },
         { run_id: "c", task_id: "t", harness: "openmle", seed: 3, config_hash: "h", status: "failed", summary: { champion: null } },
         { run_id: "d", task_id: "t", harness: "openmle", seed: 4, config_hash: "h", status: "running", summary: null },
       ]);
@@ -177,6 +229,7 @@ describe("loadRunOutcomes reads kit/evo's RunSummary shape", () => {
       const o = await loadRunOutcomes(ws);
       expect(o.map((r) => [r.run_id, r.score, r.submission_exists])).toEqual([["a", 0.7, true], ["b", 0.6, true], ["c", null, false]]);
       expect(o.map((r) => r.config_hash)).toEqual(["h", "h", "h"]); // no stored config: runs.config_hash kept
+      expect(o.map((r) => r.policy)).toEqual(["unknown", "llm:m", "unknown"]);
     } finally {
       ws.close();
     }

@@ -33,17 +33,18 @@ describe("medalPositions (spec §5 table, hand-computed)", () => {
   test("rejects a non-positive team count", () => expect(() => medalPositions(0)).toThrow(/positive integer/));
 });
 
-describe("humanRank ties count half", () => {
+describe("humanRank: share of entries surpassed; a tie is not surpassed", () => {
   test.each([
-    // score, leaderboard, lowerIsBetter, expected (B + T/2)/N
-    [5, [9, 7, 5, 3, 1], false, (2 + 0.5) / 5],
+    // score, leaderboard, lowerIsBetter, expected B/N (B = entries strictly worse)
+    [5, [9, 7, 5, 3, 1], false, 2 / 5],
     [6, [9, 7, 5, 3, 1], false, 3 / 5],
     [10, [9, 7, 5, 3, 1], false, 1],
     [0, [9, 7, 5, 3, 1], false, 0],
-    [5, [1, 3, 5, 7, 9], true, (2 + 0.5) / 5],
-    [1, [1, 1, 1, 2], true, (1 + 1.5) / 4],
-    [4, [4, 4, 4, 4], false, 0.5],
-    [1, [1, 1, 0.5, 0.2], false, (2 + 1) / 4],
+    [5, [1, 3, 5, 7, 9], true, 2 / 5],
+    [1, [1, 1, 1, 2], true, 1 / 4],
+    [4, [4, 4, 4, 4], false, 0],
+    [1, [1, 1, 0.5, 0.2], false, 2 / 4],
+    [0.9, [1, 0.9, 0.9, 0.9, 0.8, 0.8], false, 2 / 6], // three tied entries in the middle
   ])("score %d on %j (lower=%s) → %d", (score, lb, lower, expected) => {
     expect(humanRank(score, lb, lower)).toBeCloseTo(expected, 12);
   });
@@ -84,7 +85,8 @@ describe("gradeScore on hand-read Lite leaderboards", () => {
     const worse = lb.scores.filter((s) => s < 1).length;
     const r = gradeScore(lb, 1);
     expect(r.gold_medal).toBe(true);
-    expect(r.human_rank).toBeCloseTo((worse + perfect / 2) / lb.scores.length, 12);
+    expect(perfect).toBeGreaterThan(1);
+    expect(r.human_rank).toBeCloseTo(worse / lb.scores.length, 12); // the tied perfect teams are not surpassed
     expect(gradeScore(lb, 0.99995).any_medal).toBe(false);
   });
 });
@@ -133,10 +135,10 @@ describe("all 22 Lite leaderboards: at thresholds, just outside them, ties", () 
     expect(gradeScore(lb, betterThan(m, lower)).above_median).toBe(true);
     expect(gradeScore(lb, worseThan(m, lower)).above_median).toBe(false);
 
-    // Ties: a score equal to the first row's ties with it (half credit); better than all → 1.
+    // Ties: a score equal to the first row's does not surpass it; better than all → 1.
     const top = s[0]!;
     const tiesTop = s.filter((x) => x === top).length;
-    expect(gradeScore(lb, top).human_rank).toBeCloseTo((s.length - tiesTop + tiesTop / 2) / s.length, 12);
+    expect(gradeScore(lb, top).human_rank).toBeCloseTo((s.length - tiesTop) / s.length, 12);
     const best = lower ? Math.min(...s) : Math.max(...s);
     expect(gradeScore(lb, betterThan(best, lower)).human_rank).toBe(1);
     for (const x of [g, sv, b, m]) {
@@ -194,6 +196,6 @@ describe("bad input", () => {
     expect(r.is_lower_better).toBe(true);
     expect(r.gold_medal).toBe(true);
     expect(r.median_threshold).toBe(25);
-    expect(r.human_rank).toBeCloseTo(3.5 / 4, 12);
+    expect(r.human_rank).toBeCloseTo(3 / 4, 12);
   });
 });

@@ -13,12 +13,12 @@ export { summarizeGrades, type GradeSummary } from "./grade-summary.js";
 export { normalizedScore } from "./normalized-score.js";
 export { instanceGap, natureBench, SURPASS_MARGIN, type NatureInstance, type NatureTaskGap, type NatureSummary } from "./naturebench.js";
 export {
-  evaluateRuns, type RunOutcome, type GradedRun, type Grade, type EvaluateOptions, type Evaluation, type TaskRow, type GroupRow,
+  evaluateRuns, groupKey, type RunOutcome, type GradedRun, type Grade, type EvaluateOptions, type Evaluation, type TaskRow, type GroupRow,
 } from "./evaluate-runs.js";
 export { evaluate, loadRunOutcomes, liteLeaderboardsFor } from "./load-run-outcomes.js";
 export {
-  searchEfficiency, recordTrace, relativeChange, type EffNode, type EffCall, type TracePoint, type RunEfficiency,
-  type OperatorEfficiency, type SearchEfficiency,
+  searchEfficiency, recordTrace, relativeChange, lateShare, matchedEfficiency, type EffNode, type EffCall, type TracePoint, type RunEfficiency,
+  type OperatorEfficiency, type SearchEfficiency, type MatchedTotals,
 } from "./search-efficiency.js";
 export { loadSearchRows, loadSearchEfficiency, type SearchRows } from "./load-search-stats.js";
 export { runBaselines, baselineProgram, type BaselineKind, type BaselineScores } from "./run-baselines.js";

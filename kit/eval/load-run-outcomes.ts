@@ -34,7 +34,7 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
  */
 export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
   const runs = await ws.query<Record<string, unknown>>(
-    `SELECT r.run_id, r.task_id, r.harness, r.config, r.config_hash, r.seed, r.status, r.summary, t.modality, t.higher_is_better
+    `SELECT r.run_id, r.task_id, r.harness, r.policy, r.config, r.config_hash, r.seed, r.status, r.summary, t.modality, t.higher_is_better
      FROM runs r LEFT JOIN tasks t USING (task_id) WHERE coalesce(r.status, '') <> 'running' ORDER BY r.run_id`,
   );
   const nodes = await ws.query<{ run_id: string; node_id: string; status: string | null; valid_score: number | null; test_score: number | null }>(
@@ -60,6 +60,7 @@ export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
       run_id: String(r.run_id),
       task_id: String(r.task_id),
       harness: String(r.harness ?? "unknown"),
+      policy: String(r.policy ?? "unknown"),
       config_hash: seedlessHash(r.config) ?? String(r.config_hash ?? ""),
       seed: num(r.seed),
       modality: String(r.modality ?? "other"),

@@ -1,4 +1,8 @@
 import type { Workspace } from "../store/index.js";
+import { humanRank } from "./human-rank.js";
+import { isLowerBetter } from "./grade-score.js";
+import type { Leaderboard } from "./leaderboard.js";
+import { liteLeaderboardsFor } from "./load-run-outcomes.js";
 import { searchEfficiency, type EffCall, type EffNode, type SearchEfficiency } from "./search-efficiency.js";
 
 export interface SearchRows {
@@ -28,8 +32,17 @@ export async function loadSearchRows(ws: Workspace, runIds?: readonly string[]):
   return { nodes, calls, higherIsBetter: new Map(dirs.map((d) => [d.run_id, d.hib ?? true])) };
 }
 
-/** searchEfficiency over a workspace's runs. */
-export async function loadSearchEfficiency(ws: Workspace, runIds?: readonly string[]): Promise<SearchEfficiency> {
+/**
+ * searchEfficiency over a workspace's runs. Runs of tasks with a leaderboard (`leaderboards`, default the
+ * bundled MLE-bench Lite ones) get their late Improve/Crossover share in validation Human-Rank units.
+ */
+export async function loadSearchEfficiency(ws: Workspace, runIds?: readonly string[], leaderboards?: ReadonlyMap<string, Leaderboard>): Promise<SearchEfficiency> {
   const rows = await loadSearchRows(ws, runIds);
-  return searchEfficiency(rows.nodes, rows.calls, (id) => rows.higherIsBetter.get(id) ?? true);
+  const tasks = new Map((await ws.query<{ run_id: string; task_id: string }>("SELECT run_id, task_id FROM runs")).map((r) => [r.run_id, r.task_id]));
+  const lbs = leaderboards ?? liteLeaderboardsFor(new Set(tasks.values()));
+  const hrOf = (runId: string) => {
+    const lb = lbs.get(tasks.get(runId) ?? "");
+    return lb ? (score: number) => humanRank(score, lb.scores, isLowerBetter(lb.scores)) : null;
+  };
+  return searchEfficiency(rows.nodes, rows.calls, (id) => rows.higherIsBetter.get(id) ?? true, hrOf);
 }

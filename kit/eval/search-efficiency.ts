@@ -58,11 +58,14 @@ export interface RunEfficiency {
   /** Share of the run's total validation gain produced by each operator (sums to 1, or empty without gain). */
   readonly gain_share: Record<string, number>;
   /**
-   * Share of the run's total validation gain made by Improve and Crossover nodes in the second half of
-   * the run (node index >= ⌈nodes/2⌉) — the kit's reading of the paper's "late Improve/Crossover" share;
-   * null without gain.
+   * The paper's late Improve/Crossover share: of the run's validation gain after its first valid node,
+   * the share made by Improve and Crossover steps, gains measured in validation Human-Rank units (the
+   * validation score placed on the task's leaderboard) when the task has a leaderboard, else in
+   * validation-score units (see `gain_units`); null without gain.
    */
   readonly late_improve_crossover_share: number | null;
+  /** Units of late_improve_crossover_share's gains. */
+  readonly gain_units: "human_rank" | "validation_score";
 }
 
 export interface OperatorEfficiency {
@@ -86,8 +89,15 @@ export interface SearchEfficiency {
 
 const tokensOf = (c: EffCall) => (c.prompt_tokens ?? 0) + (c.completion_tokens ?? 0);
 
-/** Search-efficiency statistics over runs (spec §5): nodes, tokens, prompt-size percentiles, records per token, gain shares. */
-export function searchEfficiency(nodes: readonly EffNode[], calls: readonly EffCall[], higherIsBetter: (runId: string) => boolean): SearchEfficiency {
+/**
+ * Search-efficiency statistics over runs (spec §5): nodes, tokens, prompt-size percentiles, records per
+ * token, gain shares. `humanRankOf(runId)`, when it gives a function for a run, maps that run's
+ * validation scores to Human Rank on its task's leaderboard, the units of the late share.
+ */
+export function searchEfficiency(
+  nodes: readonly EffNode[], calls: readonly EffCall[], higherIsBetter: (runId: string) => boolean,
+  humanRankOf: (runId: string) => ((score: number) => number) | null = () => null,
+): SearchEfficiency {
   const runIds = [...new Set([...nodes.map((n) => n.run_id), ...calls.map((c) => c.run_id)])].sort();
   const runs: RunEfficiency[] = runIds.map((run_id) => {
     const trace = recordTrace(nodes.filter((n) => n.run_id === run_id), higherIsBetter(run_id));
@@ -96,11 +106,11 @@ export function searchEfficiency(nodes: readonly EffNode[], calls: readonly EffC
     const total = trace.reduce((a, t) => a + t.gain, 0);
     const gain_share: Record<string, number> = {};
     if (total > 0) for (const t of trace) if (t.gain > 0) gain_share[t.operator] = (gain_share[t.operator] ?? 0) + t.gain / total;
-    const half = Math.ceil(trace.length / 2);
-    const late = trace.filter((t) => t.index >= half && (t.operator === "improve" || t.operator === "crossover")).reduce((a, t) => a + t.gain, 0);
+    const hr = humanRankOf(run_id);
+    const late = lateShare(trace, hr);
     return {
       run_id, nodes: trace.length, tokens, records, records_per_ktoken: tokens ? (1000 * records) / tokens : 0, gain_share,
-      late_improve_crossover_share: total > 0 ? late / total : null,
+      late_improve_crossover_share: late, gain_units: hr ? "human_rank" : "validation_score",
     };
   });
   const withGain = runs.filter((r) => Object.keys(r.gain_share).length);
@@ -121,6 +131,61 @@ export function searchEfficiency(nodes: readonly EffNode[], calls: readonly EffC
     tokens: meanStd(runs.map((r) => r.tokens)),
     records_per_ktoken: meanStd(runs.map((r) => r.records_per_ktoken)),
   };
+}
+
+/**
+ * Late Improve/Crossover share of one run's trace: gains of the records after the first valid node,
+ * each gain = u(new best) − u(old best) with u = Human Rank (when `hr` is given) or |score difference|;
+ * share = Σ gains of Improve/Crossover records / Σ all gains (null when the total is 0).
+ */
+export function lateShare(trace: readonly TracePoint[], hr: ((score: number) => number) | null): number | null {
+  let prev: number | null = null;
+  let total = 0;
+  let ic = 0;
+  for (const t of trace) {
+    if (!t.record) continue;
+    if (prev !== null) {
+      const g = hr ? hr(t.best!) - hr(prev) : Math.abs(t.best! - prev);
+      total += g;
+      if (t.operator === "improve" || t.operator === "crossover") ic += g;
+    }
+    prev = t.best;
+  }
+  return total > 0 ? ic / total : null;
+}
+
+/** Totals of one harness over matched task-runs. */
+export interface MatchedTotals {
+  readonly runs: number;
+  readonly nodes: number;
+  readonly tokens: number;
+  readonly records: number;
+  /** Total records per 1,000 total tokens (0 without tokens). */
+  readonly records_per_ktoken: number;
+}
+
+/**
+ * The paper's efficiency table: task-runs matched across two harnesses (same task, seed and policy),
+ * and per harness the totals over those task-runs (nodes, tokens, records, records per token of the
+ * totals), not means of per-run ratios. Unmatched runs are left out.
+ */
+export function matchedEfficiency(
+  eff: Pick<SearchEfficiency, "runs">, runs: readonly { run_id: string; harness: string; task_id: string; seed: number | null; policy?: string }[],
+  a: string, b: string,
+): { taskRuns: number; a: MatchedTotals; b: MatchedTotals } {
+  const key = (r: (typeof runs)[number]) => `${r.task_id}\u0000${r.seed ?? ""}\u0000${r.policy ?? ""}`;
+  const side = (h: string) => new Map(runs.filter((r) => r.harness === h).map((r) => [key(r), r.run_id]));
+  const [ma, mb] = [side(a), side(b)];
+  const keys = [...ma.keys()].filter((k) => mb.has(k));
+  const byId = new Map(eff.runs.map((r) => [r.run_id, r]));
+  const totals = (m: Map<string, string>): MatchedTotals => {
+    const rs = keys.flatMap((k) => (byId.get(m.get(k)!) ? [byId.get(m.get(k)!)!] : []));
+    const sum = (f: (r: RunEfficiency) => number) => rs.reduce((x, r) => x + f(r), 0);
+    const tokens = sum((r) => r.tokens);
+    const records = sum((r) => r.records);
+    return { runs: rs.length, nodes: sum((r) => r.nodes), tokens, records, records_per_ktoken: tokens ? (1000 * records) / tokens : 0 };
+  };
+  return { taskRuns: keys.length, a: totals(ma), b: totals(mb) };
 }
 
 /** Relative change of b versus a in percent ((b − a)/|a|·100), as the paper reports harness comparisons. */

@@ -20,7 +20,7 @@ export const BOARD_QUERIES = {
   bestPerFamily: `SELECT method_family, arg_max(node_id, fitness) AS node_id, arg_max(score, fitness) AS score, max(fitness) AS fitness
     FROM cards WHERE run_id = $runId AND fitness IS NOT NULL GROUP BY 1 ORDER BY fitness DESC, 1`,
   unexplored: `SELECT f.method_family, CASE WHEN count(c.node_id) = 0 THEN 'never tried' ELSE 'only failures' END AS reason
-    FROM (VALUES ${families}) AS f(method_family) LEFT JOIN cards c ON c.method_family = f.method_family AND c.run_id = $runId
+    FROM (VALUES ${families}) AS f(method_family) LEFT JOIN cards c ON list_contains(string_split(c.method_family, '+'), f.method_family) AND c.run_id = $runId
     GROUP BY 1 HAVING count(c.fitness) = 0 ORDER BY 2 DESC, 1`,
   repeatedFailures: `SELECT error_signature, count(*)::INT AS failures, list(node_id ORDER BY node_id) AS nodes
     FROM cards WHERE run_id = $runId AND status <> 'success' AND error_signature IS NOT NULL

@@ -5,8 +5,19 @@ import { ThreeFactorConfig } from "./three-factor-selection.js";
 export const HARNESSES = ["openmle", "aira-evo", "aide", "mcts"] as const;
 export type Harness = (typeof HARNESSES)[number];
 
-/** Everything `evolve` does, with the reference defaults of spec §4. Unknown keys are errors (a typo would silently use a default). */
-export const EvolveConfig = z.object({
+/**
+ * Named presets: a preset supplies the defaults of the fields it lists, explicit fields win.
+ * `paper` is the reference code's full-scale setting (12 h per task, 800 steps, 2 h per program, a
+ * 6 h Debug-chain cap); `laptop` (the default) is the small setting the kit's tests and notebooks use.
+ */
+export const EVOLVE_PRESETS = {
+  laptop: { steps: 20, perRunTimeoutS: 300, maxWallS: 0, debugTimeCapS: 1800, memoryMb: 4096 },
+  paper: { steps: 800, perRunTimeoutS: 7200, maxWallS: 43200, debugTimeCapS: 21600, memoryMb: 12288 },
+} as const;
+export type EvolvePreset = keyof typeof EVOLVE_PRESETS;
+
+const EvolveConfigObject = z.object({
+  preset: z.enum(["laptop", "paper"]).default("laptop").describe("Defaults of the preset (EVOLVE_PRESETS; shown under `presets` here): laptop (small) or paper (the reference code's full scale). Explicit fields win."),
   harness: z.enum(HARNESSES).default("openmle").describe("Search harness: openmle (OpenMLE-Evo), aira-evo, aide (greedy) or mcts."),
   steps: z.number().int().positive().default(20).describe("Step budget: nodes (policy call + execution) in the run."),
   seed: z.number().int().default(0).describe("Seed of every random choice; with one worker and a deterministic policy it fixes the run."),
@@ -17,13 +28,13 @@ export const EvolveConfig = z.object({
   memoryMb: z.number().int().positive().default(4096).describe("Memory cap of one execution in MiB."),
   islands: z.number().int().positive().default(1).describe("Number of islands (steps go to islands in turn)."),
   islandMaxSize: z.number().int().positive().default(500).describe("Island capacity; past it the lowest-fitness member leaves."),
-  gen0Drafts: z.number().int().positive().default(5).describe("Generation 0: drafts per island before any Improve/Crossover."),
-  crossoverProb: z.number().min(0).max(1).default(0.5).describe("Probability of Crossover (else Improve) once the island's generation allows it."),
-  crossoverMinGeneration: z.number().int().nonnegative().default(2).describe("Crossover only once the island's generation is at least this."),
+  gen0Drafts: z.number().int().positive().default(5).describe("Individuals per loop generation: generation 0 is this many drafts per island, each later generation this many Improve/Crossover children."),
+  crossoverProb: z.number().min(0).max(1).default(0.5).describe("Probability of Crossover (else Improve) once the island's loop generation allows it."),
+  crossoverMinGeneration: z.number().int().nonnegative().default(2).describe("Crossover only from this loop generation on (generations of gen0Drafts individuals; not lineage depth)."),
   admission: z.enum(["island-average", "always"]).default("island-average").describe("A scored child joins its island if fitness >= island average, or always."),
   debugMaxAttempts: z.number().int().nonnegative().default(10).describe("Debug attempts per chain (0 disables Debug chains)."),
   debugTimeCapS: z.number().nonnegative().default(1800).describe("A Debug chain stops once its sandbox seconds reach this (0 = no cap)."),
-  sameSignatureDraft: z.number().int().nonnegative().default(2).describe("Draft afresh after this many last Debug attempts fail with one error signature (0 = never)."),
+  sameSignatureDraft: z.number().int().nonnegative().default(2).describe("Draft afresh when this many last failures of a Debug chain share one terminal category: timeout, import, memory or pre-flight (0 = never)."),
   selection: ThreeFactorConfig.default(ThreeFactorConfig.parse({})).describe("OpenMLE-Evo three-factor parent selection."),
   airaTemperature: z.number().positive().default(1).describe("AIRA-Evo softmax temperature over min-max fitness."),
   aide: z.object({
@@ -46,5 +57,11 @@ export const EvolveConfig = z.object({
   }).strict().default({ improveAncestors: 3, improveSiblings: 3, crossoverAncestors: 2, crossoverSiblings: 2, debugFailures: 8 }).describe("Operator-conditioned context sizes."),
   priors: z.boolean().default(false).describe("Evo-Max: show priors distilled from earlier runs' cards on other tasks of the workspace."),
 }).strict();
-export type EvolveConfig = z.infer<typeof EvolveConfig>;
-export type EvolveConfigInput = z.input<typeof EvolveConfig>;
+
+/** Everything `evolve` does (unknown keys are errors: a typo would silently use a default) (spec §4): the preset's values fill the fields not given, then the schema's defaults. */
+export const EvolveConfig = z.preprocess(
+  (x) => (x && typeof x === "object" && !Array.isArray(x) ? { ...EVOLVE_PRESETS[((x as { preset?: EvolvePreset }).preset ?? "laptop") as EvolvePreset] ?? {}, ...x } : x),
+  EvolveConfigObject,
+).meta({ presets: EVOLVE_PRESETS });
+export type EvolveConfig = z.infer<typeof EvolveConfigObject>;
+export type EvolveConfigInput = z.input<typeof EvolveConfigObject>;

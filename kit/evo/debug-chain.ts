@@ -5,9 +5,29 @@ export interface DebugChainLimits {
   readonly maxAttempts: number;
   /** Stop once the chain's sandbox seconds reach this (0 = no cap). */
   readonly timeCapS: number;
-  /** Draft afresh when this many last Debug attempts failed with one error signature (reference: 2). */
+  /**
+   * Draft afresh when this many last failures of the chain (reference: 2) share one terminal
+   * category (TERMINAL_FAILURES); 0 = never.
+   */
   readonly sameSignatureDraft: number;
 }
+
+/**
+ * Failure categories that debugging cannot fix (reference code): the program ran out of time or
+ * memory, needs a module the sandbox lacks, or never started (pre-flight: no code, sandbox error).
+ * Other signatures (key_error, value_error, column_mismatch, …) keep a chain debugging.
+ */
+export const TERMINAL_FAILURES: Readonly<Record<string, string>> = {
+  timeout: "timeout",
+  import_error: "import",
+  memory_error: "memory",
+  gpu_memory_error: "memory",
+  missing_code: "preflight",
+  sandbox_error: "preflight",
+};
+
+/** The terminal category of a failure signature (null when debugging may fix it). */
+export const terminalCategory = (signature: string | null): string | null => (signature === null ? null : TERMINAL_FAILURES[signature] ?? null);
 
 /** The chain ending at `node`: the first non-Debug node, then its consecutive Debug descendants. */
 export function debugChain(node: EvoNode, byId: ReadonlyMap<string, EvoNode>): EvoNode[] {
@@ -28,17 +48,21 @@ export function debugDepth(node: EvoNode, byId: ReadonlyMap<string, EvoNode>): n
 }
 
 /**
- * What follows a node in its worker's lane: "debug" it (a buggy child enters a Debug chain),
- * "draft" afresh (the last attempts failed with the same signature), or "none" (it succeeded, or
- * the chain hit its attempt or time cap: back to normal selection).
+ * What follows a node in its worker's lane (reference code):
+ * 1. it succeeded → "none" (back to normal selection);
+ * 2. the last `sameSignatureDraft` failures of its chain (the buggy node and its Debug attempts)
+ *    share one terminal category (timeout, import, memory, pre-flight) → "draft" afresh;
+ * 3. the chain has made `maxAttempts` Debug attempts or spent `timeCapS` sandbox seconds → "none";
+ * 4. else "debug" it (other repeated signatures keep debugging up to the caps).
  */
 export function debugDecision(last: EvoNode, byId: ReadonlyMap<string, EvoNode>, lim: DebugChainLimits): "debug" | "draft" | "none" {
   if (isGood(last)) return "none";
   const chain = debugChain(last, byId);
   const attempts = chain.filter((n) => n.operator === "debug");
-  const tail = attempts.slice(-lim.sameSignatureDraft);
-  if (lim.sameSignatureDraft > 0 && tail.length === lim.sameSignatureDraft && tail.every((n) => n.errorSignature !== null && n.errorSignature === tail[0]!.errorSignature)) {
-    return "draft";
+  const k = lim.sameSignatureDraft;
+  if (k > 0 && chain.length >= k) {
+    const cats = chain.slice(-k).map((n) => terminalCategory(n.errorSignature));
+    if (cats[0] !== null && cats.every((c) => c === cats[0])) return "draft";
   }
   if (attempts.length >= lim.maxAttempts) return "none";
   if (lim.timeCapS > 0 && chain.reduce((s, n) => s + n.sandboxS, 0) >= lim.timeCapS) return "none";

@@ -2,7 +2,7 @@ import { sampleIndex, type Rng } from "../util/rng.js";
 import type { EvolveConfig } from "./config.js";
 import { debugDecision } from "./debug-chain.js";
 import { fitnessSoftmax } from "./fitness-selection.js";
-import { islandGeneration, islandMembers } from "./islands.js";
+import { islandMembers, loopGeneration } from "./islands.js";
 import { selectionWeights, threeFactorSelection, type SelectionCandidate } from "./three-factor-selection.js";
 import type { Action, EvoNode } from "./types.js";
 
@@ -24,21 +24,23 @@ export function parentProbabilities(members: readonly EvoNode[], all: readonly E
     return members.map((m, i) => ({ nodeId: m.nodeId, utility: m.fitness!, probability: p[i]! }));
   }
   const byId = new Map(all.map((n) => [n.nodeId, n]));
+  // N_f: the island members' cards of the candidate's family, the candidate itself excluded.
   const famCount = new Map<string, number>();
-  for (const n of all) famCount.set(n.methodFamily, (famCount.get(n.methodFamily) ?? 0) + 1);
+  for (const n of members) famCount.set(n.methodFamily, (famCount.get(n.methodFamily) ?? 0) + 1);
   const cands: SelectionCandidate[] = members.map((m) => {
     const pf = m.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
-    return { nodeId: m.nodeId, fitness: m.fitness!, bestParentFitness: pf.length ? Math.max(...pf) : null, familyCount: famCount.get(m.methodFamily) ?? 0 };
+    return { nodeId: m.nodeId, fitness: m.fitness!, bestParentFitness: pf.length ? Math.max(...pf) : null, familyCount: famCount.get(m.methodFamily)! - 1 };
   });
   return threeFactorSelection(cands, selectionWeights(cfg.selection), cfg.selection.normalisation);
 }
 
 /**
- * One step of the island loop (spec §4):
- * 1. a buggy last node continues its Debug chain (or drafts afresh after same-signature failures);
- * 2. the step's island (steps rotate over islands) drafts until it has `gen0Drafts` drafts;
- * 3. then Crossover with probability `crossoverProb` once the island's generation >= the minimum,
- *    else Improve, with parents sampled from the island by the harness's selection.
+ * One step of the island loop (spec §4, reference code):
+ * 1. a buggy last node continues its Debug chain (or drafts afresh after terminal failures);
+ * 2. the step's island (steps rotate over islands) is in loop generation g = floor(individuals /
+ *    gen0Drafts); generation 0 drafts;
+ * 3. later generations: Crossover with probability `crossoverProb` once g >= `crossoverMinGeneration`
+ *    (and the island has two members), else Improve, parents sampled by the harness's selection.
  */
 export function evoStep(inp: StepInput): Action {
   const { nodes, config: cfg, rng, pending } = inp;
@@ -46,18 +48,18 @@ export function evoStep(inp: StepInput): Action {
   if (inp.last && cfg.debugMaxAttempts > 0) {
     const byId = new Map(nodes.map((n) => [n.nodeId, n]));
     const d = debugDecision(inp.last, byId, { maxAttempts: cfg.debugMaxAttempts, timeCapS: cfg.debugTimeCapS, sameSignatureDraft: cfg.sameSignatureDraft });
-    if (d === "debug") return { operator: "debug", parents: [inp.last.nodeId], island: inp.last.island };
-    if (d === "draft") return { operator: "draft", parents: [], island: inp.last.island };
+    if (d === "debug") return { operator: "debug", parents: [inp.last.nodeId], island: inp.last.island, generation: inp.last.generation };
+    if (d === "draft") return { operator: "draft", parents: [], island: inp.last.island, generation: loopGeneration(nodes, pending, inp.last.island, cfg.gen0Drafts) };
   }
-  const drafts = nodes.filter((n) => n.island === island && n.operator === "draft").length + pending.filter((a) => a.island === island && a.operator === "draft").length;
-  if (drafts < cfg.gen0Drafts) return { operator: "draft", parents: [], island };
+  const generation = loopGeneration(nodes, pending, island, cfg.gen0Drafts);
+  if (generation === 0) return { operator: "draft", parents: [], island, generation };
   const members = islandMembers(nodes, cfg.islands, cfg.islandMaxSize)[island]!;
-  if (members.length === 0) return { operator: "draft", parents: [], island };
+  if (members.length === 0) return { operator: "draft", parents: [], island, generation };
   const probs = parentProbabilities(members, nodes, cfg);
   const first = sampleIndex(rng, probs.map((p) => p.probability));
-  const crossover = members.length >= 2 && islandGeneration(members) >= cfg.crossoverMinGeneration && rng.next() < cfg.crossoverProb;
-  if (!crossover) return { operator: "improve", parents: [members[first]!.nodeId], island, selection: probs };
+  const crossover = members.length >= 2 && generation >= cfg.crossoverMinGeneration && rng.next() < cfg.crossoverProb;
+  if (!crossover) return { operator: "improve", parents: [members[first]!.nodeId], island, generation, selection: probs };
   const rest = probs.map((p, i) => (i === first ? 0 : p.probability));
   const second = sampleIndex(rng, rest);
-  return { operator: "crossover", parents: [members[first]!.nodeId, members[second]!.nodeId], island, selection: probs };
+  return { operator: "crossover", parents: [members[first]!.nodeId, members[second]!.nodeId], island, generation, selection: probs };
 }

@@ -15,7 +15,7 @@ import { ResumeError } from "./errors.js";
 import { evoStep, parentProbabilities } from "./evo-step.js";
 import type { EvoEvent } from "./events.js";
 import { buildCard } from "./experience-card.js";
-import { admits, childGeneration, islandMembers } from "./islands.js";
+import { admits, childLineageDepth, islandMembers } from "./islands.js";
 import { mctsStep } from "./mcts-step.js";
 import { synthesizeMemory } from "./memory-synthesis.js";
 import { detectImports, detectMethodFamily } from "./method-family.js";
@@ -151,7 +151,8 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
       let evaluateS = 0;
       const rec = await timed((s) => (evaluateS = s), () => evaluate({ task, code: out.code, limits: jobLimits, runId, nodeId }));
       const node = makeNode(step, nodeId, action, out, rec);
-      const card = buildCard(runId, node, nodes, utilityOf(node));
+      const parentUtilities = action.selection ? action.parents.map((p) => action.selection!.find((x) => x.nodeId === p)?.utility).filter((u): u is number => u !== undefined) : null;
+      const card = buildCard(runId, node, nodes, parentUtilities, utilityOf(node));
       await locked(async () => {
         let storeS = 0;
         await timed((s) => (storeS = s), () => writeNode(ws, runId, node, rec, card));
@@ -176,14 +177,17 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     const parents = action.parents.map((p) => byId.get(p)!).filter(Boolean);
     const v = rec.validScore;
     const fitness = rec.status === "success" && v !== null && Number.isFinite(v) ? (task.meta.higherIsBetter ? v : -v) : null;
-    const island = ["aide", "mcts"].includes(cfg.harness) ? 0 : action.island;
+    const tree = ["aide", "mcts"].includes(cfg.harness);
+    const island = tree ? 0 : action.island;
     const members = islandMembers(nodes, cfg.islands, cfg.islandMaxSize)[island % cfg.islands] ?? [];
     const code = out.code ?? "";
     const imports = detectImports(code);
+    const lineageDepth = childLineageDepth(action.operator, parents);
+    const generation = tree ? lineageDepth : action.generation ?? 0;
     return {
-      nodeId, step, island, generation: childGeneration(action.operator, parents), operator: action.operator, parents: action.parents,
+      nodeId, step, island, generation, lineageDepth, operator: action.operator, parents: action.parents,
       status: rec.status, errorSignature: rec.errorSignature, validScore: v, testScore: rec.testScore, fitness,
-      admitted: ["aide", "mcts"].includes(cfg.harness) ? fitness !== null : admits(members, fitness, cfg.admission),
+      admitted: tree ? fitness !== null : admits(members, fitness, cfg.admission, generation),
       plan: out.plan, code, spec: out.spec, logProb: out.logProb ?? null, executionId: rec.executionId, sandboxS: rec.wallS,
       traceback: rec.traceback, stdoutTail: rec.stdoutTail, methodFamily: detectMethodFamily(code, imports), imports, usage: out.usage,
     };

@@ -7,9 +7,13 @@ export interface ExperienceCard {
   readonly node_id: string;
   readonly operator: string;
   readonly parents: readonly string[];
+  /** Loop generation (island harnesses; tree harnesses: lineage depth). */
   readonly generation_id: number;
+  /** Lineage depth: drafts 0, Improve/Crossover = deepest parent + 1, Debug keeps its parent's. */
+  readonly lineage_depth: number;
   readonly score: number | null;
   readonly fitness: number | null;
+  /** The execution-grounded reward in [0, 1] (sandboxReward). */
   readonly reward: number;
   readonly status: string;
   readonly error_signature: string | null;
@@ -25,31 +29,47 @@ export interface ExperienceCard {
   readonly novelty: number;
   readonly rank: number | null;
   readonly is_champion: boolean;
+  /** Utility of the parent(s) at the selection that produced this node (mean for Crossover); null for Draft/Debug. */
   readonly selection_utility: number | null;
+  /** This node's own selection utility in its island once admitted (null when not admitted or no selection). */
+  readonly utility: number | null;
   readonly plan: string;
   readonly analysis: string;
   readonly rich_summary: string | null;
 }
 
 /**
+ * The execution-grounded reward of a node (spec §3.2, reference code), from the signed scores of the
+ * run's earlier successes plus its own, sorted descending x(1) >= … >= x(K): B = x(1), anchor =
+ * x(16) (the lowest when K < 16), W = anchor − 0.25·(B − anchor);
+ *   r = clip((s̃ − W)/(B − W), 0, 1); the only finite score gets 1; a failure or non-finite score 0;
+ * B <= W → B = W + 1e-6. It depends on this node and the ones before it only, so it never changes later.
+ */
+export function sandboxReward(fitness: number | null, earlier: readonly number[]): number {
+  if (fitness === null || !Number.isFinite(fitness)) return 0;
+  const xs = [...earlier.filter(Number.isFinite), fitness].sort((a, b) => b - a);
+  if (xs.length === 1) return 1;
+  const best = xs[0]!;
+  const anchor = xs[Math.min(15, xs.length - 1)]!;
+  const w = anchor - 0.25 * (best - anchor);
+  const b = best <= w ? w + 1e-6 : best;
+  return Math.min(1, Math.max(0, (fitness - w) / (b - w)));
+}
+
+/**
  * The card of `node`, written right after its evaluation from the run's earlier nodes only, so it
  * is deterministic: family_explored/novelty count earlier cards of the family; rank and champion
- * are among the run's scored nodes including this one; reward is the fitness min-max-scaled over
- * the run's scored nodes so far (1 when it is the only one, 0 on failure).
+ * are among the run's scored nodes including this one; reward is sandboxReward; selection_utility
+ * the utilities of the parents that produced it, utility its own once admitted.
  */
-export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNode[], selectionUtility: number | null = null): ExperienceCard {
+export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNode[], parentUtilities: readonly number[] | null = null, utility: number | null = null): ExperienceCard {
   const familyExplored = earlier.filter((n) => n.methodFamily === node.methodFamily).length;
   const byId = new Map(earlier.map((n) => [n.nodeId, n]));
   const parentFit = node.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
-  const scored = [...earlier.filter(isGood).map((n) => n.fitness!), ...(isGood(node) ? [node.fitness!] : [])];
-  let reward = 0;
+  const before = earlier.filter(isGood).map((n) => n.fitness!);
+  const reward = sandboxReward(isGood(node) ? node.fitness : null, before);
   let rank: number | null = null;
-  if (isGood(node)) {
-    const lo = Math.min(...scored);
-    const hi = Math.max(...scored);
-    reward = hi > lo ? (node.fitness! - lo) / (hi - lo) : 1;
-    rank = 1 + scored.filter((f) => f > node.fitness!).length;
-  }
+  if (isGood(node)) rank = 1 + before.filter((f) => f > node.fitness!).length;
   const delta = isGood(node) && parentFit.length ? node.fitness! - Math.max(...parentFit) : null;
   return {
     run_id: runId,
@@ -57,6 +77,7 @@ export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNod
     operator: node.operator,
     parents: node.parents,
     generation_id: node.generation,
+    lineage_depth: node.lineageDepth,
     score: node.validScore,
     fitness: node.fitness,
     reward,
@@ -74,7 +95,8 @@ export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNod
     novelty: 1 / Math.sqrt(1 + familyExplored),
     rank,
     is_champion: rank === 1,
-    selection_utility: selectionUtility,
+    selection_utility: parentUtilities?.length ? parentUtilities.reduce((a, b) => a + b, 0) / parentUtilities.length : null,
+    utility,
     plan: node.plan,
     analysis: analyse(node, delta),
     rich_summary: null,

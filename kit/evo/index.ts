@@ -1,7 +1,7 @@
 // kit/evo: long-horizon search (spec §4): OpenMLE-Evo with experience cards, three-factor selection and
 // operator-conditioned memory; the AIRA-Evo, AIDE greedy and MCTS baselines; Evo-Max; resume.
 export { evolve, stepRng, type EvolveOptions, type EvolveResult } from "./evolve.js";
-export { EvolveConfig, HARNESSES, type Harness, type EvolveConfigInput } from "./config.js";
+export { EvolveConfig, EVOLVE_PRESETS, HARNESSES, type Harness, type EvolveConfigInput, type EvolvePreset } from "./config.js";
 export type { EvoEvent } from "./events.js";
 export type { EvoNode, Action } from "./types.js";
 export { summarise, champion, type RunSummary } from "./run-summary.js";
@@ -11,8 +11,8 @@ export { softmax, minMax, rankNormalise } from "./softmax.js";
 export { evoStep, parentProbabilities, type StepInput } from "./evo-step.js";
 export { aideStep, AIDE_DEFAULTS, type AideLimits } from "./aide-step.js";
 export { mctsStep, uct, MCTS_DEFAULTS, type MctsLimits } from "./mcts-step.js";
-export { debugDecision, debugChain, debugDepth, type DebugChainLimits } from "./debug-chain.js";
-export { admits, islandMembers, islandGeneration, childGeneration } from "./islands.js";
+export { debugDecision, debugChain, debugDepth, terminalCategory, TERMINAL_FAILURES, type DebugChainLimits } from "./debug-chain.js";
+export { admits, islandMembers, loopGeneration, childLineageDepth } from "./islands.js";
 export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily } from "./method-family.js";
 export { buildCard, cardSummary, type ExperienceCard } from "./experience-card.js";
 export { experienceBoard, renderBoard, BOARD_QUERIES, type ExperienceBoard } from "./board.js";

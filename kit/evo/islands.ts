@@ -19,22 +19,31 @@ export function islandMembers(nodes: readonly EvoNode[], islands: number, maxSiz
   return out;
 }
 
-/** Admission (spec §4): a scored child joins when its fitness >= the island's average (an empty island admits). */
-export function admits(members: readonly EvoNode[], fitness: number | null, rule: "island-average" | "always" = "island-average"): boolean {
+/**
+ * Admission (spec §4): every successful generation-0 node (the island's initial drafts and their
+ * repairs) joins its island; from loop generation 1 on a scored child joins when its fitness >=
+ * the island's average (an empty island admits).
+ */
+export function admits(members: readonly EvoNode[], fitness: number | null, rule: "island-average" | "always" = "island-average", generation = 1): boolean {
   if (fitness === null) return false;
-  if (rule === "always" || members.length === 0) return true;
+  if (rule === "always" || generation === 0 || members.length === 0) return true;
   const avg = members.reduce((s, m) => s + m.fitness!, 0) / members.length;
   return fitness >= avg;
 }
 
-/** The island's generation: the highest generation among its members (-1 when empty). */
-export function islandGeneration(members: readonly EvoNode[]): number {
-  return members.reduce((g, m) => Math.max(g, m.generation), -1);
+/**
+ * The island's loop generation (reference code): generations of `perGeneration` individuals
+ * (gen0Drafts) — generation 0 the initial drafts, then floor(individuals / perGeneration).
+ * Individuals are the island's non-Debug nodes, finished or in flight (a Debug repairs an individual).
+ */
+export function loopGeneration(nodes: readonly Pick<EvoNode, "island" | "operator">[], pending: readonly Pick<EvoNode, "island" | "operator">[], island: number, perGeneration: number): number {
+  const individuals = [...nodes, ...pending].filter((n) => n.island === island && n.operator !== "debug").length;
+  return Math.floor(individuals / Math.max(1, perGeneration));
 }
 
-/** Generation of a new node: drafts 0, debug keeps its parent's, improve/crossover = max parent + 1. */
-export function childGeneration(operator: EvoNode["operator"], parents: readonly EvoNode[]): number {
+/** Lineage depth of a new node: drafts 0, Debug keeps its parent's, Improve/Crossover = deepest parent + 1. */
+export function childLineageDepth(operator: EvoNode["operator"], parents: readonly EvoNode[]): number {
   if (operator === "draft" || parents.length === 0) return 0;
-  const g = Math.max(...parents.map((p) => p.generation));
-  return operator === "debug" ? g : g + 1;
+  const d = Math.max(...parents.map((p) => p.lineageDepth));
+  return operator === "debug" ? d : d + 1;
 }

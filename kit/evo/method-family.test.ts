@@ -16,8 +16,11 @@ describe("detectMethodFamily", () => {
     { code: "import xgboost as xgb\nm = xgb.XGBClassifier()", f: "xgboost" },
     { code: "import lightgbm as lgb", f: "lightgbm" },
     { code: "from catboost import CatBoostRegressor", f: "catboost" },
-    { code: "import lightgbm\nimport xgboost", f: "ensemble" },
+    { code: "import lightgbm\nimport xgboost", f: "lightgbm+xgboost" }, // joined, not collapsed to ensemble
+    { code: "import xgboost\nfrom catboost import CatBoostRegressor\nimport torch", f: "catboost+xgboost+neural_net" },
     { code: "from sklearn.ensemble import VotingClassifier", f: "ensemble" },
+    { code: "import xgboost\nfrom sklearn.ensemble import StackingRegressor", f: "ensemble+xgboost" },
+    { code: "import torch\nfrom PIL import Image", f: "neural_net" },
     { code: "from transformers import AutoTokenizer", f: "transformers" },
     { code: "import torch\nclass Net(nn.Module): pass", f: "neural_net" },
     { code: "from sklearn.neural_network import MLPClassifier", f: "neural_net" },

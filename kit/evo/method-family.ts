@@ -1,6 +1,10 @@
-/** Method families of spec §4 point 1, most specific first (the first match wins). */
+/** Method families of spec §4 point 1; a program's label joins several of them (e.g. `lightgbm+xgboost`). */
 export const METHOD_FAMILIES = ["ensemble", "catboost", "lightgbm", "xgboost", "transformers", "neural_net", "cv", "nlp", "sklearn", "unknown"] as const;
-export type MethodFamily = (typeof METHOD_FAMILIES)[number];
+/** One family, or several joined by "+" in METHOD_FAMILIES order (see detectMethodFamily). */
+export type MethodFamily = string;
+
+/** Families that name a model or a way of combining models: every one detected goes into the label. */
+export const MODEL_FAMILIES_JOINED = ["ensemble", "catboost", "lightgbm", "xgboost", "transformers", "neural_net"] as const;
 
 /** Top-level modules a Python program imports (`import a.b`, `from a.b import c`), sorted, unique. */
 export function detectImports(code: string): string[] {
@@ -18,7 +22,7 @@ export function detectImports(code: string): string[] {
 }
 
 // Keyword rules, checked in METHOD_FAMILIES order against imports and code.
-const RULES: Record<Exclude<MethodFamily, "unknown">, { imports?: RegExp; code?: RegExp }> = {
+const RULES: Record<Exclude<(typeof METHOD_FAMILIES)[number], "unknown">, { imports?: RegExp; code?: RegExp }> = {
   ensemble: { code: /\b(VotingClassifier|VotingRegressor|StackingClassifier|StackingRegressor|blend(ing)?|ensemble of|np\.mean\(\s*\[\s*\w+\.predict)/i },
   catboost: { imports: /^catboost$/, code: /\bCatBoost(Classifier|Regressor)\b/ },
   lightgbm: { imports: /^lightgbm$/, code: /\bLGBM(Classifier|Regressor)\b/ },
@@ -31,17 +35,22 @@ const RULES: Record<Exclude<MethodFamily, "unknown">, { imports?: RegExp; code?:
 };
 
 /**
- * The method family of a program from its imports and keywords. Several model families in one
- * program (two of catboost/lightgbm/xgboost/neural_net, or a Voting/Stacking estimator) is an ensemble.
+ * The method-family label of a program from its imports and keywords: every detected family among
+ * ensemble (Voting/Stacking/blending), catboost, lightgbm, xgboost, transformers and neural_net,
+ * joined by "+" in METHOD_FAMILIES order (e.g. `lightgbm+xgboost`, `ensemble+xgboost`); when none of
+ * those, the first of cv, nlp, sklearn; else unknown.
  */
 export function detectMethodFamily(code: string | null | undefined, imports = detectImports(code ?? "")): MethodFamily {
   if (!code) return "unknown";
-  const hit = (f: Exclude<MethodFamily, "unknown">) => {
+  const hit = (f: Exclude<(typeof METHOD_FAMILIES)[number], "unknown">) => {
     const r = RULES[f];
     return (r.imports ? imports.some((i) => r.imports!.test(i)) : false) || (r.code ? r.code.test(code) : false);
   };
-  const models = (["catboost", "lightgbm", "xgboost", "neural_net"] as const).filter(hit);
-  if (hit("ensemble") || models.length >= 2) return "ensemble";
-  for (const f of METHOD_FAMILIES) if (f !== "unknown" && f !== "ensemble" && hit(f)) return f;
+  const joined = MODEL_FAMILIES_JOINED.filter(hit);
+  if (joined.length) return joined.join("+");
+  for (const f of ["cv", "nlp", "sklearn"] as const) if (hit(f)) return f;
   return "unknown";
 }
+
+/** The base families a label joins (`lightgbm+xgboost` → lightgbm, xgboost). */
+export const labelFamilies = (label: string): string[] => label.split("+");

@@ -54,7 +54,7 @@ export async function detachOrphanExecutions(ws: Workspace, runId: string): Prom
 }
 
 interface NodeRow {
-  node_id: string; step: number; island: number; generation: number; operator: EvoNode["operator"]; parents: string[] | null;
+  node_id: string; step: number; island: number; generation: number; lineage_depth: number | null; operator: EvoNode["operator"]; parents: string[] | null;
   status: EvoNode["status"]; error_signature: string | null; valid_score: number | null; test_score: number | null; fitness: number | null;
   admitted: boolean; plan: string | null; code: string | null; spec: string | null; log_prob: number | null; execution_id: string;
   wall_s: number | null; traceback: string | null; stdout_tail: string | null; method_family: string | null; imports: string[] | null;
@@ -64,14 +64,14 @@ interface NodeRow {
 /** The run's nodes, rebuilt from the nodes, executions and cards tables, in step order. */
 export async function loadNodes(ws: Workspace, runId: string): Promise<EvoNode[]> {
   const rows = await ws.query<NodeRow>(
-    `SELECT n.*, e.wall_s, e.traceback, e.stdout_tail, c.method_family, c.imports, c.prompt_tokens, c.completion_tokens, c.model_time_s, c.cost_usd
+    `SELECT n.*, e.wall_s, e.traceback, e.stdout_tail, c.lineage_depth, c.method_family, c.imports, c.prompt_tokens, c.completion_tokens, c.model_time_s, c.cost_usd
      FROM nodes n LEFT JOIN executions e ON e.execution_id = n.execution_id
      LEFT JOIN cards c ON c.run_id = n.run_id AND c.node_id = n.node_id
      WHERE n.run_id = $runId ORDER BY n.step`,
     { runId },
   );
   return rows.map((r) => ({
-    nodeId: r.node_id, step: r.step, island: r.island, generation: r.generation, operator: r.operator, parents: r.parents ?? [],
+    nodeId: r.node_id, step: r.step, island: r.island, generation: r.generation, lineageDepth: r.lineage_depth ?? r.generation, operator: r.operator, parents: r.parents ?? [],
     status: r.status, errorSignature: r.error_signature, validScore: r.valid_score, testScore: r.test_score, fitness: r.fitness,
     admitted: r.admitted, plan: r.plan ?? "", code: r.code ?? "", spec: r.spec === null ? undefined : JSON.parse(r.spec),
     logProb: r.log_prob, executionId: r.execution_id, sandboxS: r.wall_s ?? 0, traceback: r.traceback, stdoutTail: r.stdout_tail ?? "",

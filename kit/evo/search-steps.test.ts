@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../util/rng.js";
 import { aideStep } from "./aide-step.js";
-import { debugChain, debugDecision, debugDepth } from "./debug-chain.js";
-import { admits, childGeneration, islandGeneration, islandMembers } from "./islands.js";
+import { debugChain, debugDecision, debugDepth, terminalCategory } from "./debug-chain.js";
+import { admits, childLineageDepth, islandMembers, loopGeneration } from "./islands.js";
 import { mctsStep, uct } from "./mcts-step.js";
 import { mkNode } from "./test-helpers/make-node.js";
 import type { EvoNode } from "./types.js";
@@ -25,21 +25,39 @@ describe("islands and admission", () => {
     expect(islandMembers(ns, 2, 500).map((m) => m.map((n) => n.nodeId))).toEqual([["n0", "n2"], ["n1", "n3"]]);
   });
   it.each([
-    { op: "draft" as const, gens: [], want: 0 },
-    { op: "improve" as const, gens: [1], want: 2 },
-    { op: "crossover" as const, gens: [0, 3], want: 4 },
-    { op: "debug" as const, gens: [2], want: 2 },
-  ])("generation of $op from $gens = $want", ({ op, gens, want }) => {
-    const ps = gens.map((g, i) => mkNode({ nodeId: `p${i}`, generation: g }));
-    expect(childGeneration(op, ps)).toBe(want);
-    expect(islandGeneration(ps)).toBe(gens.length ? Math.max(...gens) : -1);
+    { op: "draft" as const, depths: [], want: 0 },
+    { op: "improve" as const, depths: [1], want: 2 },
+    { op: "crossover" as const, depths: [0, 3], want: 4 },
+    { op: "debug" as const, depths: [2], want: 2 },
+  ])("lineage depth of $op from $depths = $want", ({ op, depths, want }) => {
+    expect(childLineageDepth(op, depths.map((d, i) => mkNode({ nodeId: `p${i}`, lineageDepth: d })))).toBe(want);
+  });
+  it.each([
+    // gen0Drafts = 2: individuals are the island's non-Debug nodes (finished or in flight).
+    { ops: [], want: 0 }, { ops: ["draft"], want: 0 }, { ops: ["draft", "draft"], want: 1 },
+    { ops: ["draft", "debug", "debug", "draft"], want: 1 }, { ops: ["draft", "draft", "improve", "improve"], want: 2 },
+    { ops: ["draft", "draft", "improve", "improve", "crossover"], want: 2 },
+  ] as { ops: EvoNode["operator"][]; want: number }[])("loop generation after $ops = $want", ({ ops, want }) => {
+    const ns = ops.map((op, i) => mkNode({ nodeId: `n${i}`, operator: op }));
+    expect(loopGeneration(ns, [], 0, 2)).toBe(want);
+    expect(loopGeneration(ns.slice(1), ns.slice(0, 1), 0, 2)).toBe(want); // in-flight actions count alike
+    expect(loopGeneration(ns, [], 1, 2)).toBe(0); // another island
+  });
+  it("generation 0 admits every successful draft; the island-average test applies from generation 1", () => {
+    const members = [mkNode({ nodeId: "n0", validScore: 0.9 })];
+    expect(admits(members, 0.1, "island-average", 0)).toBe(true);
+    expect(admits(members, 0.1, "island-average", 1)).toBe(false);
+    expect(admits(members, null, "island-average", 0)).toBe(false);
   });
 });
 
 describe("debug chains", () => {
   const lim = { maxAttempts: 3, timeCapS: 0, sameSignatureDraft: 2 };
-  const chain = (sigs: (string | null)[], rootOk = false) => {
-    const ns = [mkNode({ nodeId: "n0", status: rootOk ? "success" : "runtime_error", errorSignature: "a" })];
+  it.each([["timeout", "timeout"], ["gpu_memory_error", "memory"], ["key_error", null], [null, null]])("terminal category of %s = %s", (sig, cat) => {
+    expect(terminalCategory(sig)).toBe(cat);
+  });
+  const chain = (sigs: (string | null)[], rootOk = false, rootSig = "a") => {
+    const ns = [mkNode({ nodeId: "n0", status: rootOk ? "success" : "runtime_error", errorSignature: rootSig })];
     sigs.forEach((s, i) => ns.push(mkNode({ nodeId: `n${i + 1}`, operator: "debug", parents: [`n${i}`], status: s === null ? "success" : "runtime_error", errorSignature: s })));
     return ns;
   };
@@ -47,11 +65,17 @@ describe("debug chains", () => {
     { sigs: [], want: "debug" }, // a buggy child enters a chain
     { sigs: ["a"], want: "debug" },
     { sigs: ["a", "b"], want: "debug" },
-    { sigs: ["a", "a"], want: "draft" }, // two same-signature Debug failures → fresh draft
+    { sigs: ["key_error", "key_error"], want: "debug" }, // a repeated fixable signature keeps debugging
+    { sigs: ["value_error", "value_error", "value_error"], want: "none" }, // … up to the attempt cap
+    { sigs: ["b", "timeout", "timeout"], want: "draft" }, // the last two failures timed out → fresh draft
+    { sigs: ["import_error"], root: "import_error", want: "draft" }, // the buggy node and its first repair
+    { sigs: ["memory_error", "gpu_memory_error"], want: "draft" }, // one category: memory
+    { sigs: ["sandbox_error", "missing_code"], want: "draft" }, // pre-flight failures
+    { sigs: ["timeout", "import_error"], want: "debug" }, // two terminal but different categories
     { sigs: ["a", "b", "c"], want: "none" }, // attempt cap reached
     { sigs: ["a", null], want: "none" }, // repaired
-  ])("after debug attempts $sigs → $want", ({ sigs, want }) => {
-    const ns = chain(sigs);
+  ] as { sigs: (string | null)[]; want: string; root?: string }[])("after debug attempts $sigs → $want", ({ sigs, want, root }) => {
+    const ns = chain(sigs, false, root);
     expect(debugDecision(ns.at(-1)!, byId(ns), lim)).toBe(want);
   });
   it("time cap counts the chain's sandbox seconds; depth counts Debug steps", () => {
@@ -117,23 +141,37 @@ describe("OpenMLE-Evo / AIRA-Evo step", async () => {
   const cfg = EvolveConfig.parse({ gen0Drafts: 2 });
   const base = { step: 0, last: null, pending: [], config: cfg };
   it("drafts generation 0, counting drafts in flight", () => {
-    expect(evoStep({ ...base, nodes: [mkNode({ nodeId: "n0" })], rng: fixed(0) })).toMatchObject({ operator: "draft" });
-    expect(evoStep({ ...base, nodes: [mkNode({ nodeId: "n0" })], pending: [{ operator: "draft", parents: [], island: 0 }], rng: fixed(0) }).operator).toBe("improve");
+    expect(evoStep({ ...base, nodes: [mkNode({ nodeId: "n0" })], rng: fixed(0) })).toMatchObject({ operator: "draft", generation: 0 });
+    expect(evoStep({ ...base, nodes: [mkNode({ nodeId: "n0" })], pending: [{ operator: "draft", parents: [], island: 0 }], rng: fixed(0) })).toMatchObject({ operator: "improve", generation: 1 });
   });
-  it("a buggy last node gets Debug; two same-signature Debug failures give a fresh Draft", () => {
-    const ns = [mkNode({ nodeId: "n0" }), mkNode({ nodeId: "n1", status: "runtime_error", errorSignature: "x" })];
+  it("a buggy last node gets Debug; repeated fixable failures keep debugging; two terminal ones give a fresh Draft", () => {
+    const ns = [mkNode({ nodeId: "n0" }), mkNode({ nodeId: "n1", status: "runtime_error", errorSignature: "key_error" })];
     expect(evoStep({ ...base, nodes: ns, last: ns[1]!, rng: fixed(0) })).toMatchObject({ operator: "debug", parents: ["n1"] });
-    ns.push(mkNode({ nodeId: "n2", operator: "debug", parents: ["n1"], status: "runtime_error", errorSignature: "x" }));
-    ns.push(mkNode({ nodeId: "n3", operator: "debug", parents: ["n2"], status: "runtime_error", errorSignature: "x" }));
-    expect(evoStep({ ...base, nodes: ns, last: ns[3]!, rng: fixed(0) })).toMatchObject({ operator: "draft" });
+    ns.push(mkNode({ nodeId: "n2", operator: "debug", parents: ["n1"], status: "runtime_error", errorSignature: "key_error" }));
+    expect(evoStep({ ...base, nodes: ns, last: ns[2]!, rng: fixed(0) })).toMatchObject({ operator: "debug", parents: ["n2"] });
+    ns.push(mkNode({ nodeId: "n3", operator: "debug", parents: ["n2"], status: "timeout", errorSignature: "timeout" }));
+    ns.push(mkNode({ nodeId: "n4", operator: "debug", parents: ["n3"], status: "timeout", errorSignature: "timeout" }));
+    expect(evoStep({ ...base, nodes: ns, last: ns[4]!, rng: fixed(0) })).toMatchObject({ operator: "draft" });
   });
-  it("Improve before generation 2, Crossover with p = 0.5 after; parents by the sampled probabilities", () => {
-    const g1 = [mkNode({ nodeId: "n0", validScore: 0.5 }), mkNode({ nodeId: "n1", validScore: 0.7 }), mkNode({ nodeId: "n2", operator: "improve", parents: ["n1"], validScore: 0.8, generation: 1 })];
+  it("Crossover is gated by loop generation (>= 2, p = 0.5), not by lineage depth; parents by the sampled probabilities", () => {
+    // Loop generation 1 (2 drafts done): Improve only, although n2 is deep in its lineage.
+    const g1 = [mkNode({ nodeId: "n0", validScore: 0.5 }), mkNode({ nodeId: "n1", validScore: 0.7 }), mkNode({ nodeId: "n2", operator: "debug", parents: ["n1"], validScore: 0.8, lineageDepth: 5 })];
     const a = evoStep({ ...base, nodes: g1, rng: fixed(0.99, 0) });
-    expect(a).toMatchObject({ operator: "improve", parents: ["n2"] }); // u = 0.99 lands on the last member
+    expect(a).toMatchObject({ operator: "improve", parents: ["n2"], generation: 1 }); // u = 0.99 lands on the last member
     expect(a.selection!.reduce((s, p) => s + p.probability, 0)).toBeCloseTo(1, 12);
-    const g2 = [...g1, mkNode({ nodeId: "n3", operator: "improve", parents: ["n2"], validScore: 0.9, generation: 2 })];
-    expect(evoStep({ ...base, nodes: g2, rng: fixed(0.0, 0.4, 0.0) })).toMatchObject({ operator: "crossover", parents: ["n0", "n1"] });
+    expect(evoStep({ ...base, nodes: g1, rng: fixed(0.0, 0.0) }).operator).toBe("improve");
+    // Two Improve children (lineage depth 1) complete generation 1: generation 2 may cross over.
+    const g2 = [...g1, mkNode({ nodeId: "n3", operator: "improve", parents: ["n0"], validScore: 0.9, lineageDepth: 1 }), mkNode({ nodeId: "n4", operator: "improve", parents: ["n1"], validScore: 0.6, lineageDepth: 1 })];
+    expect(evoStep({ ...base, nodes: g2, rng: fixed(0.0, 0.4, 0.0) })).toMatchObject({ operator: "crossover", parents: ["n0", "n1"], generation: 2 });
     expect(evoStep({ ...base, nodes: g2, rng: fixed(0.0, 0.6) })).toMatchObject({ operator: "improve", parents: ["n0"] });
+  });
+  it("novelty N_f counts the island members' cards of the family, the candidate excluded", async () => {
+    const { parentProbabilities } = await import("./evo-step.js");
+    const members = [mkNode({ nodeId: "n0", methodFamily: "sklearn" }), mkNode({ nodeId: "n1", methodFamily: "sklearn" }), mkNode({ nodeId: "n2", methodFamily: "xgboost" })];
+    // A non-member of the family elsewhere in the run does not count.
+    const all = [...members, mkNode({ nodeId: "n3", methodFamily: "xgboost", admitted: false, status: "runtime_error" })];
+    const p = parentProbabilities(members, all, cfg);
+    // All scores equal (min-max gives s̃ = 0.5) and no gains: u = 0.5 + 0.25·ν, ν(sklearn) = 1/sqrt(1 + 1), ν(xgboost) = 1/sqrt(1 + 0).
+    [0.5 + 0.25 / Math.sqrt(2), 0.5 + 0.25 / Math.sqrt(2), 0.75].forEach((u, i) => expect(p[i]!.utility).toBeCloseTo(u, 12));
   });
 });

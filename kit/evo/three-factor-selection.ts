@@ -6,7 +6,8 @@ import { minMax, rankNormalise, softmax } from "./softmax.js";
  *   s̃_i = normalised validation score over the island (direction-aware: candidates carry
  *         fitness, i.e. the score signed so that higher is better),
  *   Δ̃_i = positive improvement over the best parent / the largest such gain in the island,
- *   ν_i  = 1 / sqrt(1 + N_f) with N_f the cards already in the candidate's method family,
+ *   ν_i  = 1 / sqrt(1 + N_f) with N_f the island members' cards in the candidate's method family,
+ *         the candidate itself excluded,
  *   u_i  = λs s̃_i + λΔ Δ̃_i + λn ν_i,   P(i) = softmax(u_i / T).
  */
 export interface SelectionCandidate {
@@ -15,7 +16,7 @@ export interface SelectionCandidate {
   readonly fitness: number;
   /** Fitness of the best scored parent; null for drafts or parents without a score. */
   readonly bestParentFitness: number | null;
-  /** Number of cards in this candidate's method family (N_f). */
+  /** N_f: the other island members' cards in this candidate's method family. */
   readonly familyCount: number;
 }
 

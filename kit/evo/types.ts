@@ -7,7 +7,10 @@ export interface EvoNode {
   /** The step that issued it (0-based); node ids are derived from it. */
   readonly step: number;
   readonly island: number;
+  /** Loop generation (island harnesses; the card's generation_id); tree harnesses: the lineage depth. */
   readonly generation: number;
+  /** Lineage depth: drafts 0, Improve/Crossover = deepest parent + 1, Debug keeps its parent's. */
+  readonly lineageDepth: number;
   readonly operator: Operator;
   readonly parents: readonly string[];
   readonly status: FeedbackMode;
@@ -40,6 +43,8 @@ export interface Action {
   readonly operator: Operator;
   readonly parents: readonly string[];
   readonly island: number;
+  /** Loop generation of the node this action makes (island harnesses; absent for tree harnesses). */
+  readonly generation?: number;
   /** Selection probabilities shown to notebooks (nodeId → P), when a parent was sampled. */
   readonly selection?: readonly { readonly nodeId: string; readonly utility: number; readonly probability: number }[];
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { METRIC_CHECKS, type CheckResult, type QualityReport } from "./check-result.js";
 import { GymError, PythonTimeoutError } from "./errors.js";
-import { hashTree } from "./hash-tree.js";
+import { diffTrees, hashTree } from "./hash-tree.js";
 import { packagePaths } from "./load-task.js";
 import { runHarness } from "./python.js";
 import { runPrepare } from "./run-prepare.js";
@@ -30,9 +30,9 @@ export async function checkTask(task: TaskPackage, opts: CheckOptions = {}): Pro
   const [metric, data, determinism] = await Promise.all([
     verifyMetric(task),
     dataChecks(task),
-    opts.determinism === false ? Promise.resolve<CheckResult>({ name: "prepare_deterministic", status: "skip", message: "not requested", evidence: {} }) : prepareDeterminism(task, opts),
+    opts.determinism === false ? Promise.resolve<CheckResult[]>([{ name: "prepare_deterministic", status: "skip", message: "not requested", evidence: {} }]) : prepareDeterminism(task, opts),
   ]);
-  const checks = [...metric, ...data, determinism];
+  const checks = [...metric, ...data, ...determinism];
   const metricNames = new Set<string>(METRIC_CHECKS);
   return {
     taskId: task.meta.id,
@@ -60,37 +60,43 @@ async function dataChecks(task: TaskPackage): Promise<CheckResult[]> {
 }
 
 /**
- * Re-run prepare into a fresh folder and compare hashes with the package's own data (the first run,
- * made when the package was built): equal hashes mean two runs gave the same bytes.
+ * Determinism and drift of prepare.py:
+ * 1. prepare_deterministic: two fresh runs of prepare (each into new public/ and private/ folders)
+ *    must give the same bytes; a difference fails, listing the files and their first differing line;
+ * 2. data_drift: a fresh run that differs from the package's shipped data/ (e.g. written by another
+ *    pandas version, which reads the string "None" as missing) is a warning listing the files and the
+ *    first differing line, not a determinism failure.
  */
-export async function prepareDeterminism(task: TaskPackage, opts: { prepareTimeoutMs?: number } = {}): Promise<CheckResult> {
+export async function prepareDeterminism(task: TaskPackage, opts: { prepareTimeoutMs?: number } = {}): Promise<CheckResult[]> {
   const p = packagePaths(task.dir);
   const name = "prepare_deterministic";
-  if (!existsSync(p.prepare) || !existsSync(p.raw)) return { name, status: "skip", message: "no utils/prepare.py or raw/ to re-run", evidence: {} };
+  if (!existsSync(p.prepare) || !existsSync(p.raw)) return [{ name, status: "skip", message: "no utils/prepare.py or raw/ to re-run", evidence: {} }];
   const tmp = mkdtempSync(join(tmpdir(), "openmle-det-"));
+  const dirs = ["public", "private"];
+  const skip = new Set(["description.txt"]);
+  const show = (d: ReturnType<typeof diffTrees>) => d.slice(0, 5).map((x) => (x.line === null ? `${x.file}: ${x.a} vs ${x.b}` : `${x.file} line ${x.line}: "${x.a}" vs "${x.b}"`));
   try {
     try {
-      await runPrepare(p.prepare, p.raw, join(tmp, "public"), join(tmp, "private"), { timeoutMs: opts.prepareTimeoutMs });
+      for (const run of ["a", "b"]) await runPrepare(p.prepare, p.raw, join(tmp, run, "public"), join(tmp, run, "private"), { timeoutMs: opts.prepareTimeoutMs });
     } catch (e) {
       if (!(e instanceof PythonTimeoutError)) throw e;
-      return {
+      return [{
         name, status: "fail",
         message: `prepare.py ran past its ${e.limitS} s limit and was killed with its child processes. Fix: make it finish (seeded, no waiting on input), then rebuild.`,
         evidence: { limitS: e.limitS },
-      };
+      }];
     }
-    const skip = new Set(["description.txt"]);
-    const rerun = hashTree(tmp, ["public", "private"], skip);
-    const pkg = hashTree(join(task.dir, "data"), ["public", "private"], skip);
-    const ok = rerun === pkg;
-    return {
-      name, status: ok ? "pass" : "fail",
-      message: ok ? "a second run of prepare.py reproduces the package's data byte for byte"
-        : "a second run of prepare.py gives different data. Fix: seed every random choice and sort the outputs, then rebuild (the package may also have been edited after it was built).",
-      evidence: { package: pkg.slice(0, 16), rerun: rerun.slice(0, 16) },
-    };
+    const reruns = diffTrees(join(tmp, "a"), join(tmp, "b"), dirs, skip);
+    const det: CheckResult = reruns.length
+      ? { name, status: "fail", message: `two fresh runs of prepare.py differ in ${reruns.length} file(s): ${show(reruns).join("; ")}. Fix: seed every random choice and sort the outputs, then rebuild.`, evidence: { files: reruns } }
+      : { name, status: "pass", message: "two fresh runs of prepare.py give the same bytes", evidence: { hash: hashTree(join(tmp, "a"), dirs, skip).slice(0, 16) } };
+    const drift = diffTrees(join(tmp, "a"), join(task.dir, "data"), dirs, skip);
+    const dr: CheckResult = drift.length
+      ? { name: "data_drift", status: "warn", message: `a fresh run of prepare.py differs from the shipped data/ in ${drift.length} file(s) (rerun vs shipped): ${show(drift).join("; ")}. The shipped data may come from other library versions (e.g. a pandas that reads "None" as missing); rebuild to use this machine's output.`, evidence: { files: drift } }
+      : { name: "data_drift", status: "pass", message: "a fresh run of prepare.py reproduces the shipped data/ byte for byte", evidence: {} };
+    return [det, dr];
   } catch (e) {
-    return { name, status: "fail", message: (e as Error).message, evidence: {} };
+    return [{ name, status: "fail", message: (e as Error).message, evidence: {} }];
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

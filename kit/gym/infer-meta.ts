@@ -47,6 +47,46 @@ export function inferModality(p: DataProfile): Modality {
   return "tabular";
 }
 
+/**
+ * Well-known metrics a metric class may compute, most specific first: key (the grammar's and the
+ * registry's name), its direction, and the words that name it in a class name or docstring.
+ */
+const METRIC_KINDS: readonly { kind: string; higher: boolean; words: RegExp }[] = [
+  { kind: "rmsle", higher: false, words: /\brmsle\b|root[\s_-]*mean[\s_-]*squared[\s_-]*log(arithmic)?[\s_-]*error|rmse of (the )?log/i },
+  { kind: "msle", higher: false, words: /\bmsle\b|mean[\s_-]*squared[\s_-]*log(arithmic)?[\s_-]*error/i },
+  { kind: "rmse", higher: false, words: /\brmse\b|root[\s_-]*mean[\s_-]*squared[\s_-]*error/i },
+  { kind: "mse", higher: false, words: /\bmse\b|mean[\s_-]*squared[\s_-]*error/i },
+  { kind: "medae", higher: false, words: /median[\s_-]*absolute[\s_-]*error/i },
+  { kind: "mape", higher: false, words: /\bmape\b|mean[\s_-]*absolute[\s_-]*percentage[\s_-]*error/i },
+  { kind: "smape", higher: false, words: /\bsmape\b|symmetric[\s_-]*mean[\s_-]*absolute[\s_-]*percentage/i },
+  { kind: "mae", higher: false, words: /\bmae\b|mean[\s_-]*absolute[\s_-]*error/i },
+  { kind: "r2", higher: true, words: /\br2\b|r[\s_-]*squared|coefficient of determination/i },
+  { kind: "logloss", higher: false, words: /log[\s_-]*loss|cross[\s_-]*entropy/i },
+  { kind: "rocauc", higher: true, words: /roc[\s_-]*auc|\bauc\b|area under the (roc )?curve/i },
+  { kind: "qwk", higher: true, words: /quadratic[\s_-]*weighted[\s_-]*kappa|\bqwk\b/i },
+  { kind: "mcc", higher: true, words: /matthews/i },
+  { kind: "macrof1", higher: true, words: /macro[\s_-]*(averaged[\s_-]*)?f1|f1[\s_-]*macro/i },
+  { kind: "weightedf1", higher: true, words: /weighted[\s_-]*f1|f1[\s_-]*weighted/i },
+  { kind: "f1", higher: true, words: /\bf1\b|f1[\s_-]*score/i },
+  { kind: "balancedaccuracy", higher: true, words: /balanced[\s_-]*accuracy/i },
+  { kind: "accuracy", higher: true, words: /accuracy/i },
+];
+
+/** Split CamelCase and snake_case so word rules see "Root Mean Squared Log Error" in RootMeanSquaredLogError. */
+const words = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").replace(/_/g, " ");
+
+/**
+ * The well-known metric a metric class computes, from (1) its class name, then (2) its docstring:
+ * the first METRIC_KINDS entry named there whose direction agrees with the class's; null when none.
+ */
+export function resolveMetricKind(info: Pick<MetricInfo, "class_name" | "doc">, higherIsBetter: boolean): string | null {
+  for (const text of [words(info.class_name), info.doc]) {
+    const hit = METRIC_KINDS.find((k) => k.words.test(text) && k.higher === higherIsBetter);
+    if (hit) return hit.kind;
+  }
+  return null;
+}
+
 export function inferTaskType(p: DataProfile, metricName: string): TaskType {
   if (/map|ndcg|mrr|rank/i.test(metricName)) return "ranking";
   if (p.targetColumns.length > 1) return "classification";
@@ -59,7 +99,9 @@ export function inferTaskType(p: DataProfile, metricName: string): TaskType {
 /** TaskMeta for a package in the paper's format (no task.json). */
 export function inferMeta(id: string, p: DataProfile, m: MetricInfo): TaskMeta {
   const metric = m.class_name;
-  const taskType = inferTaskType(p, metric);
+  const higherIsBetter = inferHigherIsBetter(m);
+  const metricKind = resolveMetricKind(m, higherIsBetter);
+  const taskType = inferTaskType(p, metricKind ?? metric);
   return {
     id,
     name: id,
@@ -69,7 +111,8 @@ export function inferMeta(id: string, p: DataProfile, m: MetricInfo): TaskMeta {
     targetColumns: p.targetColumns,
     trainTarget: p.trainTarget ?? p.targetColumns[0] ?? "",
     metric,
-    higherIsBetter: inferHigherIsBetter(m),
+    ...(metricKind ? { metricKind } : {}),
+    higherIsBetter,
     ...(taskType === "classification" && p.target?.classes ? { classes: p.target.classes } : {}),
     files: { train: "train.csv", test: "test.csv", sampleSubmission: "sample_submission.csv" },
     columns: p.columns,

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { checkTask } from "./check-task.js";
 import { MetricLoadError, TaskPackageError } from "./errors.js";
 import { hashTree } from "./hash-tree.js";
-import { inferHigherIsBetter } from "./infer-meta.js";
+import { inferHigherIsBetter, resolveMetricKind } from "./infer-meta.js";
 import { loadTask } from "./load-task.js";
 import { scoreSubmission } from "./score-submission.js";
 
@@ -34,6 +34,42 @@ describe("paper-format packages", () => {
     expect(report.metricValid).toBe(true);
     expect(report.checks.find((c) => c.name === "prepare_deterministic")?.status).toBe("pass");
     expect(hashTree(FIXTURE, ["."])).toBe(before); // nothing written into the package
+  }, 300_000);
+
+  test("a published-style package: prepare() that does not create its folders, a metric that is only a class, shipped data from another pandas", async () => {
+    const fixture = join(import.meta.dirname, "test-helpers", "house-prices-style");
+    const before = hashTree(fixture, ["."]);
+    const task = await loadTask(fixture);
+    expect(task.meta).toMatchObject({ metric: "HousePricesMetric", metricKind: "rmsle", higherIsBetter: false, targetColumns: ["SalePrice"], idColumn: "Id", taskType: "regression" });
+    const report = await checkTask(task);
+    expect(report.checks.filter((c) => c.status === "fail")).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(report.checks.find((c) => c.name === "prepare_deterministic")).toMatchObject({ status: "pass" });
+    // The shipped train/test CSVs hold "" where this machine's pandas writes "None": a drift warning, not a failure.
+    const drift = report.checks.find((c) => c.name === "data_drift")!;
+    expect(drift.status).toBe("warn");
+    const files = drift.evidence.files as { file: string; line: number; a: string; b: string }[];
+    expect(files.map((f) => f.file)).toEqual(["public/test.csv", "public/train.csv"]);
+    expect(files[1]!.line).toBe(3);
+    expect([files[1]!.a, files[1]!.b]).toEqual(["232,3668,917,5,1963,None,CollgCr,81800", "232,3668,917,5,1963,,CollgCr,81800"]);
+    expect(drift.message).toMatch(/public\/train.csv line 3/);
+    expect(hashTree(fixture, ["."])).toBe(before);
+  }, 300_000);
+
+  test("prepare runs that differ from each other fail determinism, naming the file and line", async () => {
+    const dir = join(tmp, "random-split");
+    cpSync(join(import.meta.dirname, "test-helpers", "house-prices-style"), dir, { recursive: true });
+    writeFileSync(join(dir, "utils", "prepare.py"), [
+      "import random",
+      "from pathlib import Path",
+      "def prepare(raw: Path, public: Path, private: Path):",
+      "    for d, f in [(public, 'train.csv'), (public, 'test.csv'), (public, 'sample_submission.csv'), (private, 'test_answer.csv')]:",
+      "        (d / f).write_text((raw / 'houses.csv').read_text() if f != 'train.csv' else f'x\\n{random.random()}\\n')",
+    ].join("\n"));
+    const { prepareDeterminism } = await import("./check-task.js");
+    const [det] = await prepareDeterminism(await loadTask(dir).catch(() => ({ dir, meta: {} }) as never));
+    expect(det!.status).toBe("fail");
+    expect(det!.message).toMatch(/public\/train.csv line 2/);
   }, 300_000);
 
   test("a metric that crashes in evaluate is a typed error carrying the Python message", async () => {
@@ -66,6 +102,23 @@ describe("paper-format packages", () => {
     const err = await loadTask(tmp).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TaskPackageError);
     expect((err as Error).message).toMatch(/data\/public\/ is missing.*Fix:/);
+  });
+});
+
+describe("resolveMetricKind: the metric a class computes, from its name, then its docstring", () => {
+  test.each([
+    ["HousePricesMetric", "Root mean squared logarithmic error (RMSLE) between prices.", false, "rmsle"],
+    ["RootMeanSquaredLogError", "", false, "rmsle"],
+    ["RMSEScore", "", false, "rmse"],
+    ["Score", "Mean absolute error of the predictions.", false, "mae"],
+    ["ChurnAucScore", "ROC-AUC of the churn probability.", true, "rocauc"],
+    ["Grader", "Macro-averaged F1 over the weather classes.", true, "macrof1"],
+    ["Grader", "Quadratic weighted kappa.", true, "qwk"],
+    ["LogLossMetric", "", false, "logloss"],
+    ["MyMetric", "Accuracy, but lower is better?", false, null], // the direction disagrees: unknown
+    ["MyMetric", "A custom business score.", true, null],
+  ])("%s / %j (higher=%s) → %s", (class_name, doc, higher, kind) => {
+    expect(resolveMetricKind({ class_name, doc }, higher)).toBe(kind);
   });
 });
 

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { PrepareError } from "./errors.js";
 import { runHarness } from "./python.js";
 
@@ -7,8 +8,12 @@ export const PREPARE_TIMEOUT_MS = 300_000;
 /**
  * Run a package's prepare(raw, public, private) with /usr/bin/python3; throws PrepareError naming
  * the file, or PythonTimeoutError past `timeoutMs` (its whole process tree is killed then).
+ * public/ and private/ exist before the call: the paper's published packages write into them without
+ * creating them (the harness does).
  */
 export async function runPrepare(prepareFile: string, raw: string, publicDir: string, privateDir: string, opts: { timeoutMs?: number } = {}): Promise<void> {
+  mkdirSync(publicDir, { recursive: true });
+  mkdirSync(privateDir, { recursive: true });
   const r = await runHarness<{ ok: boolean; message?: string; traceback?: string }>("run_prepare.py", [prepareFile, raw, publicDir, privateDir], {
     timeoutMs: opts.timeoutMs ?? PREPARE_TIMEOUT_MS,
   });

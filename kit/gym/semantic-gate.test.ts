@@ -6,14 +6,16 @@ import { openWorkspace } from "../store/index.js";
 import type { QualityReport } from "./check-result.js";
 import { loadTask } from "./load-task.js";
 import { recordTaskReview } from "./record-review.js";
-import { gatePrompt, parseGateReply, renderGatePrompt, semanticGate } from "./semantic-gate.js";
+import { gatePrompt, gateVerdict, metricSmokeTest, parseGateReply, renderGatePrompt, semanticGate } from "./semantic-gate.js";
 import { fetchChatModel, startReplayChat } from "./test-helpers/replay-chat.js";
 import type { TaskPackage } from "./types.js";
 
 const FIXTURE = join(import.meta.dirname, "test-helpers", "paper-task");
-const axes = (ok: boolean) => Object.fromEntries(["task_validity", "data_sufficiency", "raw_data_usage", "task_complexity", "data_quality"].map((a) => [a, { ok, note: a }]));
-const RECOMMENDED = "Looks fine.\n```json\n" + JSON.stringify({ verdict: "recommended", axes: axes(true), reasons: ["clean binary task"] }) + "\n```";
-const CONDITIONAL = JSON.stringify({ verdict: "Conditional", axes: axes(false), reasons: ["few rows"] });
+const AXES = ["task_validity", "data_sufficiency", "raw_data_usage", "task_complexity", "data_quality"];
+const axes = (scores: number[]) => Object.fromEntries(AXES.map((a, i) => [a, { score: scores[i], note: a }]));
+const RECOMMENDED = "Looks fine.\n```json\n" + JSON.stringify({ axes: axes([5, 4, 4, 4, 3]), reasons: ["clean binary task"] }) + "\n```"; // mean 4.0
+// The reply says "recommended", but its scores average 3.0: the verdict is the mean's.
+const CONDITIONAL = JSON.stringify({ verdict: "recommended", axes: axes([4, 3, 3, 3, 2]), reasons: ["few rows"] });
 
 let task: TaskPackage;
 let server: Awaited<ReturnType<typeof startReplayChat>>;
@@ -27,22 +29,37 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("parseGateReply", () => {
+describe("parseGateReply: five axes scored 0–5, verdict from their mean", () => {
   test.each([
-    [RECOMMENDED, "recommended"],
-    [CONDITIONAL, "conditional"],
-    ['prose {"verdict": "rejected", "reasons": ["leak"]} more prose', "rejected"],
-  ])("reads the verdict from %#", (text, verdict) => {
-    expect(parseGateReply(text)?.verdict).toBe(verdict);
+    [[5, 5, 5, 5, 5], "recommended", 5],
+    [[4, 4, 4, 4, 4], "recommended", 4], // mean exactly 4
+    [[5, 4, 4, 4, 2.9], "conditional", 3.98],
+    [[3, 2, 3, 2, 2.5], "conditional", 2.5], // mean exactly 2.5
+    [[3, 2, 3, 2, 2.4], "rejected", 2.48],
+    [[0, 0, 0, 0, 0], "rejected", 0],
+  ])("scores %j → %s (mean %d)", (scores, verdict, mean) => {
+    const r = parseGateReply("prose " + JSON.stringify({ verdict: "recommended", axes: axes(scores), reasons: ["r"] }) + " more");
+    expect(r?.verdict).toBe(verdict);
+    expect(r?.meanScore).toBeCloseTo(mean, 12);
+    expect(gateVerdict(scores)).toBe(verdict);
   });
-  test.each([["no json at all"], ['{"verdict": "maybe"}'], ["{broken"]])("returns null for %j", (text) => {
+  test.each([
+    ["no json at all"], ['{"verdict": "recommended"}'], ["{broken"],
+    [JSON.stringify({ axes: axes([5, 5, 5, 5]) })], // an axis missing
+    [JSON.stringify({ axes: axes([5, 5, 5, 5, 7]) })], // out of range
+  ])("returns null for %j", (text) => {
     expect(parseGateReply(text)).toBeNull();
   });
 });
 
 describe("semanticGate", () => {
-  test("the prompt shows the description, raw files, prepare.py, its result and samples", () => {
-    const [system, user] = renderGatePrompt(gatePrompt(task));
+  test("the prompt shows the description, raw files, prepare.py, its result, samples, metric.py and a metric smoke test", async () => {
+    const smoke = await metricSmokeTest(task);
+    expect(smoke).toEqual(["answers scored against themselves: score 1", "sample_submission.csv: score 0.5"]);
+    const [system, user] = renderGatePrompt(gatePrompt(task, smoke));
+    expect(system!.content).toMatch(/0 \(unusable\) to 5/);
+    expect(user!.content).toContain("class ChurnAucScore:");
+    expect(user!.content).toContain("answers scored against themselves: score 1");
     expect(system!.content).toMatch(/task_validity.*data_sufficiency.*raw_data_usage.*task_complexity.*data_quality/s);
     expect(user!.content).toContain("raw/customers.csv");
     expect(user!.content).toContain("def prepare(raw: Path, public: Path, private: Path)");
@@ -54,11 +71,12 @@ describe("semanticGate", () => {
     expect(await semanticGate(task, { metricValid: true })).toMatchObject({ verdict: "skipped", accepted: false });
   });
 
-  test("verdicts from a chat-completions server on 127.0.0.1 are stored in the workspace", async () => {
+  test("verdicts from a chat-completions server on 127.0.0.1 are stored in the workspace", { timeout: 300_000 }, async () => {
     const model = fetchChatModel(server.url);
     const rec = await semanticGate(task, { model, metricValid: true });
     expect(rec).toMatchObject({ verdict: "recommended", accepted: true, reasons: ["clean binary task"], model: "replay-judge" });
-    expect(rec.axes.data_quality).toEqual({ ok: true, note: "data_quality" });
+    expect(rec.axes.data_quality).toEqual({ score: 3, note: "data_quality" });
+    expect(rec.meanScore).toBe(4);
     const cond = await semanticGate(task, { model, metricValid: true });
     expect(cond).toMatchObject({ verdict: "conditional", accepted: false }); // conditional is rejected
     const junk = await semanticGate(task, { model, metricValid: true });

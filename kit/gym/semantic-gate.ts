@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ChatMessage, LanguageModel } from "../llm/spec.js";
 import { packagePaths } from "./load-task.js";
+import { scoreSubmission } from "./score-submission.js";
 import type { TaskPackage } from "./types.js";
 
 /** The five axes of the semantic quality gate (spec §2.2). */
@@ -13,7 +14,10 @@ export type GateVerdict = "recommended" | "conditional" | "rejected" | "skipped"
 export interface SemanticReview {
   readonly taskId: string;
   readonly verdict: GateVerdict;
-  readonly axes: Readonly<Partial<Record<GateAxis, { readonly ok: boolean; readonly note: string }>>>;
+  /** Each axis scored 0–5 by the judge, with its note. */
+  readonly axes: Readonly<Partial<Record<GateAxis, { readonly score: number; readonly note: string }>>>;
+  /** Mean of the five axis scores (null when the reply did not score all five). */
+  readonly meanScore?: number | null;
   readonly reasons: readonly string[];
   /** Accepted = metric-valid AND recommended (conditional is rejected). */
   readonly accepted: boolean;
@@ -31,6 +35,27 @@ export interface GatePrompt {
   readonly result: readonly string[];
   readonly trainSample: string;
   readonly testSample: string;
+  /** utils/metric.py as shipped. */
+  readonly metricSource: string;
+  /** Metric smoke test: what the metric gives the answers against themselves and the sample submission. */
+  readonly metricSmoke: readonly string[];
+}
+
+/** Verdict thresholds on the mean axis score (0–5): >= 4 recommended, >= 2.5 conditional, else rejected. */
+export const GATE_THRESHOLDS = { recommended: 4, conditional: 2.5 } as const;
+
+/** The verdict from the five axis scores (pure): mean >= 4 recommended, >= 2.5 conditional, else rejected. */
+export function gateVerdict(scores: readonly number[]): "recommended" | "conditional" | "rejected" {
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  return mean >= GATE_THRESHOLDS.recommended ? "recommended" : mean >= GATE_THRESHOLDS.conditional ? "conditional" : "rejected";
+}
+
+/** Run the package's metric on its own answers and on the sample submission (the smoke test shown to the judge). */
+export async function metricSmokeTest(task: TaskPackage): Promise<string[]> {
+  const p = packagePaths(task.dir);
+  const show = (r: Awaited<ReturnType<typeof scoreSubmission>>) => (r.ok ? `score ${r.score}` : `${r.kind}: ${r.message}`);
+  const [self, sample] = await Promise.all([scoreSubmission(task, p.answers), scoreSubmission(task, join(task.publicDir, task.meta.files.sampleSubmission))]);
+  return [`answers scored against themselves: ${show(self)}`, `sample_submission.csv: ${show(sample)}`];
 }
 
 function listFiles(base: string, dir: string, max: number): string[] {
@@ -52,8 +77,8 @@ function head(file: string, lines: number): string {
   return readFileSync(file, "utf8").split("\n").slice(0, lines).map((l) => l.slice(0, 300)).join("\n");
 }
 
-/** Collect the gate's inputs from a package: description, raw file list, prepare.py, its result, samples. */
-export function gatePrompt(task: TaskPackage): GatePrompt {
+/** Collect the gate's inputs from a package: description, raw file list, prepare.py, its result, samples, metric.py and its smoke test. */
+export function gatePrompt(task: TaskPackage, metricSmoke: readonly string[] = ["(not run)"]): GatePrompt {
   const p = packagePaths(task.dir);
   const m = task.meta;
   return {
@@ -64,6 +89,8 @@ export function gatePrompt(task: TaskPackage): GatePrompt {
     result: [`train rows: ${m.nTrain ?? "?"}, test rows: ${m.nTest ?? "?"}`, `metric: ${m.metric} (${m.higherIsBetter ? "higher" : "lower"} is better)`, ...listFiles(task.dir, task.publicDir, 30)],
     trainSample: head(join(task.publicDir, m.files.train.endsWith(".csv") ? m.files.train : "train.csv"), 6),
     testSample: head(join(task.publicDir, m.files.test.endsWith(".csv") ? m.files.test : "test.csv"), 4),
+    metricSource: existsSync(p.metric) ? readFileSync(p.metric, "utf8").slice(0, 8000) : "(no metric.py)",
+    metricSmoke,
   };
 }
 
@@ -74,7 +101,8 @@ export function renderGatePrompt(g: GatePrompt): ChatMessage[] {
     "Judge five axes: task_validity (a well-posed prediction task with a correct metric), data_sufficiency (enough train and evaluation signal),",
     "raw_data_usage (the processing uses the raw assets substantively, not superficially), task_complexity (neither trivial nor impossible),",
     "data_quality (no leakage, annotation errors or wrong preprocessing). Look for degenerate targets solvable by a trivial rule.",
-    'Reply with one JSON object: {"verdict": "recommended" | "conditional" | "rejected", "axes": {"<axis>": {"ok": true|false, "note": "..."}}, "reasons": ["..."]}.',
+    "Score each axis from 0 (unusable) to 5 (excellent); the verdict follows from the mean score (>= 4 recommended, >= 2.5 conditional, else rejected).",
+    'Reply with one JSON object: {"axes": {"<axis>": {"score": 0-5, "note": "..."}}, "reasons": ["..."]}.',
   ].join(" ");
   const user = [
     `# Task ${g.taskId}`, "## Description", g.description,
@@ -83,26 +111,32 @@ export function renderGatePrompt(g: GatePrompt): ChatMessage[] {
     "## Processing result", ...g.result,
     "## train.csv (first rows)", g.trainSample,
     "## test.csv (first rows)", g.testSample,
+    "## Metric (utils/metric.py)", "```python", g.metricSource, "```",
+    "## Metric smoke test", ...g.metricSmoke,
   ].join("\n");
   return [{ role: "system", content: system }, { role: "user", content: user }];
 }
 
-/** Parse the judge's reply: the first JSON object with a known verdict, else null (pure). */
-export function parseGateReply(text: string): Pick<SemanticReview, "verdict" | "axes" | "reasons"> | null {
+/**
+ * Parse the judge's reply (pure): the first JSON object that scores all five axes 0–5; the verdict is
+ * computed from the mean score (gateVerdict), whatever verdict the reply may state. Else null.
+ */
+export function parseGateReply(text: string): Pick<SemanticReview, "verdict" | "axes" | "reasons" | "meanScore"> | null {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text)?.[1];
   const candidates = [fenced, text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)].filter((s): s is string => !!s && s.includes("{"));
   for (const c of candidates) {
     try {
-      const o = JSON.parse(c) as { verdict?: unknown; axes?: Record<string, { ok?: unknown; note?: unknown }>; reasons?: unknown };
-      const verdict = String(o.verdict ?? "").toLowerCase();
-      if (verdict !== "recommended" && verdict !== "conditional" && verdict !== "rejected") continue;
-      const axes: Partial<Record<GateAxis, { ok: boolean; note: string }>> = {};
+      const o = JSON.parse(c) as { axes?: Record<string, { score?: unknown; note?: unknown }>; reasons?: unknown };
+      const axes: Partial<Record<GateAxis, { score: number; note: string }>> = {};
       for (const a of GATE_AXES) {
         const v = o.axes?.[a];
-        if (v) axes[a] = { ok: v.ok === true, note: String(v.note ?? "") };
+        const score = typeof v?.score === "number" ? v.score : Number(v?.score);
+        if (v && Number.isFinite(score) && score >= 0 && score <= 5) axes[a] = { score, note: String(v.note ?? "") };
       }
+      if (Object.keys(axes).length !== GATE_AXES.length) continue;
+      const scores = GATE_AXES.map((a) => axes[a]!.score);
       const reasons = Array.isArray(o.reasons) ? o.reasons.map(String) : [];
-      return { verdict, axes, reasons };
+      return { verdict: gateVerdict(scores), axes, reasons, meanScore: scores.reduce((x, y) => x + y, 0) / scores.length };
     } catch {
       // try the next candidate
     }
@@ -111,14 +145,16 @@ export function parseGateReply(text: string): Pick<SemanticReview, "verdict" | "
 }
 
 /**
- * The semantic quality gate: an LLM judges the five axes and gives a verdict. Without a model it
+ * The semantic quality gate: an LLM scores the five axes 0–5 (evidence: description, raw files,
+ * prepare.py and its result, samples, metric.py and a metric smoke test); the verdict is the mean's. Without a model it
  * reports "skipped" (never a fake verdict). Accepted = metricValid AND recommended.
  */
 export async function semanticGate(task: TaskPackage, opts: { model?: LanguageModel; metricValid: boolean; signal?: AbortSignal }): Promise<SemanticReview> {
   const base = { taskId: task.meta.id, metricValid: opts.metricValid };
   if (!opts.model) return { ...base, verdict: "skipped", axes: {}, reasons: ["no language model configured"], accepted: false };
-  const res = await opts.model.chat({ messages: renderGatePrompt(gatePrompt(task)), temperature: 0, purpose: "quality_gate", signal: opts.signal });
+  const smoke = await metricSmokeTest(task);
+  const res = await opts.model.chat({ messages: renderGatePrompt(gatePrompt(task, smoke)), temperature: 0, purpose: "quality_gate", signal: opts.signal });
   const parsed = parseGateReply(res.text);
-  if (!parsed) return { ...base, verdict: "unparseable", axes: {}, reasons: ["the reply held no JSON verdict"], accepted: false, model: res.model, reply: res.text };
+  if (!parsed) return { ...base, verdict: "unparseable", axes: {}, reasons: ["the reply did not score all five axes 0–5"], accepted: false, model: res.model, reply: res.text };
   return { ...base, ...parsed, accepted: opts.metricValid && parsed.verdict === "recommended", model: res.model, reply: res.text };
 }

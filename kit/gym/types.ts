@@ -26,6 +26,11 @@ export interface TaskMeta {
   /** Target column name in train.csv (may differ from targetColumns for probability outputs). */
   readonly trainTarget: string;
   readonly metric: string;
+  /**
+   * The well-known metric `metric` computes, when it is a class of its own (paper-format packages):
+   * resolved from the class's name and docstring (resolveMetricKind), e.g. "rmsle"; absent when unknown.
+   */
+  readonly metricKind?: string;
   readonly higherIsBetter: boolean;
   /** Class labels for classification tasks. */
   readonly classes?: readonly (string | number)[];

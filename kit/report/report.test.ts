@@ -91,7 +91,7 @@ describe("tidy tree layout", () => {
 
 describe("selection at a step, recomputed from the stored tree", () => {
   const node = (step: number, fitness: number | null, parents: string[] = [], family = "linear"): EvoNode => ({
-    nodeId: `n${step}`, step, island: 0, generation: parents.length ? 1 : 0, operator: parents.length ? "improve" : "draft", parents, status: fitness === null ? "runtime_error" : "success",
+    nodeId: `n${step}`, step, island: 0, generation: parents.length ? 1 : 0, lineageDepth: parents.length ? 1 : 0, operator: parents.length ? "improve" : "draft", parents, status: fitness === null ? "runtime_error" : "success",
     errorSignature: null, validScore: fitness, testScore: null, fitness, admitted: fitness !== null, plan: "", code: "", logProb: null, executionId: "x",
     sandboxS: 0, traceback: null, stdoutTail: "", methodFamily: family, imports: [],
   });

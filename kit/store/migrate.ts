@@ -56,5 +56,8 @@ export async function migrate(
       });
     }
   }
+  // Write the migrated schema into the database file at once: DuckDB cannot replay an ALTER TABLE
+  // from its write-ahead log after a kill -9 ("Failure while replaying WAL file").
+  await conn.run("CHECKPOINT");
   return SCHEMA_VERSION;
 }

@@ -300,6 +300,11 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 5,
+    description: "cards.lineage_depth (apart from the loop generation generation_id) and cards.utility (the node's own selection utility; selection_utility is its parents')",
+    sql: [`ALTER TABLE cards ADD COLUMN lineage_depth INTEGER`, `ALTER TABLE cards ADD COLUMN utility DOUBLE`],
+  },
 ];
 
 /** The version of the newest migration (versions may skip numbers; each applies once, in order). */

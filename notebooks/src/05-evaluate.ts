@@ -32,8 +32,8 @@ tslab.display.html(htmlTable(lbRows, { caption: `The ${ids.length} MLE-bench Lit
 // %% [markdown]
 // ## Grading rules at the edges
 // A score earns a medal if it is **at least as good** as the leaderboard score at the medal position;
-// `above_median` is **strict**. Human Rank is the share of teams the score beats, ties counting half:
-// `(beaten + tied/2) / teams`. Below, for three competitions: a score exactly at the bronze threshold,
+// `above_median` is **strict**. Human Rank is the share of leaderboard entries the score surpasses:
+// `beaten / entries`, a tied entry not counting as surpassed. Below, for three competitions: a score exactly at the bronze threshold,
 // one a hair worse, and one exactly at the median.
 // %%
 const examples = ["detecting-insults-in-social-commentary", "denoising-dirty-documents", "spooky-author-identification"].flatMap((id) => {

@@ -66,40 +66,37 @@ const t3 = paperModality.map(([modality, tasks, rate]) => {
 tslab.display.html(htmlTable(t3));
 // %% [markdown]
 // ## Table 4 · Search efficiency, OpenMLE-Evo vs AIRA-Evo (relative change)
-// The kit measures this when the workspace holds runs of both harnesses (`openmle` and `aira-evo`).
+// The kit measures this when the workspace holds runs of both harnesses (`openmle` and `aira-evo`). As in the
+// paper's table, the rows compare totals over matched task-runs (same task, seed and policy in both harnesses).
 // %%
 const eff = ws ? await evaluation.loadSearchEfficiency(ws) : null;
 const harnessOf = new Map(ev ? ev.runs.map((r) => [r.run_id, r.harness]) : []);
-function effFor(harness: string) {
-  if (!eff || !ws) return null;
-  const runs = eff.runs.filter((r) => harnessOf.get(r.run_id) === harness);
-  if (!runs.length) return null;
-  const m = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return { runs: runs.length, nodes: m(runs.map((r) => r.nodes)), tokens: m(runs.map((r) => r.tokens)), rpt: m(runs.map((r) => r.records_per_ktoken)) };
-}
-const ours = effFor("openmle");
-const aira = effFor("aira-evo");
+const matched = eff && ev ? evaluation.matchedEfficiency(eff, ev.runs, "aira-evo", "openmle") : null;
+const ours = matched && matched.taskRuns > 0 ? { nodes: matched.b.nodes, tokens: matched.b.tokens, rpt: matched.b.records_per_ktoken } : null;
+const aira = matched && matched.taskRuns > 0 ? { nodes: matched.a.nodes, tokens: matched.a.tokens, rpt: matched.a.records_per_ktoken } : null;
 const rel = (a?: number, b?: number) => (a !== undefined && b !== undefined && ours && aira ? `${evaluation.relativeChange(a, b).toFixed(1)}%` : NOT_YET);
 const t4 = [
+  { metric: `matched task-runs`, "paper (reference)": "66", "kit (measured)": matched && matched.taskRuns ? String(matched.taskRuns) : NOT_YET },
   { metric: "nodes", "paper (reference)": "−12.4%", "kit (measured)": rel(aira?.nodes, ours?.nodes) },
   { metric: "tokens", "paper (reference)": "−41.7%", "kit (measured)": rel(aira?.tokens, ours?.tokens) },
   { metric: "new-record updates per token", "paper (reference)": "+84.3%", "kit (measured)": rel(aira?.rpt, ours?.rpt) },
   { metric: "Improve prompt p99 (characters)", "paper (reference)": "389K → 54.3K", "kit (measured)": NOT_YET },
   { metric: "late Improve/Crossover share of validation gain", "paper (reference)": "85.0% (leaf-classification), 91.9% (mlsp-2013-birds)", "kit (measured)": NOT_YET },
 ];
-// Late Improve/Crossover share of validation gain of OpenMLE-Evo runs on the two tasks the paper names, when run.
+// Late Improve/Crossover share of validation gain (Human-Rank units, after the first valid node) of OpenMLE-Evo
+// runs on the two tasks the paper names, when run.
 const taskOf = new Map(ev ? ev.runs.map((r) => [r.run_id, r.task_id]) : []);
 const lateShare = (taskId: string) => {
   const xs = (eff?.runs ?? []).filter((r) => taskOf.get(r.run_id) === taskId && harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null).map((r) => r.late_improve_crossover_share!);
   return xs.length ? `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)}% (${taskId}, ${xs.length} runs)` : null;
 };
 const late = ["leaf-classification", "mlsp-2013-birds"].map(lateShare).filter((x) => x !== null);
-if (late.length) t4[4]!["kit (measured)"] = late.join(", ");
+if (late.length) t4[5]!["kit (measured)"] = late.join(", ");
 if (ours && aira && eff) {
   // Per-harness prompt percentiles need per-harness call rows: recompute from the workspace.
   const rows = await evaluation.loadSearchRows(ws!);
   const p99 = (h: string) => evaluation.percentile(rows.calls.filter((c) => c.operator === "improve" && harnessOf.get(c.run_id) === h && c.prompt_chars !== null).map((c) => c.prompt_chars!), 99);
-  t4[3]!["kit (measured)"] = `${p99("aira-evo").toFixed(0)} → ${p99("openmle").toFixed(0)}`;
+  t4[4]!["kit (measured)"] = `${p99("aira-evo").toFixed(0)} → ${p99("openmle").toFixed(0)}`;
 }
 tslab.display.html(htmlTable(t4));
 // %% [markdown]

@@ -8,6 +8,7 @@ export function mkNode(p: Partial<EvoNode> & { nodeId: string }): EvoNode {
     step: Number(p.nodeId.replace(/\D/g, "") || 0),
     island: 0,
     generation: 0,
+    lineageDepth: 0,
     operator: "draft",
     parents: [],
     status: "success",

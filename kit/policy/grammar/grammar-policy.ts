@@ -12,6 +12,7 @@ import type { GrammarChoice, GrammarParams } from "./params.js";
 import { renderProgram, traceFromProgram } from "./render-program.js";
 import { isSolutionSpec, type SolutionSpec } from "./spec.js";
 import { taskShape, type TaskShape } from "./task-shape.js";
+import { configHash } from "../../store/index.js";
 
 /** What the grammar policy returns: PolicyOutput with the spec and its decisions always set. */
 export interface GrammarOutput extends PolicyOutput {
@@ -87,10 +88,19 @@ export interface GrammarPolicy extends Policy {
   propose(task: TaskPackage, operator: Operator, context: OperatorContext, rng: Rng): Promise<GrammarOutput>;
 }
 
-/** The grammar policy (name "grammar"): deterministic given the Rng, every decision recorded. */
+/**
+ * The grammar policy's name: "grammar" with the default params, "grammar@<params hash>" for any other
+ * checkpoint, so evaluation never pools runs of different checkpoints as repeats.
+ */
+export function grammarPolicyName(params: GrammarParams): string {
+  const h = configHash(params);
+  return h === configHash(defaultGrammarParams()) ? "grammar" : `grammar@${h.slice(0, 8)}`;
+}
+
+/** The grammar policy: deterministic given the Rng, every decision recorded. */
 export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams()): GrammarPolicy {
   return {
-    name: "grammar",
+    name: grammarPolicyName(params),
     params,
     async propose(task, operator, context, rng) {
       const ch = Chooser.sampling(params, `${operator}.${taskShape(task).modality}`, rng);

@@ -1,5 +1,5 @@
 // The embedded LLM-free program-grammar policy (the offline default).
-export { createGrammarPolicy, logProb, runGrammarOperator, type GrammarOutput, type GrammarPolicy } from "./grammar-policy.js";
+export { createGrammarPolicy, grammarPolicyName, logProb, runGrammarOperator, type GrammarOutput, type GrammarPolicy } from "./grammar-policy.js";
 export { defaultGrammarParams } from "./default-params.js";
 export { gradientStep, logSoftmax, paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams } from "./params.js";
 export { Chooser, GrammarReplayError, type TraceStep } from "./chooser.js";

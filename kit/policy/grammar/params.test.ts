@@ -49,3 +49,15 @@ describe("grammar params", () => {
     expect(() => paramsFromJson('{"version":1,"logits":{"x":{"a":"high"}}}')).toThrow(/x\[a\]/);
   });
 });
+
+describe("the grammar policy's name identifies its checkpoint", async () => {
+  const { createGrammarPolicy } = await import("./grammar-policy.js");
+  const { defaultGrammarParams } = await import("./default-params.js");
+  it("default params → grammar; trained params → grammar@<hash>, stable per params", () => {
+    expect(createGrammarPolicy().name).toBe("grammar");
+    const trained = { version: 1 as const, logits: { ...defaultGrammarParams().logits, "draft.text.model": { linear: 2, svm: 0 } } };
+    const name = createGrammarPolicy(trained).name;
+    expect(name).toMatch(/^grammar@[0-9a-f]{8}$/);
+    expect(createGrammarPolicy(JSON.parse(JSON.stringify(trained))).name).toBe(name);
+  });
+});

@@ -26,6 +26,7 @@ const CLS: Record<string, string> = {
 const REG: Record<string, string> = {
   rmse: "return float(np.sqrt(np.mean((pred - y_true) ** 2)))",
   mse: "return float(np.mean((pred - y_true) ** 2))",
+  msle: "return float(np.mean((np.log1p(np.clip(pred, 0, None)) - np.log1p(np.clip(y_true, 0, None))) ** 2))",
   mae: "return float(np.mean(np.abs(pred - y_true)))",
   r2: "return float(1.0 - np.sum((y_true - pred) ** 2) / max(np.sum((y_true - y_true.mean()) ** 2), 1e-12))",
   rmsle: "return float(np.sqrt(np.mean((np.log1p(np.clip(pred, 0, None)) - np.log1p(np.clip(y_true, 0, None))) ** 2)))",

@@ -17,8 +17,9 @@ const pyList = (xs: readonly (string | number)[]) => `[${xs.map((x) => (typeof x
  */
 export function renderProgram(spec: SolutionSpec, task: TaskPackage, opts: { plan?: string; trace?: readonly TraceStep[] } = {}): string {
   const m = task.meta;
-  const metric = renderMetric(m.metric, m.higherIsBetter, spec.taskType);
-  const probaSingle = spec.taskType === "classification" && m.targetColumns.length === 1 && wantsProbability(m.metric);
+  // A paper-format package names its metric by its class; metricKind is the metric that class computes.
+  const metric = renderMetric(m.metricKind ?? m.metric, m.higherIsBetter, spec.taskType);
+  const probaSingle = spec.taskType === "classification" && m.targetColumns.length === 1 && wantsProbability(m.metricKind ?? m.metric);
   const classes = m.classes && m.classes.length === m.targetColumns.length ? pyList(m.classes.map(String)) : "None";
   const models = spec.models.map((x, i) => `    ("${x.family}#${i}", lambda: ${modelExpr(x, spec)}),`).join("\n");
   const plan = (opts.plan ?? "").replaceAll('"""', "'''").replaceAll("\\", "/");
@@ -58,7 +59,7 @@ METRIC = ${pyStr(metric.name)}  # ${metric.exact ? "the task's metric" : `stand-
 PROBA_OUTPUT = ${probaSingle ? "True" : "False"}  # single target column holds the positive-class probability
 MAX_TRAIN_ROWS = ${spec.maxTrainRows ?? "None"}
 VALIDATION, FOLDS, HOLDOUT_FRAC = ${pyStr(spec.validation.scheme)}, ${spec.validation.folds}, ${spec.validation.holdoutFrac}
-ENSEMBLE = ${pyStr(spec.models.length > 1 ? spec.ensemble : "none")}
+ENSEMBLE = ${pyStr(spec.models.length > 1 ? spec.ensemble : "none")}${spec.models.length > 1 ? `  # ensemble of ${spec.models.length} models` : ""}
 WRITER = ${pyStr(spec.writer)}
 OFFSETS = {}  # regression targets modelled as differences: per-row values added back to predictions
 rng = np.random.RandomState(SEED)
@@ -160,24 +161,39 @@ off_test = OFFSETS.get("test", np.zeros(X_test.shape[0])) if TASK_TYPE != "class
 y_fit = y - off_train if TASK_TYPE != "classification" else y
 print(f"features: train {X_train.shape}, test {X_test.shape} ({time.time() - T0:.1f}s)")
 folds = splits(len(y))
+${isTs ? `def fold_data(a, b):
+    """Honest time-series validation: the holdout is featurised like the test set, from the targets
+    before it only (its own targets are unknown), so lags never read the period being predicted."""
+    OFFSETS.clear()
+    hidden = [c for c in dict.fromkeys([TRAIN_TARGET] + list(TARGET_COLUMNS)) if c in train.columns]
+    X_a, X_b = build_features(train.iloc[a].reset_index(drop=True), train.iloc[b].drop(columns=hidden).reset_index(drop=True), y[a])
+    o_a = OFFSETS.get("train", np.zeros(len(a))) if TASK_TYPE != "classification" else np.zeros(len(a))
+    o_b = OFFSETS.get("test", np.zeros(len(b))) if TASK_TYPE != "classification" else np.zeros(len(b))
+    return X_a, (y[a] - o_a if TASK_TYPE != "classification" else y[a]), X_b, o_b
+` : `def fold_data(a, b):
+    return X_train[a], y_fit[a], X_train[b], off_train[b]
+`}
+fold_sets = [fold_data(a, b) for a, b in folds]
 val_idx = np.concatenate([b for _, b in folds])
-y_val, y_val_fit = y[val_idx], y_fit[val_idx]
+off_val = np.concatenate([f[3] for f in fold_sets])
+y_val = y[val_idx]
+y_val_fit = y_val - off_val if TASK_TYPE != "classification" else y_val
 def restore(pred, offset):
     return pred if TASK_TYPE == "classification" else pred + offset
 val_preds = []
 for name, make in MODELS:
-    val_preds.append(np.concatenate([fit_predict(make, X_train[a], y_fit[a], X_train[b]) for a, b in folds]))
-    print(f"{name}: validation {METRIC} = {score(y_val, restore(val_preds[-1], off_train[val_idx])):.5f} ({time.time() - T0:.1f}s)")
+    val_preds.append(np.concatenate([fit_predict(make, X_a, y_a, X_b) for X_a, y_a, X_b, _ in fold_sets]))
+    print(f"{name}: validation {METRIC} = {score(y_val, restore(val_preds[-1], off_val)):.5f} ({time.time() - T0:.1f}s)")
 
 Z_val = stack_matrix(val_preds) if ENSEMBLE == "stack" else None
 if ENSEMBLE == "stack":  # out-of-fold predictions of the stacker, for an honest score
     from sklearn.model_selection import KFold
-    blended = np.zeros_like(val_preds[0])
+    val_pred = np.zeros_like(val_preds[0])
     for a, b in KFold(3, shuffle=True, random_state=SEED).split(Z_val):
-        blended[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
+        val_pred[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
 else:
-    blended = combine(val_preds)
-final_score = score(y_val, restore(blended, off_train[val_idx]))
+    val_pred = combine(val_preds)
+final_score = score(y_val, restore(val_pred, off_val))
 
 # 7. Refit on all training rows and predict the test set ---------------------
 test_pred = restore(combine([fit_predict(make, X_train, y_fit, X_test) for _, make in MODELS], Z_val, y_val_fit), off_test)

@@ -85,12 +85,21 @@ export interface SolutionSpec {
   readonly seed: number;
 }
 
-/** A short method-family label for experience cards (matches the store's card vocabulary). */
+/**
+ * The method-family label of the spec's program, as the card detector (kit/evo detectMethodFamily)
+ * reads the rendered main.py: "ensemble" (several models), xgboost and neural_net (torch) joined by
+ * "+" in the detector's order; otherwise cv for image features, nlp for TF-IDF text features, else sklearn.
+ */
 export function methodFamily(spec: SolutionSpec): string {
-  if (spec.models.length > 1) return "ensemble";
-  const f = spec.models[0]!.family;
-  if (f === "xgboost") return "xgboost";
-  if (f === "torch_mlp" || f === "torch_cnn") return "neural_net";
+  const fams = new Set(spec.models.map((m) => m.family));
+  const joined = [
+    ...(spec.models.length > 1 ? ["ensemble"] : []),
+    ...(fams.has("xgboost") ? ["xgboost"] : []),
+    ...(fams.has("torch_mlp") || fams.has("torch_cnn") ? ["neural_net"] : []),
+  ];
+  if (joined.length) return joined.join("+");
+  if (spec.features.kind === "image") return "cv";
+  if (spec.features.kind === "text") return "nlp";
   return "sklearn";
 }
 

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { EVOLVE_PRESETS, EvolveConfig } from "./config.js";
+
+describe("EvolveConfig presets", () => {
+  it.each([
+    { input: {}, want: { preset: "laptop", steps: 20, perRunTimeoutS: 300, debugTimeCapS: 1800, debugMaxAttempts: 10 } },
+    { input: { preset: "paper" as const }, want: { steps: 800, perRunTimeoutS: 7200, maxWallS: 43200, debugTimeCapS: 21600, debugMaxAttempts: 10, gen0Drafts: 5, crossoverProb: 0.5, crossoverMinGeneration: 2, islandMaxSize: 500 } },
+    { input: { preset: "paper" as const, steps: 40 }, want: { steps: 40, perRunTimeoutS: 7200 } }, // explicit fields win
+  ])("$input", ({ input, want }) => expect(EvolveConfig.parse(input)).toMatchObject(want));
+  it("a parsed config parses to itself (resume reads the stored config)", () => {
+    const c = EvolveConfig.parse({ preset: "paper", steps: 9 });
+    expect(EvolveConfig.parse(c)).toEqual(c);
+    expect(Object.keys(EVOLVE_PRESETS)).toEqual(["laptop", "paper"]);
+  });
+});

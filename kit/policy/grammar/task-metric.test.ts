@@ -1,0 +1,24 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadTask } from "../../gym/index.js";
+import { runSandbox } from "../../sandbox/index.js";
+import { createRng } from "../../util/rng.js";
+import { createGrammarPolicy } from "./grammar-policy.js";
+import { NO_PARENTS } from "./test-helpers/tasks.js";
+
+// A package in the published style whose metric is only a class (HousePricesMetric, RMSLE named in its docstring).
+const FIXTURE = join(import.meta.dirname, "../../gym/test-helpers/house-prices-style");
+
+describe("grammar programs validate with the task's own metric", () => {
+  it("a class-only RMSLE metric: the program's validation score is RMSLE (not RMSE in dollars), close to the hidden test score", async () => {
+    const task = await loadTask(FIXTURE);
+    const out = await createGrammarPolicy().propose(task, "draft", NO_PARENTS, createRng(1));
+    expect(out.code).toContain(`METRIC = "rmsle"  # the task's metric`);
+    const rec = await runSandbox({ task, code: out.code, limits: { timeoutS: 120 } });
+    expect(rec.status).toBe("success");
+    // RMSLE of house prices is a fraction (~0.1–0.5); RMSE would be tens of thousands of dollars.
+    expect(rec.validScore!).toBeGreaterThan(0);
+    expect(rec.validScore!).toBeLessThan(1);
+    expect(Math.abs(rec.validScore! - rec.testScore!)).toBeLessThan(0.5 * rec.testScore! + 0.05);
+  }, 300_000);
+});
