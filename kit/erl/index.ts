@@ -4,3 +4,4 @@ export {
   type Checkpoint, type CheckpointSummary, type CheckpointInput, type CheckpointSource,
 } from "./checkpoints.js";
 export { ErlError, CheckpointExistsError, CheckpointNotFoundError, CheckpointVersionError } from "./errors.js";
+export { diffDecisions, summariseShifts, type DecisionShift } from "./decision-diff.js";

@@ -53,7 +53,7 @@ describe("feature-conditioned params: exact replay and transfer", () => {
     // version 2 params: train on a few drafts so every conditioned row is non-zero
     let p: GrammarParams = defaultGrammarParams();
     const pol = createGrammarPolicy(p);
-    for (let s = 1; s <= 4; s++) p = gradientStep(p, [{ choices: (await pol.propose(tab, "draft", NO_PARENTS, createRng(s))).choices, weight: 1 }], 0.5);
+    for (let s = 1; s <= 4; s++) p = gradientStep(p, [{ choices: (await pol.propose(tab, "draft", NO_PARENTS, createRng(s))).choices, weight: 1 }], 0.5, { conditioned: true });
     expect(p.version).toBe(2);
     const policy = createGrammarPolicy(p);
     for (const task of [tab, ts]) {
@@ -80,10 +80,10 @@ describe("feature-conditioned params: exact replay and transfer", () => {
 
   it("a preference learned on a tabular task moves the same decision on an unseen time-series task of the same shape", async () => {
     const pick = (n: number) => ({ name: "draft.tabular.n_models", value: String(n), logProb: 0, options: ["1", "2", "3"], features: decisionFeatures(tab, "draft", NO_PARENTS) });
-    const trained = gradientStep({ version: 1, logits: {} }, [{ choices: [pick(3), pick(3), pick(3)], weight: 1 }], 1);
+    const trained = gradientStep({ version: 1, logits: {} }, [{ choices: [pick(3), pick(3), pick(3)], weight: 1 }], 1, { conditioned: true });
     const tsChoice = { name: "draft.time_series.n_models", value: "3", logProb: 0, options: ["1", "2", "3"], features: decisionFeatures(ts, "draft", NO_PARENTS) };
     expect(Math.exp(choiceLogProb(trained, tsChoice))).toBeGreaterThan(0.5); // uniform: 1/3
-    const v1only = gradientStep({ version: 1, logits: {} }, [{ choices: [pick(3), pick(3), pick(3)], weight: 1 }], 1, { conditioned: false });
+    const v1only = gradientStep({ version: 1, logits: {} }, [{ choices: [pick(3), pick(3), pick(3)], weight: 1 }], 1);
     expect(Math.exp(choiceLogProb(v1only, tsChoice))).toBeCloseTo(1 / 3, 12);
   });
 });

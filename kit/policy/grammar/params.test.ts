@@ -102,7 +102,7 @@ describe("grammar params version 2: feature-conditioned rows", () => {
     const samples = [{ choices: [c1, c2], weight: 1.5 }, { choices: [c3, c1], weight: -0.7 }];
     const J = (p: GrammarParams) => samples.reduce((s, x) => s + x.weight * x.choices.reduce((t, c) => t + choiceLogProb(p, c), 0), 0);
     const lr = 1e-3;
-    const stepped = gradientStep(V2, samples, lr);
+    const stepped = gradientStep(V2, samples, lr, { conditioned: true });
     expect(stepped.version).toBe(2);
     const before = flat(V2);
     const after = flat(stepped);
@@ -123,13 +123,13 @@ describe("grammar params version 2: feature-conditioned rows", () => {
     expect(zeroGrad).toBeLessThan(keys.size);
   });
 
-  it("gradientStep with conditioned: false keeps version 1 params version 1; without features nothing is conditioned", () => {
+  it("gradientStep by default keeps version 1 params version 1; conditioned: true learns the feature rows", () => {
     const c: GrammarChoice = { name: "draft.tabular.model", value: "b", logProb: 0, options: ["a", "b"], features: ["any"] };
-    const v1 = gradientStep(P, [{ choices: [c], weight: 1 }], 1, { conditioned: false });
+    const v1 = gradientStep(P, [{ choices: [c], weight: 1 }], 1);
     expect(v1.version).toBe(1);
     expect(v1.conditioned).toBeUndefined();
-    expect(gradientStep(P, [{ choices: [{ ...c, features: [] }], weight: 1 }], 1).version).toBe(1);
-    const v2 = gradientStep(P, [{ choices: [c], weight: 1 }], 1);
+    expect(gradientStep(P, [{ choices: [{ ...c, features: [] }], weight: 1 }], 1, { conditioned: true }).version).toBe(1);
+    const v2 = gradientStep(P, [{ choices: [c], weight: 1 }], 1, { conditioned: true });
     expect(v2.conditioned!["draft.model"]!.any!.b).toBeCloseTo(0.5, 12);
   });
 

@@ -103,7 +103,9 @@ export function choiceLogProb(params: GrammarParams, c: GrammarChoice): number {
 export interface GradientOptions {
   /**
    * Also update the feature-conditioned rows (version 2 params) of choices that carry features.
-   * Default true; false keeps version 1 params version 1 (the base rows learn alone).
+   * Default false: the base rows learn alone and version 1 params stay version 1. Measured in
+   * bench/erl/README.md ("What transfers"): at matched step size the conditioned rows gave no
+   * held-out gain within a modality and a slight loss across modalities on the built-in suite.
    */
   readonly conditioned?: boolean;
 }
@@ -113,7 +115,7 @@ export interface GradientOptions {
  * enters z(o | d, F) gets the same gradient: for each choice, with p under the *current* params,
  *
  *     logits[d][o] += lr · w · (1[o = value] − p(o))
- *     conditioned[generic(d)][f][o] += lr · w · (1[o = value] − p(o))   for f ∈ F (when `conditioned`)
+ *     conditioned[generic(d)][f][o] += lr · w · (1[o = value] − p(o))   for f ∈ F (opt-in: `conditioned`)
  *
  * SFT is w = 1 on kept programs; RL passes advantages as w. Returns new params (input untouched).
  */
@@ -123,7 +125,7 @@ export function gradientStep(
   lr: number,
   opts: GradientOptions = {},
 ): GrammarParams {
-  const learnConditioned = opts.conditioned ?? true;
+  const learnConditioned = opts.conditioned ?? false;
   const delta: Record<string, Record<string, number>> = {};
   const cdelta: Record<string, Record<string, Record<string, number>>> = {};
   for (const { choices, weight } of samples) {
