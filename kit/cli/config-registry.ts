@@ -6,6 +6,7 @@ import { LlmPolicyConfig } from "../policy/llm/llm-policy-config.js";
 import { SandboxConfig } from "../sandbox/config.js";
 import { ReportConfig } from "../report/config.js";
 import { TaskSpec } from "../gym/task-spec.js";
+import { CollectSftConfig, SftTrainConfig } from "../erl/config.js";
 
 /**
  * Every configurable part of the kit, by name. Each schema lives beside the code it
@@ -17,6 +18,8 @@ export const CONFIG_SCHEMAS = {
   llmPolicy: LlmPolicyConfig,
   sandbox: SandboxConfig,
   evolve: EvolveConfig,
+  collectSft: CollectSftConfig,
+  sftTrain: SftTrainConfig,
   report: ReportConfig,
   taskSpec: TaskSpec,
 } satisfies Record<string, ZodType>;

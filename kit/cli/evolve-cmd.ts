@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { resolvePolicyParams } from "../erl/index.js";
 import { evolve, EvolveConfig, HARNESSES, type EvoEvent, type EvolveConfigInput, type RunSummary } from "../evo/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
@@ -12,7 +13,7 @@ import { output, UsageError } from "./run-cli.js";
 
 interface EvolveFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
-  json?: boolean; report?: string; config?: string; baseUrl?: string; model?: string; islands?: string; priors?: boolean; timeout?: string;
+  json?: boolean; report?: string; config?: string; baseUrl?: string; model?: string; islands?: string; priors?: boolean; timeout?: string; params?: string;
 }
 
 export function registerEvolve(program: Command): void {
@@ -31,6 +32,7 @@ export function registerEvolve(program: Command): void {
     .option("--timeout <s>", "time limit of one program in seconds")
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
     .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags win")
+    .option("--params <ref>", "--policy grammar: parameters from a checkpoint in the workspace (openmle sft train), a .json file, or default")
     .option("--base-url <url>", "--policy openai: endpoint base URL", "http://127.0.0.1:8000/v1")
     .option("--model <id>", "--policy openai: model id", "Qwen/Qwen3-8B")
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
@@ -54,8 +56,15 @@ export function registerEvolve(program: Command): void {
       if (!parsed.success) throw new UsageError(`bad evolve settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
       const task = await resolveTask(o.task);
       const model = o.policy === "openai" ? createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) : undefined;
-      const policy = model ? createLlmPolicy(model) : createGrammarPolicy();
+      if (o.params && o.policy !== "grammar") throw new UsageError("--params applies to --policy grammar only.");
       const ws = await openWorkspace(o.workspace);
+      let policy;
+      try {
+        policy = model ? createLlmPolicy(model) : o.params ? await grammarWithParams(o.params, ws) : createGrammarPolicy();
+      } catch (e) {
+        ws.close();
+        throw e;
+      }
       const bar = progressBar(!o.json && process.stderr.isTTY);
       try {
         const res = await evolve({
@@ -71,6 +80,13 @@ export function registerEvolve(program: Command): void {
         ws.close();
       }
     });
+}
+
+/** The grammar policy with params from --params; named grammar:<checkpoint> unless default. */
+async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof openWorkspace>>) {
+  const { params, checkpoint } = await resolvePolicyParams(ref, ws);
+  const policy = createGrammarPolicy(params);
+  return checkpoint === "default" ? policy : { ...policy, name: `grammar:${checkpoint}` };
 }
 
 /** A one-line progress bar on stderr (steps, best validation score, nodes per minute). */
