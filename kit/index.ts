@@ -7,6 +7,7 @@ export { runSandbox, SandboxPool, SandboxQueueClient, startSandboxWorker, LocalE
 export { createGrammarPolicy, logProb as grammarLogProb } from "./policy/grammar/index.js";
 export { createLlmPolicy, buildPrompt, renderPrompt, parseReply } from "./policy/llm/index.js";
 export { evolve, experienceBoard, threeFactorSelection, EvolveConfig, type EvolveResult, type EvoEvent, type RunSummary } from "./evo/index.js";
+export { trainRL, RlConfig, exportRollouts, type TrainRlResult, type RlEvent } from "./erl/index.js";
 export {
   evaluate, evaluateRuns, gradeScore, summarizeGrades, loadLiteLeaderboard, loadLeaderboardFile, liteCompetitionIds, medalPositions,
   humanRank, natureBench, instanceGap, normalizedScore, searchEfficiency, loadSearchEfficiency, meanStd,
@@ -23,5 +24,6 @@ export * as sandbox from "./sandbox/index.js";
 export * as llm from "./llm/index.js";
 export * as policy from "./policy/index.js";
 export * as evo from "./evo/index.js";
+export * as erl from "./erl/index.js";
 export * as evaluation from "./eval/index.js";
 export * as report from "./report/index.js";

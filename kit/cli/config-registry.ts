@@ -7,6 +7,7 @@ import { SandboxConfig } from "../sandbox/config.js";
 import { ReportConfig } from "../report/config.js";
 import { TaskSpec } from "../gym/task-spec.js";
 import { CollectSftConfig, SftTrainConfig } from "../erl/config.js";
+import { RlConfig } from "../erl/rl-config.js";
 
 /**
  * Every configurable part of the kit, by name. Each schema lives beside the code it
@@ -20,6 +21,7 @@ export const CONFIG_SCHEMAS = {
   evolve: EvolveConfig,
   collectSft: CollectSftConfig,
   sftTrain: SftTrainConfig,
+  rl: RlConfig,
   report: ReportConfig,
   taskSpec: TaskSpec,
 } satisfies Record<string, ZodType>;

@@ -192,6 +192,95 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    description: "rl_runs, rl_steps, rl_groups, rl_rollouts, rl_parent_states (trainRL; kit/erl)",
+    sql: [
+      `CREATE TABLE rl_runs (
+        run_id VARCHAR PRIMARY KEY,
+        tasks JSON,               -- task ids trained on
+        from_checkpoint VARCHAR,  -- "default", a checkpoint name or a params file
+        to_name VARCHAR,          -- final checkpoint name; per-step checkpoints are <to_name>-step<k>
+        mode VARCHAR,             -- async | sync
+        seed BIGINT,
+        config JSON,
+        config_hash VARCHAR,
+        status VARCHAR,           -- running | finished | failed | killed
+        summary JSON,
+        started_at TIMESTAMP DEFAULT current_timestamp,
+        ended_at TIMESTAMP
+      )`,
+      `CREATE TABLE rl_steps (
+        run_id VARCHAR,
+        step INTEGER,             -- 1-based: the policy version this step produced
+        checkpoint VARCHAR,
+        groups INTEGER,           -- groups consumed by this update
+        dropped INTEGER,          -- groups dropped for exceeding the policy lag
+        mean_reward DOUBLE,
+        best_reward DOUBLE,
+        best_advantage DOUBLE,    -- mean advantage given to each group's best candidate
+        beta DOUBLE,              -- mean entropic β over the groups
+        valid_rate DOUBLE,
+        hack_flags INTEGER,
+        wall_s DOUBLE,            -- since the previous step
+        metrics JSON,             -- GSPO stats, per-task counts, lag
+        created_at TIMESTAMP DEFAULT current_timestamp,
+        PRIMARY KEY (run_id, step)
+      )`,
+      `CREATE TABLE rl_groups (
+        run_id VARCHAR,
+        group_id VARCHAR,
+        task_id VARCHAR,
+        operator VARCHAR,
+        parent_ids JSON,
+        policy_version INTEGER,   -- params version the group was sampled from
+        consumed_step INTEGER,    -- the step that used it; null when dropped
+        status VARCHAR,           -- consumed | dropped
+        best_bound DOUBLE,
+        worst_bound DOUBLE,
+        beta DOUBLE,
+        messages JSON,            -- the prompt as the LLM policy renders it (renderPrompt)
+        started_s DOUBLE,         -- seconds since the run (or resume) started
+        ended_s DOUBLE,
+        created_at TIMESTAMP DEFAULT current_timestamp,
+        PRIMARY KEY (run_id, group_id)
+      )`,
+      `CREATE TABLE rl_rollouts (
+        run_id VARCHAR,
+        group_id VARCHAR,
+        idx INTEGER,
+        task_id VARCHAR,
+        operator VARCHAR,
+        code VARCHAR,
+        choices JSON,
+        old_log_prob DOUBLE,
+        status VARCHAR,           -- sandbox feedback mode, or not_executed (flagged by the judge)
+        valid_score DOUBLE,
+        test_score DOUBLE,
+        gap DOUBLE,               -- relative validation–test gap (null: unknown)
+        gap_factor DOUBLE,
+        reward DOUBLE,
+        advantage DOUBLE,         -- entropic
+        grpo_advantage DOUBLE,    -- for comparison
+        hack_check VARCHAR,       -- null | judge | sample_submission | sample_permutation | constant_predictions
+        hack_reason VARCHAR,
+        execution_id VARCHAR,
+        wall_s DOUBLE,
+        created_at TIMESTAMP DEFAULT current_timestamp,
+        PRIMARY KEY (run_id, group_id, idx)
+      )`,
+      `CREATE TABLE rl_parent_states (
+        run_id VARCHAR,
+        task_id VARCHAR,
+        state_id VARCHAR,
+        reward DOUBLE,
+        visits INTEGER,
+        child_rewards JSON,
+        view JSON,                -- the NodeView handed to operators
+        created_at TIMESTAMP DEFAULT current_timestamp
+      )`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -208,5 +297,10 @@ export const TABLES = [
   "memory_cache",
   "datasets",
   "policy_checkpoints",
+  "rl_runs",
+  "rl_steps",
+  "rl_groups",
+  "rl_rollouts",
+  "rl_parent_states",
 ] as const;
 export type TableName = (typeof TABLES)[number];

@@ -1,0 +1,105 @@
+import type { Command } from "commander";
+import { exportRollouts, RlConfig, trainRL, type RlConfigInput, type RlEvent, type TrainRlResult } from "../erl/index.js";
+import { resolveTask } from "../gym/index.js";
+import { createOpenAIModel } from "../llm/index.js";
+import { openWorkspace } from "../store/index.js";
+import { output, UsageError } from "./run-cli.js";
+
+interface TrainFlags {
+  workspace: string; tasks: string; from: string; to: string; steps?: string; group?: string; async?: boolean; sync?: boolean;
+  workers?: string; seed?: string; resume?: string; timeout?: string; judgeBaseUrl?: string; judgeModel: string; json?: boolean;
+}
+
+export function registerRl(program: Command): void {
+  const rl = program.command("rl").description("Execution-grounded RL of the grammar policy (trainRL) and rollout exports for LLM trainers");
+  rl.command("train")
+    .description("Train the grammar policy with rollout groups executed in the sandbox; every step stores a checkpoint")
+    .requiredOption("--workspace <dir>", "workspace folder")
+    .requiredOption("--tasks <idsOrDirs>", "comma-separated built-in task ids or task package folders")
+    .option("--from <checkpoint>", "start params: default, a checkpoint name, or a params .json file", "default")
+    .requiredOption("--to <name>", "name of the final checkpoint (step k is stored as <name>-step<k>)")
+    .option("--steps <n>", "policy updates (default 4)")
+    .option("--group <g>", "programs per rollout group (default 8)")
+    .option("--async", "asynchronous rollout groups (default)")
+    .option("--sync", "synchronous: wait for the whole batch each step")
+    .option("--workers <k>", "sandbox slots (default 2)")
+    .option("--seed <s>", "seed (default 1)")
+    .option("--timeout <s>", "time limit of one program in seconds (default 120)")
+    .option("--resume <runId>", "continue a killed run from its last stored step")
+    .option("--judge-base-url <url>", "an OpenAI-compatible endpoint for the pre-execution reward-hacking judge")
+    .option("--judge-model <id>", "the judge's model id", "Qwen/Qwen3-8B")
+    .option("--json", "print the run's result as JSON")
+    .action(async (o: TrainFlags) => {
+      if (o.async && o.sync) throw new UsageError("pass --async or --sync, not both.");
+      const int = (v: string | undefined, name: string) => {
+        if (v === undefined) return undefined;
+        const n = Number(v);
+        if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer, got "${v}".`);
+        return n;
+      };
+      const config: RlConfigInput = {
+        ...(o.steps ? { steps: int(o.steps, "steps") } : {}), ...(o.group ? { group: int(o.group, "group") } : {}),
+        ...(o.workers ? { workers: int(o.workers, "workers") } : {}), ...(o.seed ? { seed: int(o.seed, "seed") } : {}),
+        ...(o.sync ? { mode: "sync" as const } : o.async ? { mode: "async" as const } : {}), ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
+      };
+      const parsed = RlConfig.safeParse(config);
+      if (!parsed.success) throw new UsageError(`bad rl settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      const ids = o.tasks.split(",").map((s) => s.trim()).filter(Boolean);
+      if (!ids.length) throw new UsageError("--tasks needs at least one task id or folder.");
+      const tasks = [];
+      for (const id of ids) tasks.push(await resolveTask(id));
+      const judge = o.judgeBaseUrl ? createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }) : undefined;
+      const ws = await openWorkspace(o.workspace);
+      const ac = new AbortController();
+      const stop = () => ac.abort();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      try {
+        const res = await trainRL({ workspace: ws, tasks, from: o.from, to: o.to, config, resume: o.resume, judge, signal: ac.signal, onEvent: progress(!o.json) });
+        output(!!o.json, res, () => human(res, ws.dir));
+      } finally {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        ws.close();
+      }
+    });
+  rl.command("export")
+    .description("Write an RL run's rollouts (task, operator, prompt messages, program, reward, advantage, group, old log-prob) to Parquet or JSONL")
+    .requiredOption("--workspace <dir>", "workspace folder")
+    .requiredOption("--run <id>", "RL run id (openmle workspace query DIR \"SELECT run_id FROM rl_runs\")")
+    .requiredOption("--out <file>", "output file: *.parquet or *.jsonl")
+    .option("--json", "print {file, rows} as JSON")
+    .action(async (o: { workspace: string; run: string; out: string; json?: boolean }) => {
+      const ws = await openWorkspace(o.workspace, { readOnly: true });
+      try {
+        const r = await exportRollouts(ws, o.run, o.out);
+        output(!!o.json, r, () => `${r.rows} rollouts of ${o.run} → ${r.file}`);
+      } finally {
+        ws.close();
+      }
+    });
+}
+
+/** One line per step on stderr (and a dot per finished group). */
+function progress(enabled: boolean): (e: RlEvent) => void {
+  return (e) => {
+    if (!enabled) return;
+    if (e.type === "run-start") process.stderr.write(`rl run ${e.runId}${e.resumed ? ` (resumed after step ${e.step})` : ""}: ${e.steps} steps\n`);
+    if (e.type === "group") process.stderr.write(".");
+    if (e.type === "group-dropped") process.stderr.write("x");
+    if (e.type === "step") {
+      const m = e.metrics;
+      process.stderr.write(`\rstep ${m.step}: mean reward ${m.meanReward.toFixed(3)}, best ${m.bestReward.toFixed(3)}, best-candidate advantage ${m.bestAdvantage.toFixed(2)}, β ${m.beta.toFixed(2)}, valid ${(100 * m.validRate).toFixed(0)}%, hacks ${m.hackFlags}, ${m.wallS.toFixed(1)} s → ${e.checkpoint}\n`);
+    }
+  };
+}
+
+function human(r: TrainRlResult, dir: string): string {
+  const last = r.steps.at(-1);
+  return [
+    `rl run ${r.runId}: ${r.steps.length} step(s) this session → checkpoint ${r.checkpoint}`,
+    `groups per task: ${Object.entries(r.perTask).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+    last ? `last step: mean reward ${last.meanReward.toFixed(3)}, best-candidate advantage ${last.bestAdvantage.toFixed(2)}` : "no step made",
+    `workspace ${dir}; export with: openmle rl export --workspace ${dir} --run ${r.runId} --out rollouts.parquet`,
+  ].join("\n");
+}
