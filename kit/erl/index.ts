@@ -37,3 +37,8 @@ export { gspoUpdate, sequenceLogProb, GspoOptions, type GspoSample, type GspoSta
 export { runGroup, type ExecuteProgram, type GroupResult, type GroupSpec, type Rollout } from "./rollout-group.js";
 export { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
 export { exportRollouts, ROLLOUT_EXPORT_SQL } from "./export-rollouts.js";
+// The closed loop (issue 13): evolve → collectSft → SFT → trainRL → checkpoint k+1, held-out evaluation per checkpoint.
+export { loop, LoopError, type LoopOptions, type LoopResult, type LoopEvent, type GenerationRecord } from "./loop.js";
+export { LoopConfig, LOOP_PRESETS, LOOP_PRESET_SETTINGS, stageSettings, type LoopConfigInput, type LoopPreset, type LoopStageSettings } from "./loop-config.js";
+export { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";
+export { evaluateHeldout, evolveRun, loadHeldout, type HeldoutRow, type Baselines } from "./heldout-eval.js";
