@@ -8,6 +8,7 @@ export { createGrammarPolicy, logProb as grammarLogProb } from "./policy/grammar
 export { createLlmPolicy, buildPrompt, renderPrompt, parseReply } from "./policy/llm/index.js";
 export { evolve, experienceBoard, threeFactorSelection, EvolveConfig, type EvolveResult, type EvoEvent, type RunSummary } from "./evo/index.js";
 export { trainRL, RlConfig, exportRollouts, type TrainRlResult, type RlEvent } from "./erl/index.js";
+export { collectSft, sftTrain, loadCheckpoint, resolvePolicyParams, type CollectSftResult, type SftExample } from "./erl/index.js";
 export {
   evaluate, evaluateRuns, gradeScore, summarizeGrades, loadLiteLeaderboard, loadLeaderboardFile, liteCompetitionIds, medalPositions,
   humanRank, natureBench, instanceGap, normalizedScore, searchEfficiency, loadSearchEfficiency, meanStd,

@@ -53,5 +53,5 @@ describe("openmle sft (CLI)", () => {
       expect(b.err.trim()).toMatch(want);
       expect(b.err.trim().split("\n")).toHaveLength(1);
     }
-  }, 180_000);
+  }, 400_000);
 });

@@ -4,7 +4,7 @@ import {
   type CollectEvent, type CollectSftResult, type Teachers,
 } from "../erl/index.js";
 import { resolveTask } from "../gym/index.js";
-import { createOpenAIModel } from "../llm/index.js";
+import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import { createGrammarPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { output, UsageError } from "./run-cli.js";
@@ -24,7 +24,7 @@ const int = (v: string | undefined, name: string): number | undefined => {
 
 /** grammar | grammar:<checkpoint|file.json> | openai → a Policy. */
 async function teacherOf(spec: string, ws: Workspace, o: CollectFlags, flag: string): Promise<Policy> {
-  if (spec === "openai") return createLlmPolicy(createOpenAIModel({ baseURL: o.baseUrl, model: o.model }));
+  if (spec === "openai") return createLlmPolicy(recordingModel(createOpenAIModel({ baseURL: o.baseUrl, model: o.model }), ws));
   const m = /^grammar(?::(.+))?$/.exec(spec);
   if (!m) throw new UsageError(`${flag} must be grammar, grammar:<checkpoint|file.json> or openai, got "${spec}".`);
   if (!m[1] || m[1] === "default") return createGrammarPolicy();
@@ -94,7 +94,8 @@ export function registerSft(program: Command): void {
         const teachers: Teachers | undefined = tasks
           ? { primary: await teacherOf(o.teacher, ws, o, "--teacher"), ...(o.secondaryTeacher ? { secondary: await teacherOf(o.secondaryTeacher, ws, o, "--secondary-teacher") } : {}) }
           : undefined;
-        const judge = o.judgeBaseUrl ? createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }) : undefined;
+        // Every model call (teacher, judge) is logged in llm_calls.
+        const judge = o.judgeBaseUrl ? recordingModel(createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }), ws) : undefined;
         const res = await collectSft({
           workspace: ws, dataset: o.dataset, replace: !!o.replace, tasks, teachers, judge, config: parsed.data,
           runs: o.allRuns ? "all" : o.runs ? o.runs.split(",").map((s) => s.trim()).filter(Boolean) : undefined,

@@ -136,7 +136,7 @@ export async function collectSft(opts: CollectSftOptions): Promise<CollectSftRes
   const { kept: examples, overLimit } = await tokenFilter(unique, cfg.maxTokens);
 
   // 5.
-  await saveDataset(ws, opts.dataset, examples, { config: recorded, configHash: hash, judge }, { replace: opts.replace });
+  await saveDataset(ws, opts.dataset, examples, { config: recorded, configHash: hash, judge, parallel }, { replace: opts.replace });
   emit({ type: "stored", dataset: opts.dataset, examples: examples.length });
   return {
     dataset: opts.dataset, examples, composition: composition(examples), parallel, segments, skippedRuns, judge,

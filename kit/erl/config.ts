@@ -27,8 +27,8 @@ export type CollectSftConfigInput = z.input<typeof CollectSftConfig>;
 /** Settings of SFT of the grammar policy (L_evo, w = 1). */
 export const SftTrainConfig = z
   .object({
-    epochs: z.number().int().positive().default(20).describe("Passes over the training examples (one full-batch step each)."),
-    lr: z.number().positive().default(1).describe("Learning rate of the mean gradient of the log-likelihood."),
+    epochs: z.number().int().positive().default(10).describe("Passes over the training examples (one full-batch step each)."),
+    lr: z.number().positive().default(0.5).describe("Learning rate of the mean gradient of the log-likelihood."),
     heldOut: z.number().min(0).lt(1).default(0.2).describe("Share of examples held out to measure log-likelihood on unseen programs (0 = none)."),
     seed: z.number().int().default(0).describe("Seed of the held-out split."),
   })

@@ -14,6 +14,8 @@ export interface DatasetInfo {
   readonly configHash: string;
   /** "llm:<model>" or "skipped". */
   readonly judge: string;
+  /** Parallel path: attempts, kept and stop reason per task. */
+  readonly parallel?: readonly unknown[];
 }
 
 export class DatasetExistsError extends ErlError {
@@ -48,7 +50,7 @@ export async function saveDataset(ws: Workspace, name: string, examples: readonl
     messages: JSON.stringify(e.messages), program: e.program, score: e.score, weight: 1, source_run: e.sourceRun,
     meta: JSON.stringify({
       path: e.path, teacher: e.teacher, source_node: e.sourceNode, tokens: e.tokens ?? null, judge: info.judge, judge_reason: e.judgeReason,
-      config_hash: info.configHash, config: info.config, choices: e.choices,
+      config_hash: info.configHash, config: info.config, parallel: info.parallel ?? [], choices: e.choices,
     }),
   }));
   await ws.transaction(async () => {

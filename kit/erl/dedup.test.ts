@@ -37,3 +37,20 @@ describe("composition", () => {
     ]);
   });
 });
+
+describe("tokenFilter (Qwen3 chat template)", () => {
+  it("drops examples over the limit and records the count of the kept ones", async () => {
+    const { tokenFilter } = await import("./sft-example.js");
+    const ex = (id: string, reply: string) => ({
+      taskId: "t", operator: "draft" as const, path: "parallel" as const, teacher: "grammar", score: 1, sourceRun: null, sourceNode: id,
+      messages: [m("user", "Write a program."), m("assistant", reply)], program: reply, choices: null, judgeReason: null,
+    });
+    // "x = 1" is a handful of tokens plus the template's role markers; 400 numbers are over 400 tokens.
+    const long = Array.from({ length: 400 }, (_, i) => String(i)).join(" ");
+    const r = await tokenFilter([ex("short", "x = 1"), ex("long", long)], 200);
+    expect(r.kept.map((e) => e.sourceNode)).toEqual(["short"]);
+    expect(r.overLimit).toBe(1);
+    expect(r.kept[0]!.tokens).toBeGreaterThan(5);
+    expect(r.kept[0]!.tokens).toBeLessThan(40);
+  }, 60_000);
+});

@@ -59,8 +59,8 @@ export async function chatTokens(messages: readonly ChatMessage[]): Promise<numb
 }
 
 /** Apply the Qwen3 template and drop examples over `maxTokens`; kept ones carry their count. */
-export async function tokenFilter<E extends SftExample>(examples: readonly E[], maxTokens: number): Promise<{ kept: E[]; overLimit: number }> {
-  const kept: E[] = [];
+export async function tokenFilter<E extends SftExample>(examples: readonly E[], maxTokens: number): Promise<{ kept: (E & { readonly tokens: number })[]; overLimit: number }> {
+  const kept: (E & { readonly tokens: number })[] = [];
   for (const e of examples) {
     const tokens = await chatTokens(e.messages);
     if (tokens <= maxTokens) kept.push({ ...e, tokens });
