@@ -24,7 +24,7 @@ describe("openmle rl", () => {
     const exp = cli("rl", "export", "--workspace", ws, "--run", "r9", "--out", join(ws, "..", "r.jsonl"));
     expect(exp.code).toBe(1);
     expect(exp.err.trim()).toMatch(/^openmle: no RL run "r9"/);
-  });
+  }, 120_000);
 
   it.skipIf(!!probeBwrap())("train one sync step, then export its rollouts", () => {
     const dir = mkdtempSync(join(tmpdir(), "openmle-rl-"));
@@ -37,5 +37,5 @@ describe("openmle rl", () => {
     const e = cli("rl", "export", "--workspace", ws, "--run", res.runId, "--out", join(dir, "r.jsonl"), "--json");
     expect(JSON.parse(e.out).rows).toBe(1);
     expect(readFileSync(join(dir, "r.jsonl"), "utf8").trim().split("\n")).toHaveLength(1);
-  }, 120_000);
+  }, 300_000);
 });

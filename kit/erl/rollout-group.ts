@@ -55,12 +55,16 @@ export interface GroupRunner {
 
 const checked = new Map<string, Promise<{ hack: string | null; reason: string | null }>>();
 
-/** The deterministic check on a record's submission (once per execution id; the job folder is removed after). */
+/** The deterministic check on a successful record's submission (once per execution id; the job folder is removed after). */
 function checkSubmission(task: TaskPackage, rec: ExecutionRecord): Promise<{ hack: string | null; reason: string | null }> {
-  if (rec.status !== "success" || !rec.workDir) return Promise.resolve({ hack: null, reason: null });
+  if (!rec.workDir) return Promise.resolve({ hack: null, reason: null });
   let p = checked.get(rec.executionId);
   if (!p) {
     p = (async () => {
+      if (rec.status !== "success") {
+        rmSync(rec.workDir!, { recursive: true, force: true });
+        return { hack: null, reason: null };
+      }
       const file = SUBMISSION_FILES.map((f) => join(rec.workDir!, f)).find((f) => existsSync(f));
       const sample = readFileSync(join(task.publicDir, task.meta.files.sampleSubmission), "utf8");
       const hack = file ? submissionHackCheck(readFileSync(file, "utf8"), sample) : null;

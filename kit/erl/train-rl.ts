@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +112,7 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
   const jobsDir = mkdtempSync(join(tmpdir(), "openmle-rl-"));
   const pool = opts.execute ? null : new SandboxPool({ cpuSlots: cfg.workers, jobsDir });
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // one listener per pooled job
   const execute: ExecuteProgram = opts.execute ?? ((job) => pool!.submit({ ...job, limits: { ...job.limits, cpus: 1 }, signal: abort.signal }));
   const runner = { execute, judge: opts.judge, judgeTimeoutMs: cfg.judgeTimeoutMs, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, now };
   const t0 = now();
@@ -161,9 +163,12 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
       const queue: GroupResult[] = [];
       let dropped: GroupResult[] = [];
       while (version < cfg.steps && !opts.signal?.aborted) {
-        while (running.size < cap) {
+        // Never more in flight than the remaining steps can consume (no wasted groups at the end).
+        while (running.size < Math.min(cap, (cfg.steps - version) * batchSize - queue.length)) {
           const spec = plan();
-          running.set(spec.groupId, launch(spec));
+          const p = launch(spec);
+          p.catch(() => {}); // a failure surfaces through Promise.race; groups still running after it must not crash the process
+          running.set(spec.groupId, p);
         }
         const done = await Promise.race(running.values());
         running.delete(done.groupId);
