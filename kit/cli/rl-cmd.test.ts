@@ -24,7 +24,7 @@ describe("openmle rl", () => {
     const exp = cli("rl", "export", "--workspace", ws, "--run", "r9", "--out", join(ws, "..", "r.jsonl"));
     expect(exp.code).toBe(1);
     expect(exp.err.trim()).toMatch(/^openmle: no RL run "r9"/);
-  }, 120_000);
+  }, 300_000);
 
   it.skipIf(!!probeBwrap())("train one sync step, then export its rollouts", () => {
     const dir = mkdtempSync(join(tmpdir(), "openmle-rl-"));
