@@ -8,6 +8,7 @@ import { ReportConfig } from "../report/config.js";
 import { TaskSpec } from "../gym/task-spec.js";
 import { CollectSftConfig, SftTrainConfig } from "../erl/config.js";
 import { RlConfig } from "../erl/rl-config.js";
+import { LoopConfig } from "../erl/loop-config.js";
 
 /**
  * Every configurable part of the kit, by name. Each schema lives beside the code it
@@ -22,6 +23,7 @@ export const CONFIG_SCHEMAS = {
   collectSft: CollectSftConfig,
   sftTrain: SftTrainConfig,
   rl: RlConfig,
+  loop: LoopConfig,
   report: ReportConfig,
   taskSpec: TaskSpec,
 } satisfies Record<string, ZodType>;

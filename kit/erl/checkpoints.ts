@@ -118,10 +118,10 @@ export async function loadCheckpoint(ws: Workspace, name: string): Promise<Check
       `no checkpoint "${name}" in ${ws.dir}; ` + (names.length ? `it has: ${names.join(", ")}` : "it has none yet (train one with `openmle sft train`)") + `, or use "default"`,
     );
   }
-  if (r.policy !== "grammar" || r.format_version !== 1 || kitMajor(r.kit_version) !== kitMajor(kitVersion())) {
+  if (r.policy !== "grammar" || (r.format_version !== 1 && r.format_version !== 2) || kitMajor(r.kit_version) !== kitMajor(kitVersion())) {
     throw new CheckpointVersionError(
       `checkpoint "${name}" was written by kit ${r.kit_version} (policy ${r.policy}, params format ${r.format_version}); ` +
-        `this kit ${kitVersion()} reads grammar params format 1 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the params as JSON, or retrain it`,
+        `this kit ${kitVersion()} reads grammar params formats 1 and 2 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the params as JSON, or retrain it`,
     );
   }
   return { ...summaryOf(r), params: paramsFromJson(r.params), config: r.config ? JSON.parse(r.config) : null };

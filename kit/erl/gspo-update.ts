@@ -37,7 +37,7 @@ export interface GspoStats {
 export function sequenceLogProb(params: GrammarParams, choices: readonly GrammarChoice[]): number {
   return choices.reduce((s, c) => {
     const i = c.options.indexOf(String(c.value));
-    return s + (i < 0 ? -Infinity : logSoftmax(params, c.name, c.options)[i]!);
+    return s + (i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [])[i]!);
   }, 0);
 }
 

@@ -21,6 +21,7 @@ export {
   type DatasetInfo, type StoredExample,
 } from "./dataset-store.js";
 export { trainGrammarSft, sftTrain, choicesLogLik, meanLogLik, type SftMetrics, type SftRunOptions } from "./sft-train.js";
+export { diffDecisions, summariseShifts, type DecisionShift } from "./decision-diff.js";
 // RL (spec §3.2): rewards and advantages, parent states, hack checks, GSPO, rollout groups and the trainer.
 export { trainRL, type TrainRlOptions, type TrainRlResult, type RlEvent } from "./train-rl.js";
 export { RlConfig, type RlConfigInput } from "./rl-config.js";
@@ -37,3 +38,8 @@ export { gspoUpdate, sequenceLogProb, GspoOptions, type GspoSample, type GspoSta
 export { runGroup, type ExecuteProgram, type GroupResult, type GroupSpec, type Rollout } from "./rollout-group.js";
 export { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
 export { exportRollouts, ROLLOUT_EXPORT_SQL } from "./export-rollouts.js";
+// The closed loop (issue 13): evolve → collectSft → SFT → trainRL → checkpoint k+1, held-out evaluation per checkpoint.
+export { loop, LoopError, type LoopOptions, type LoopResult, type LoopEvent, type GenerationRecord } from "./loop.js";
+export { LoopConfig, LOOP_PRESETS, LOOP_PRESET_SETTINGS, stageSettings, type LoopConfigInput, type LoopPreset, type LoopStageSettings } from "./loop-config.js";
+export { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";
+export { evaluateHeldout, evolveRun, loadHeldout, type HeldoutRow, type Baselines } from "./heldout-eval.js";

@@ -11,7 +11,7 @@ export function choicesLogLik(params: GrammarParams, choices: readonly GrammarCh
   let s = 0;
   for (const c of choices) {
     const i = c.options.indexOf(String(c.value));
-    s += i < 0 ? -Infinity : logSoftmax(params, c.name, c.options)[i]!;
+    s += i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [])[i]!;
   }
   return s;
 }

@@ -305,6 +305,48 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "cards.lineage_depth (apart from the loop generation generation_id) and cards.utility (the node's own selection utility; selection_utility is its parents')",
     sql: [`ALTER TABLE cards ADD COLUMN lineage_depth INTEGER`, `ALTER TABLE cards ADD COLUMN utility DOUBLE`],
   },
+  {
+    version: 6,
+    description: "loops, loop_stages, loop_heldout (the closed loop evolve → collectSft → SFT → trainRL; kit/erl)",
+    sql: [
+      `CREATE TABLE loops (
+        loop_id VARCHAR PRIMARY KEY,
+        train_tasks JSON,
+        heldout_tasks JSON,
+        config JSON,
+        config_hash VARCHAR,
+        status VARCHAR,           -- running | finished | failed
+        started_at TIMESTAMP DEFAULT current_timestamp,
+        ended_at TIMESTAMP
+      )`,
+      `CREATE TABLE loop_stages (
+        loop_id VARCHAR,
+        generation INTEGER,
+        stage VARCHAR,            -- heldout | evolve | collect | sft | rl | checkpoint
+        status VARCHAR,           -- running | done
+        result JSON,
+        started_at TIMESTAMP DEFAULT current_timestamp,
+        ended_at TIMESTAMP,
+        PRIMARY KEY (loop_id, generation, stage)
+      )`,
+      `CREATE TABLE loop_heldout (
+        loop_id VARCHAR,
+        generation INTEGER,
+        checkpoint VARCHAR,       -- the policy checkpoint evaluated ("default" for the built-in params)
+        task_id VARCHAR,
+        seed INTEGER,
+        run_id VARCHAR,
+        valid_score DOUBLE,       -- champion validation score
+        test_score DOUBLE,        -- champion hidden test score
+        valid_rate DOUBLE,
+        mean_draft_score DOUBLE,  -- mean validation score of the run's successful drafts
+        trivial DOUBLE,
+        reference DOUBLE,
+        normalized DOUBLE,        -- (test − trivial) / (reference − trivial), null without baselines
+        PRIMARY KEY (loop_id, generation, task_id, seed)
+      )`,
+    ],
+  },
 ];
 
 /** The version of the newest migration (versions may skip numbers; each applies once, in order). */
@@ -328,5 +370,8 @@ export const TABLES = [
   "rl_rollouts",
   "rl_parent_states",
   "node_timings",
+  "loops",
+  "loop_stages",
+  "loop_heldout",
 ] as const;
 export type TableName = (typeof TABLES)[number];

@@ -16,7 +16,7 @@ export class GrammarReplayError extends Error {
 
 /**
  * The only source of randomness of the grammar operators. Sampling mode draws each decision from
- * softmax(logits) with the Rng; replay mode forces the values of a recorded trace and scores them,
+ * softmax(logits under the call's decision features) with the Rng; replay mode forces the values of a recorded trace and scores them,
  * which is how `logProb` recomputes a program's probability under new parameters.
  */
 export class Chooser {
@@ -28,21 +28,23 @@ export class Chooser {
     private readonly prefix: string,
     private readonly rng: Rng | null,
     private readonly trace: readonly TraceStep[] | null,
+    /** Decision features of this operator call (decision-features.ts); recorded on every choice. */
+    readonly features: readonly string[],
   ) {}
 
-  static sampling(params: GrammarParams, prefix: string, rng: Rng): Chooser {
-    return new Chooser(params, prefix, rng, null);
+  static sampling(params: GrammarParams, prefix: string, rng: Rng, features: readonly string[] = []): Chooser {
+    return new Chooser(params, prefix, rng, null, features);
   }
 
-  static replay(params: GrammarParams, prefix: string, trace: readonly TraceStep[]): Chooser {
-    return new Chooser(params, prefix, null, trace);
+  static replay(params: GrammarParams, prefix: string, trace: readonly TraceStep[], features: readonly string[] = []): Chooser {
+    return new Chooser(params, prefix, null, trace, features);
   }
 
   /** Pick one option of decision `<prefix>.<decision>`; the draw and its log-probability are recorded. */
   pick<T extends string>(decision: string, options: readonly T[]): T {
     if (options.length === 0) throw new GrammarReplayError(`decision ${decision} has no options`);
     const name = `${this.prefix}.${decision}`;
-    const lp = logSoftmax(this.params, name, options);
+    const lp = logSoftmax(this.params, name, options, this.features);
     let i: number;
     if (this.trace) {
       const step = this.trace[this.cursor++];
@@ -51,7 +53,7 @@ export class Chooser {
       }
       i = options.indexOf(step.value as T);
       if (i < 0) {
-        this.choices.push({ name, value: step.value, logProb: -Infinity, options: [...options] });
+        this.choices.push({ name, value: step.value, logProb: -Infinity, options: [...options], features: this.features });
         return step.value as T;
       }
     } else {
@@ -63,7 +65,7 @@ export class Chooser {
         if (u < acc) { i = k; break; }
       }
     }
-    this.choices.push({ name, value: options[i]!, logProb: lp[i]!, options: [...options] });
+    this.choices.push({ name, value: options[i]!, logProb: lp[i]!, options: [...options], features: this.features });
     return options[i]!;
   }
 

@@ -3,6 +3,7 @@ import type { Rng } from "../../util/rng.js";
 import type { Choice, NodeView, Operator, OperatorContext, Policy, PolicyOutput } from "../types.js";
 import { Chooser, GrammarReplayError, type TraceStep } from "./chooser.js";
 import { crossoverSpecs } from "./crossover.js";
+import { decisionFeatures } from "./decision-features.js";
 import { classifyFailure, debugSpec, missingModule } from "./debug.js";
 import { defaultGrammarParams } from "./default-params.js";
 import { describeSpec } from "./describe-spec.js";
@@ -103,7 +104,7 @@ export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams
     name: grammarPolicyName(params),
     params,
     async propose(task, operator, context, rng) {
-      const ch = Chooser.sampling(params, `${operator}.${taskShape(task).modality}`, rng);
+      const ch = Chooser.sampling(params, `${operator}.${taskShape(task).modality}`, rng, decisionFeatures(task, operator, context));
       const { spec, notes } = runGrammarOperator(ch, task, operator, context);
       const plan = `${notes.join("\n")}\n${describeSpec(spec)}`;
       const code = renderProgram(spec, task, { plan, trace: ch.choices });
@@ -118,10 +119,20 @@ export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams
  * trace does not fit this task/operator/context; a value outside the offered options gives -Infinity.
  */
 export function logProb(params: GrammarParams, program: string | { readonly choices: readonly Choice[] }, task: TaskPackage, operator: Operator, context: OperatorContext): number {
-  const trace: TraceStep[] | null = typeof program === "string" ? traceFromProgram(program) : program.choices.map((c) => ({ name: c.name, value: String(c.value) }));
+  return replayChoices(params, program, task, operator, context).reduce((s, c) => s + c.logProb, 0);
+}
+
+/**
+ * The decisions of a recorded program replayed under `params` (value, options, decision features
+ * and log-probability of each): what SFT/RL need to take gradient steps on stored programs.
+ */
+export function replayChoices(params: GrammarParams, program: string | readonly TraceStep[] | { readonly choices: readonly Choice[] }, task: TaskPackage, operator: Operator, context: OperatorContext): GrammarChoice[] {
+  const trace: TraceStep[] | null = typeof program === "string" ? traceFromProgram(program)
+    : Array.isArray(program) ? [...(program as readonly TraceStep[])]
+    : (program as { readonly choices: readonly Choice[] }).choices.map((c) => ({ name: c.name, value: String(c.value) }));
   if (!trace) throw new GrammarReplayError("the program has no '# grammar-trace:' line: only programs written by the grammar policy can be scored");
-  const ch = Chooser.replay(params, `${operator}.${taskShape(task).modality}`, trace);
+  const ch = Chooser.replay(params, `${operator}.${taskShape(task).modality}`, trace, decisionFeatures(task, operator, context));
   runGrammarOperator(ch, task, operator, context);
   if (!ch.exhausted) throw new GrammarReplayError(`the trace has ${trace.length} steps but the operator used ${ch.choices.length}: it was recorded for another context`);
-  return ch.logProb;
+  return ch.choices;
 }

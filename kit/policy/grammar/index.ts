@@ -1,7 +1,8 @@
 // The embedded LLM-free program-grammar policy (the offline default).
-export { createGrammarPolicy, grammarPolicyName, logProb, runGrammarOperator, type GrammarOutput, type GrammarPolicy } from "./grammar-policy.js";
+export { createGrammarPolicy, grammarPolicyName, logProb, replayChoices, runGrammarOperator, type GrammarOutput, type GrammarPolicy } from "./grammar-policy.js";
 export { defaultGrammarParams } from "./default-params.js";
-export { gradientStep, logSoftmax, paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams } from "./params.js";
+export { gradientStep, logSoftmax, decisionLogits, choiceLogProb, genericDecision, paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams, type GradientOptions } from "./params.js";
+export { decisionFeatures, shapeFeatures, parentFeatures } from "./decision-features.js";
 export { Chooser, GrammarReplayError, type TraceStep } from "./chooser.js";
 export { renderProgram, traceFromProgram } from "./render-program.js";
 export { describeSpec } from "./describe-spec.js";

@@ -11,12 +11,25 @@ export interface TaskShape {
   readonly nTrain: number | null;
   /** Number of classes (classification; 2 when unknown), which multiplies the cost of boosting. */
   readonly nClasses: number;
+  /** Feature columns of the training table (not id/target; null when the package has no column profile). */
+  readonly nFeatures: number | null;
+  /** Kinds of those columns, sorted and distinct (e.g. ["categorical", "numeric"]). */
+  readonly columnKinds: readonly string[];
+  /** Whether any feature column has missing values. */
+  readonly missing: boolean;
+  /** The task's metric name (e.g. accuracy, rmse, roc_auc). */
+  readonly metric: string;
 }
 
 export function taskShape(task: TaskPackage): TaskShape {
   const m = task.meta;
   const modality: GrammarModality = m.modality === "text" || m.modality === "image" || m.modality === "time_series" ? m.modality : "tabular";
-  return { modality, originalModality: m.modality, taskType: m.taskType === "classification" ? "classification" : "regression", nTrain: m.nTrain ?? null, nClasses: Math.max(2, m.classes?.length ?? m.targetColumns.length) };
+  const cols = (m.columns ?? []).filter((c) => c.kind !== "id" && c.kind !== "target" && c.name !== m.trainTarget && c.name !== m.idColumn);
+  return {
+    modality, originalModality: m.modality, taskType: m.taskType === "classification" ? "classification" : "regression", nTrain: m.nTrain ?? null,
+    nClasses: Math.max(2, m.classes?.length ?? m.targetColumns.length),
+    nFeatures: m.columns ? cols.length : null, columnKinds: [...new Set(cols.map((c) => c.kind))].sort(), missing: cols.some((c) => c.missingShare > 0), metric: m.metric,
+  };
 }
 
 /** Model families the grammar writes for each modality (text: sparse-friendly linear models only). */

@@ -1,0 +1,73 @@
+import type { Command } from "commander";
+import { loop, LoopConfig, type LoopConfigInput, type LoopEvent, type LoopResult } from "../erl/index.js";
+import { resolveTask } from "../gym/index.js";
+import { configHash, openWorkspace } from "../store/index.js";
+import { output, UsageError } from "./run-cli.js";
+
+interface LoopFlags {
+  workspace: string; trainTasks: string; heldoutTasks: string; generations?: string; seeds?: string; preset?: string;
+  from?: string; loop?: string; baselines: boolean; json?: boolean;
+}
+
+const list = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
+const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(d));
+
+export function registerLoop(program: Command): void {
+  program.command("loop")
+    .description("The closed loop: evolve → collectSft → SFT → trainRL → checkpoint k+1, each checkpoint evaluated on held-out tasks at equal budget (resumable)")
+    .requiredOption("--workspace <dir>", "workspace folder")
+    .requiredOption("--train-tasks <idsOrDirs>", "comma-separated built-in task ids or task package folders to train on")
+    .requiredOption("--heldout-tasks <idsOrDirs>", "comma-separated tasks to evaluate on (disjoint from --train-tasks)")
+    .option("--generations <n>", "generations to train (default 1)")
+    .option("--seeds <list>", "evolve seeds, e.g. 1,2,3 (default 1)")
+    .option("--preset <name>", "smoke | laptop | paper (default smoke)")
+    .option("--from <checkpoint>", "generation 0's policy: default, a checkpoint name or a params .json file")
+    .option("--loop <id>", "loop id (default: derived from the tasks and settings, so the same command resumes)")
+    .option("--no-baselines", "skip kit/eval's trivial/reference baselines (no normalised score)")
+    .option("--json", "print the loop's result as JSON")
+    .action(async (o: LoopFlags) => {
+      const config: LoopConfigInput = {
+        ...(o.preset ? { preset: o.preset as LoopConfigInput["preset"] } : {}),
+        ...(o.generations ? { generations: Number(o.generations) } : {}),
+        ...(o.seeds ? { seeds: list(o.seeds).map(Number) } : {}),
+        ...(o.from ? { from: o.from } : {}),
+        baselines: o.baselines,
+      };
+      const parsed = LoopConfig.safeParse(config);
+      if (!parsed.success) throw new UsageError(`bad loop settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      const train = list(o.trainTasks);
+      const held = list(o.heldoutTasks);
+      const overlap = train.filter((t) => held.includes(t));
+      if (overlap.length) throw new UsageError(`--train-tasks and --heldout-tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen.`);
+      const trainTasks = [];
+      for (const id of train) trainTasks.push(await resolveTask(id));
+      const heldoutTasks = [];
+      for (const id of held) heldoutTasks.push(await resolveTask(id));
+      const loopId = o.loop ?? `loop-${configHash({ train, held, config: parsed.data }).slice(0, 8)}`;
+      const ws = await openWorkspace(o.workspace);
+      try {
+        const res = await loop({ workspace: ws, loopId, trainTasks, heldoutTasks, config, onEvent: progress(!o.json) });
+        output(!!o.json, res, () => human(res));
+      } finally {
+        ws.close();
+      }
+    });
+}
+
+function progress(on: boolean): (e: LoopEvent) => void {
+  return (e) => {
+    if (!on) return;
+    if (e.type === "stage-start") process.stderr.write(`generation ${e.generation}: ${e.stage} …\n`);
+    if (e.type === "stage-skipped") process.stderr.write(`generation ${e.generation}: ${e.stage} (done earlier)\n`);
+  };
+}
+
+function human(r: LoopResult): string {
+  const lines = [`loop ${r.loopId}: checkpoints ${r.checkpoints.join(" → ")}`, "", "| generation | checkpoint | held-out runs | mean normalised | mean test | valid rate |", "|---|---|---|---|---|---|"];
+  for (let k = 0; k < r.checkpoints.length; k++) {
+    const rows = r.heldout.filter((h) => h.generation === k);
+    const mean = (xs: (number | null)[]) => { const v = xs.filter((x): x is number => x !== null); return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null; };
+    lines.push(`| ${k} | ${r.checkpoints[k]} | ${rows.length} | ${f(mean(rows.map((h) => h.normalized)))} | ${f(mean(rows.map((h) => h.testScore)), 4)} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`);
+  }
+  return lines.join("\n");
+}
