@@ -19,11 +19,16 @@ const portArg = args.includes("--port") ? Number(args[args.indexOf("--port") + 1
 if (!Number.isInteger(portArg) || portArg < 0 || portArg > 65535) fail(`--port must be a port number, got "${args[args.indexOf("--port") + 1]}".`);
 const dir = args.includes("--dir") ? args[args.indexOf("--dir") + 1] : join(root, "notebooks");
 
-const specs = spawnSync("jupyter", ["kernelspec", "list", "--json"], { encoding: "utf8" });
+// This clone's own kernelspec (scripts/kernel.mjs writes .jupyter/kernels/tslab) comes first, so the
+// server runs this clone's tslab even when another clone registered a global one.
+const env = { ...process.env, JUPYTER_PATH: [join(root, ".jupyter"), process.env.JUPYTER_PATH].filter(Boolean).join(":"), BROWSER: "true" };
+const specs = spawnSync("jupyter", ["kernelspec", "list", "--json"], { encoding: "utf8", env });
 if (specs.error || specs.status !== 0) fail("Jupyter is not installed: run bash scripts/setup.sh (it installs Debian's jupyter-notebook).");
 const kernels = Object.entries(JSON.parse(specs.stdout).kernelspecs).filter(([, k]) => k.spec.argv.some((a) => /tslab/.test(a)) && !k.spec.argv.includes("--js"));
 if (!kernels.length) fail("no tslab (TypeScript) kernel is registered: run bash scripts/setup.sh.");
-const kernel = kernels[0][0];
+// Prefer the spec from this clone's folder (the list says where each one lives).
+const own = kernels.find(([, k]) => k.resource_dir?.startsWith(join(root, ".jupyter")));
+const kernel = (own ?? kernels[0])[0];
 
 /** The port, or (0) any free one, checked free on 127.0.0.1 first so a clash gives one clear line. */
 const port = await new Promise((ok) => {
@@ -38,7 +43,7 @@ const jupyter = spawn("jupyter", [
   "notebook", "--no-browser", "--ip=127.0.0.1", `--port=${port}`, "--port-retries=0", `--notebook-dir=${dir}`,
   `--NotebookApp.token=${token}`, `--MappingKernelManager.default_kernel_name=${kernel}`,
   ...(process.getuid?.() === 0 ? ["--allow-root"] : []), // setup runs as root on the project's machines
-], { stdio: ["ignore", "inherit", "pipe"], env: { ...process.env, BROWSER: "true" } });
+], { stdio: ["ignore", "inherit", "pipe"], env });
 let announced = false;
 jupyter.stderr.on("data", (b) => {
   const text = String(b);

@@ -55,7 +55,7 @@ TSLAB_BIN="$ROOT/node_modules/.bin/tslab"
 say "project tslab kernel: $(node scripts/kernel.mjs)"
 if jupyter kernelspec list --json 2>/dev/null | /usr/bin/python3 -c \
   'import json,sys; sys.exit(0 if "tslab" in json.load(sys.stdin)["kernelspecs"] else 1)'; then
-  say "a global tslab kernel exists; left as is (use this clone's with JUPYTER_PATH=$ROOT/.jupyter jupyter lab)"
+  say "a global tslab kernel exists; left as is (npm run notebook uses this clone's: JUPYTER_PATH=$ROOT/.jupyter)"
 else
   say "registering a global tslab kernel"
   "$TSLAB_BIN" install --python="${OPENMLE_JUPYTER_PYTHON:-/usr/bin/python3}" --binary="$TSLAB_BIN"
