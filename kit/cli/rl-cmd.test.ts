@@ -34,7 +34,7 @@ describe("openmle rl", () => {
     const res = JSON.parse(r.out);
     expect(res.checkpoint).toBe("rl1");
     expect(res.steps).toHaveLength(1);
-    const e = cli("rl", "export", "--workspace", ws, "--run", res.runId, "--out", join(dir, "r.jsonl"), "--json");
+    const e = cli("rl", "export", "--workspace", ws, "--run", res.run_id, "--out", join(dir, "r.jsonl"), "--json");
     expect(JSON.parse(e.out).rows).toBe(1);
     expect(readFileSync(join(dir, "r.jsonl"), "utf8").trim().split("\n")).toHaveLength(1);
   }, 300_000);

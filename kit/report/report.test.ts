@@ -101,8 +101,9 @@ describe("selection at a step, recomputed from the stored tree", () => {
     expect(s.rows.map((r) => r.nodeId)).toEqual(["n0", "n1", "n3"]); // n2 failed, n4 not yet issued
     const aira = fitnessSoftmax([0, 1, 2]);
     s.rows.forEach((r, i) => expect(r.pAira).toBeCloseTo(aira[i]!, 12));
-    // reference weights 1.0/0.4/0.25; s̃ = [0, .5, 1]; Δ̃ = [0, 0, 1] (n3 gains 1 over n1); N_f = 4 cards in "linear" → ν = 1/√5.
-    const nu = 0.25 / Math.sqrt(5);
+    // reference weights 1.0/0.4/0.25; s̃ = [0, .5, 1]; Δ̃ = [0, 0, 1] (n3 gains 1 over n1); N_f = the other island members in
+    // "linear", the candidate excluded (issue 14.4): 2 → ν = 1/√3.
+    const nu = 0.25 / Math.sqrt(3);
     expect(s.rows.map((r) => r.utility)).toEqual([nu, 0.5 + nu, 1 + 0.4 + nu].map((u) => expect.closeTo(u, 12)));
     expect(s.rows.reduce((a, r) => a + r.pThreeFactor, 0)).toBeCloseTo(1, 12);
     expect(s.rows.map((r) => r.chosen)).toEqual([false, false, true]); // n4 improved n3

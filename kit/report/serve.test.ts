@@ -53,7 +53,7 @@ describe("openmle serve: a live dashboard beside a running evolve", () => {
       } finally {
         await dash.close();
       }
-      const lines = readFileSync(join(dir, "journal", `${JSON.parse(out).runId}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l).type);
+      const lines = readFileSync(join(dir, "journal", `${JSON.parse(out).run_id}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l).type);
       expect(lines).toEqual(["run-start", "node", "node", "node", "node", "node", "run-end"]);
     } finally {
       if (child.exitCode === null) child.kill("SIGTERM");

@@ -110,7 +110,7 @@ export class LocalExecutor implements Executor {
       if (this.user) {
         chownTree(spec.jobDir, this.user);
         // (A missing folder is left to bubblewrap, which reports it.)
-        if ([spec.publicDir, spec.jobDir].some((d) => existsSync(d) && !reachableBy(this.user!, d))) mounts = stagePrefix(stagingPoint(), spec.publicDir, spec.jobDir);
+        if ([spec.publicDir, spec.jobDir].some((d) => existsSync(d) && !reachableBy(this.user!, d))) mounts = stagePrefix(stagingPoint(this.user!), spec.publicDir, spec.jobDir);
         mounts.prefix.push(...dropPrivilegesPrefix(this.user));
       }
       command = [

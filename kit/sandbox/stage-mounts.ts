@@ -25,9 +25,14 @@ export function reachableBy(user: HostUser, path: string): boolean {
   }
 }
 
-/** An empty, root-owned folder the staging mounts go on (inside a private mount namespace only). */
-export function stagingPoint(): string {
-  const dir = join(tmpdir(), "openmle-stage");
+/**
+ * An empty, root-owned folder the staging mounts go on (inside a private mount namespace only). It
+ * must itself be reachable by the sandbox user, so a private TMPDIR (e.g. a 0700 mkdtemp folder)
+ * falls back to /tmp.
+ */
+export function stagingPoint(user?: HostUser): string {
+  const base = !user || reachableBy(user, tmpdir()) ? tmpdir() : "/tmp";
+  const dir = join(base, "openmle-stage");
   mkdirSync(dir, { recursive: true, mode: 0o755 });
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== 0) throw new Error(`${dir} must be a folder owned by root (found ${st.isSymbolicLink() ? "a symbolic link" : `uid ${st.uid}`}); remove it.`);
