@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it, vi } from "vitest";
 import { openWorkspace, WorkspaceError } from "../store/index.js";
+import { UsageError } from "./run-cli.js";
 import { registerWorkspace } from "./workspace-cmd.js";
 
 /** `openmle workspace query <dir> <sql> --json` in this process (spawning the CLI costs seconds per call). */
@@ -44,5 +45,16 @@ describe("openmle workspace query is read-only", () => {
     expect(readFileSync(db).equals(before)).toBe(true);
     expect(existsSync(`${db}.wal`)).toBe(false);
     expect(await query(dir, "SELECT run_id FROM runs")).toEqual([{ run_id: "r1" }]);
+  });
+
+  it("an SQL error is one line naming the problem (the CLI prints it as `openmle: ...`, exit 1), not a stack", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "openmle-cli-q-")), "ws");
+    (await openWorkspace(dir)).close();
+    for (const [sql, want] of [["SELEC nonsense", /syntax error at or near "SELEC"/], ["SELECT nope FROM runs", /column "nope" not found/]] as const) {
+      const err = (await query(dir, sql).catch((e: unknown) => e)) as Error;
+      expect(err, sql).toBeInstanceOf(UsageError);
+      expect(err.message).toMatch(want);
+      expect(err.message.split("\n")).toHaveLength(1);
+    }
   });
 });
