@@ -13,11 +13,11 @@ SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 APT_PACKAGES=(
   python3-sklearn python3-pandas python3-numpy python3-scipy python3-xgboost python3-torch
   python3-torchvision python3-statsmodels python3-pil python3-soundfile
-  jupyter-nbconvert jupyter-client python3-ipykernel jupyter-notebook
+  python3-venv jupyter-nbconvert jupyter-client python3-ipykernel jupyter-notebook
   bubblewrap chromium redis-server docker.io dataset-fashion-mnist
 )
 missing=()
-[ "${OPENMLE_SKIP_APT:-0}" = "1" ] && APT_PACKAGES=()  # the devcontainer image brings its own stack
+[ "${OPENMLE_SKIP_APT:-0}" = "1" ] && APT_PACKAGES=()  # for images that bring their own stack
 for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
@@ -49,8 +49,8 @@ ln -sfn .. node_modules/openmle
 # 5. The tslab kernel. This project's own kernelspec (.jupyter/kernels/tslab, this clone's tslab)
 #    is what the notebook runner uses: it puts .jupyter first on JUPYTER_PATH, so clones never
 #    re-point each other's kernels. For Jupyter started by hand, a global "tslab" kernel is
-#    registered only when none exists (against Debian's python3, which has jupyter_client; the
-#    devcontainer points OPENMLE_JUPYTER_PYTHON at its virtualenv); an existing one is left alone.
+#    registered only when none exists (against Debian's python3, which has jupyter_client;
+#    OPENMLE_JUPYTER_PYTHON may name another); an existing one is left alone.
 TSLAB_BIN="$ROOT/node_modules/.bin/tslab"
 say "project tslab kernel: $(node scripts/kernel.mjs)"
 if jupyter kernelspec list --json 2>/dev/null | /usr/bin/python3 -c \

@@ -8,7 +8,7 @@ import { output, UsageError } from "./run-cli.js";
 
 interface RunOpts {
   task: string; code: string; backend: string; timeout: string; memory: string; cpus: string; gpus: string; disk: string;
-  redis: string; workspace?: string; unsafe?: boolean; dockerImage: string; keep?: string; json?: boolean;
+  redis: string; workspace?: string; unsafe?: boolean; python?: string; dockerImage: string; keep?: string; json?: boolean;
 }
 
 /** `openmle sandbox run`: one program against one task; prints its execution record. */
@@ -29,6 +29,7 @@ export function registerSandbox(program: Command): void {
     .option("--docker-image <tag>", "image for --backend docker", "openmle-sandbox:latest")
     .option("--keep <dir>", "keep the job folder under this folder")
     .option("--unsafe", "local backend without bubblewrap: NO isolation (warns)")
+    .option("--python <path>", "local backend: the interpreter (default: OPENMLE_PYTHON, else /usr/bin/python3); a virtualenv outside /usr is mounted read-only")
     .option("--json", "print the record as JSON")
     .action(async (o: RunOpts) => {
       if (!existsSync(o.code)) throw new UsageError(`--code ${o.code} does not exist. Pass the path of a Python file.`);
@@ -54,7 +55,7 @@ export function registerSandbox(program: Command): void {
           }
         } else {
           if (!["local", "docker"].includes(o.backend)) throw new UsageError(`--backend ${o.backend} is invalid: use local, docker or queue.`);
-          const executor = createExecutor(o.backend, { unsafe: o.unsafe, dockerImage: o.dockerImage, onWarning: warn });
+          const executor = createExecutor(o.backend, { unsafe: o.unsafe, python: o.python, dockerImage: o.dockerImage, onWarning: warn });
           record = await runSandbox({ task, code, limits, executor, workspace: ws, jobsDir: o.keep });
         }
         output(!!o.json, record, () => describeRecord(record));

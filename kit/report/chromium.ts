@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Debian's chromium, unless OPENMLE_CHROMIUM names another executable (e.g. a devcontainer's). */
+export const CHROMIUM_PATH = process.env.OPENMLE_CHROMIUM || "/usr/bin/chromium";
 /** Flags for an offline, headless, throw-away Chromium. */
 export const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

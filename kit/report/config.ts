@@ -1,3 +1,4 @@
+import { CHROMIUM_PATH } from "./chromium.js";
 import { z } from "zod";
 
 /** Options of `writeReport` / `openmle report`. */
@@ -8,6 +9,6 @@ export const ReportConfig = z.object({
   maxTrees: z.number().int().min(0).default(4).describe("How many runs are shown in full (result, code, tree, selection)."),
   step: z.number().int().min(0).optional().describe("Step at which the parent-selection distribution is shown (default: the last step that sampled parents)."),
   temperature: z.number().positive().default(1).describe("Softmax temperature T of notebook selection-probability figures (selectionProbabilitiesFigure)."),
-  chromiumPath: z.string().default("/usr/bin/chromium").describe("Chromium executable driven by playwright-core."),
+  chromiumPath: z.string().default(CHROMIUM_PATH).describe("Chromium executable driven by playwright-core (default: OPENMLE_CHROMIUM, else /usr/bin/chromium)."),
 }).strict();
 export type ReportConfig = z.infer<typeof ReportConfig>;

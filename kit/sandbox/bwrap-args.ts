@@ -21,8 +21,11 @@ export function bwrapArgs(opts: {
   command: readonly string[];
   gpuDevices?: readonly string[];
   systemDirs?: readonly string[];
+  /** More host folders mounted read-only at the same path (the interpreter's virtualenv, see interpreter.ts). */
+  readOnlyDirs?: readonly string[];
 }): string[] {
   const a = isolationArgs(opts.systemDirs);
+  for (const d of opts.readOnlyDirs ?? []) a.push("--ro-bind", d, d);
   for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
   a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
   return finishArgs(a, opts.env, opts.command);

@@ -8,13 +8,14 @@ import { JobCgroup } from "./cgroup.js";
 import { watchDiskQuota } from "./disk-quota.js";
 import { MAX_JOB_FILES, sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
 import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-user.js";
+import { interpreterPrefix, sandboxPython } from "./interpreter.js";
 import { reachableBy, stagePrefix, stagingPoint } from "./stage-mounts.js";
 import { supervise } from "./supervise.js";
 
 export const PYTHON = "/usr/bin/python3";
 
 export interface LocalExecutorOptions {
-  /** Python interpreter (same path inside the sandbox, since /usr is mounted). */
+  /** Python interpreter (default: sandboxPython(), i.e. OPENMLE_PYTHON or /usr/bin/python3); a virtualenv outside /usr is mounted read-only at the same path. */
   readonly python?: string;
   readonly bwrap?: string;
   /**
@@ -73,7 +74,7 @@ export class LocalExecutor implements Executor {
   private readonly user: HostUser | null;
 
   constructor(private readonly opts: LocalExecutorOptions = {}) {
-    this.python = opts.python ?? PYTHON;
+    this.python = sandboxPython(opts.python);
     this.bwrap = opts.bwrap ?? "bwrap";
     const why = probeBwrap(this.bwrap);
     const unsafeAllowed = opts.unsafe ?? process.env.OPENMLE_UNSAFE_SANDBOX === "1";
@@ -121,6 +122,7 @@ export class LocalExecutor implements Executor {
           publicDir: mounts.publicDir,
           env,
           command: [this.python, "code/main.py"],
+          readOnlyDirs: [interpreterPrefix(this.python)].filter((d): d is string => d !== null),
           gpuDevices: spec.limits.gpus > 0 ? nvidiaDevices() : [],
         }),
       ];

@@ -5,13 +5,15 @@ import { LocalExecutor } from "./local-executor.js";
 
 export interface ExecutorSettings {
   readonly unsafe?: boolean;
+  /** Local backend: the interpreter (SandboxConfig.python; empty → OPENMLE_PYTHON or /usr/bin/python3). */
+  readonly python?: string;
   readonly dockerImage?: string;
   readonly onWarning?: (message: string) => void;
 }
 
 /** The executor backends by name (the queue backend is a client, see queue-client.ts). */
 export const EXECUTORS = {
-  local: (s: ExecutorSettings): Executor => new LocalExecutor({ unsafe: s.unsafe, onWarning: s.onWarning }),
+  local: (s: ExecutorSettings): Executor => new LocalExecutor({ unsafe: s.unsafe, onWarning: s.onWarning, python: s.python || undefined }),
   docker: (s: ExecutorSettings): Executor => new DockerExecutor({ image: s.dockerImage }),
 } satisfies Record<string, (s: ExecutorSettings) => Executor>;
 export type ExecutorName = keyof typeof EXECUTORS;

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { MetricLoadError, metricOptions, packagePaths, PythonError, pythonHelper, type ScoreResult, type TaskPackage } from "../gym/index.js";
 import { finishArgs, isolationArgs } from "./bwrap-args.js";
 import { JobCgroup } from "./cgroup.js";
-import { PYTHON } from "./local-executor.js";
+import { interpreterPrefix, sandboxPython } from "./interpreter.js";
 import { dropPrivilegesPrefix, sandboxHostUser } from "./sandbox-user.js";
 import { supervise } from "./supervise.js";
 
@@ -54,11 +54,15 @@ export function sandboxedScorer(opts: { limits?: Partial<ScorerLimits>; bwrap?: 
         return { ok: false, kind: "invalid", message: (e as Error).message };
       }
       const a = isolationArgs();
+      // The same interpreter as the jobs (OPENMLE_PYTHON's virtualenv mounted read-only when outside /usr).
+      const python = sandboxPython();
+      const prefix = interpreterPrefix(python);
+      if (prefix) a.push("--ro-bind", prefix, prefix);
       a.push("--dir", "/score");
       ["metric_harness.py", "metric.py", "answers.csv", "submission.csv"].forEach((name, i) => a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `/score/${name}`));
       a.push("--chdir", "/tmp");
       const env = { PATH: "/usr/bin:/bin", HOME: "/tmp", LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1", OMP_NUM_THREADS: "1", OPENBLAS_NUM_THREADS: "1", MKL_NUM_THREADS: "1", MPLBACKEND: "Agg" };
-      const command = [PYTHON, "/score/metric_harness.py", "score", "/score/metric.py", "/score/answers.csv", "/score/submission.csv", JSON.stringify(metricOptions(task))];
+      const command = [python, "/score/metric_harness.py", "score", "/score/metric.py", "/score/answers.csv", "/score/submission.csv", JSON.stringify(metricOptions(task))];
       const full = [
         "prlimit", "--fsize=67108864", ...(cg ? [] : [`--as=${Math.round(limits.memoryMb * 1024 * 1024)}`]), "--",
         ...(user ? dropPrivilegesPrefix(user) : []), bwrap, ...finishArgs(a, env, command),
