@@ -28,11 +28,18 @@ describe.skipIf(!!noBwrap)("a run killed with SIGKILL, then resumed", () => {
         let out = "";
         let err = "";
         c.stderr!.on("data", (d) => (err += d));
+        // Checked on every line and every 50 ms: the job folder may appear after the line that announces it.
+        const check = () => { if (until(out) && !c.killed) c.kill("SIGKILL"); };
+        const poll = setInterval(check, 50);
         c.stdout!.on("data", (d) => {
           out += d;
-          if (until(out) && !c.killed) c.kill("SIGKILL");
+          check();
         });
-        c.on("exit", (code, sig) => (sig === "SIGKILL" || code === 0 ? resolve(out) : reject(new Error(`child ended ${code}: ${err}`))));
+        c.on("exit", (code, sig) => {
+          clearInterval(poll);
+          if (sig === "SIGKILL" || code === 0) resolve(out);
+          else reject(new Error(`child ended ${code}: ${err}`));
+        });
       });
     const query = async <T>(sql: string) => {
       const w = await openWorkspace(ws, { readOnly: true });
