@@ -4,7 +4,8 @@
 // valid rates, plus the per-task table.
 //   npx tsx bench/erl/loop.ts [--workspace workspaces/bench-loop] [--preset laptop] [--generations 2] [--seeds 1,2,3]
 //     [--train penguins,cars,breast-cancer,diabetes,seattle-weather,sentiment] [--heldout wine,co2-concentration,spam-assassin,digits]
-import { loop, loadHeldout, type HeldoutRow } from "../../kit/erl/index.js";
+//     [--table-only] [--refresh-baselines: re-run missing baseline pairs and renormalise the stored rows first]
+import { loop, loadHeldout, refreshBaselines, type HeldoutRow } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { configHash, openWorkspace } from "../../kit/store/index.js";
 
@@ -53,6 +54,7 @@ async function main() {
         if (e.type === "stage-start" || e.type === "stage-skipped") console.error(`${new Date().toISOString().slice(11, 19)} generation ${e.generation}: ${e.stage}${e.type === "stage-skipped" ? " (done earlier)" : ""}`);
       } });
     }
+    if (process.argv.includes("--refresh-baselines")) await refreshBaselines(ws, loopId, heldoutTasks);
     console.log(`loop ${loopId} (${config.preset}, ${config.generations} generations, seeds ${config.seeds.join(",")}; train ${train.join(",")}; held out ${held.join(",")}), ${((Date.now() - t0) / 60000).toFixed(1)} min\n`);
     console.log(table(await loadHeldout(ws, loopId)));
   } finally {

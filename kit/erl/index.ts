@@ -43,3 +43,4 @@ export { loop, LoopError, type LoopOptions, type LoopResult, type LoopEvent, typ
 export { LoopConfig, LOOP_PRESETS, LOOP_PRESET_SETTINGS, stageSettings, type LoopConfigInput, type LoopPreset, type LoopStageSettings } from "./loop-config.js";
 export { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";
 export { evaluateHeldout, evolveRun, loadHeldout, type HeldoutRow, type Baselines } from "./heldout-eval.js";
+export { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";

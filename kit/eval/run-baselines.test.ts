@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { loadTask } from "../gym/index.js";
+import { loadTask, resolveTask } from "../gym/index.js";
 import { probeBwrap } from "../sandbox/index.js";
 import { TINY_TASK_DIR } from "../sandbox/test-helpers.js";
 import { normalizedScore, runBaselines } from "./index.js";
@@ -17,5 +17,13 @@ describe.skipIf(!!noBwrap)("runBaselines in the real sandbox", () => {
     expect(hib ? b.reference! > b.trivial! : b.reference! < b.trivial!).toBe(true);
     expect(normalizedScore(b.reference, { trivial: b.trivial!, reference: b.reference! }, hib)).toBe(1);
     expect(normalizedScore(b.trivial, { trivial: b.trivial!, reference: b.reference! }, hib)).toBe(0);
+  });
+
+  // Date and text columns get features (days/year/month; TF-IDF): without them both tasks had no reference.
+  test.each(["co2-concentration", "spam-assassin"])("%s: a reference from date or text columns beats the constant", async (id) => {
+    const task = await resolveTask(id);
+    const b = await runBaselines(task, { limits: { timeoutS: 120, memoryMb: 2048, cpus: 1 } });
+    expect(b.records.reference.status, b.records.reference.stderrTail).toBe("success");
+    expect(task.meta.higherIsBetter ? b.reference! > b.trivial! : b.reference! < b.trivial!).toBe(true);
   });
 });

@@ -7,9 +7,13 @@ import { EvalError } from "./errors.js";
  * sandbox like any candidate, so they are scored by the task's own hidden metric:
  * - trivial: a constant prediction — the majority class (class frequencies for probability columns) or
  *   the training mean for regression;
- * - reference: a fixed simple model — numeric features plus one-hot categoricals (<= 20 levels), median
- *   imputation, standardisation, then LogisticRegression(max_iter=1000) or Ridge(alpha=1).
- * Tabular tasks with CSV train/test files only.
+ * - reference: a fixed simple model — numeric features plus one-hot categoricals (<= 20 levels), date
+ *   columns as (days since 1970, year, one-hot month), text columns as TF-IDF (word 1–2-grams, at most
+ *   20,000 terms, sublinear tf), median imputation, standardisation of the dense part, then
+ *   LogisticRegression(max_iter=1000) or Ridge(alpha=1).
+ * Tasks with CSV train/test files (tabular, time series with date columns, text in columns); the column
+ * kinds come from the package's metadata (`task.json` columns), so image and audio tasks whose features
+ * are files get no reference (it raises "no usable feature columns").
  */
 export type BaselineKind = "trivial" | "reference";
 
@@ -18,6 +22,8 @@ function metaJson(task: TaskPackage): string {
   return JSON.stringify({
     train: m.files.train, test: m.files.test, id: m.idColumn, targets: m.targetColumns, target: m.trainTarget,
     classification: m.taskType === "classification",
+    dates: (m.columns ?? []).filter((c) => c.kind === "datetime").map((c) => c.name),
+    texts: (m.columns ?? []).filter((c) => c.kind === "text").map((c) => c.name),
   });
 }
 
@@ -49,21 +55,38 @@ sub.to_csv("submission.csv", index=False)
 `;
   }
   return `${PRELUDE(task)}
+from scipy import sparse
+from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 drop = {META["id"], META["target"], *META["targets"]}
 cols = [c for c in train.columns if c not in drop and c in test.columns]
-num = [c for c in cols if pd.api.types.is_numeric_dtype(train[c])]
-cat = [c for c in cols if c not in num and train[c].nunique() <= 20]
-both = pd.concat([train[num + cat], test[num + cat]], keys=["tr", "te"])
-X = pd.get_dummies(both, columns=cat, dummy_na=True).astype(float)
+dates = [c for c in META["dates"] if c in cols]
+texts = [c for c in META["texts"] if c in cols]
+num = [c for c in cols if c not in dates + texts and pd.api.types.is_numeric_dtype(train[c])]
+cat = [c for c in cols if c not in num + dates + texts and train[c].nunique() <= 20]
+both = pd.concat([train[cols], test[cols]], keys=["tr", "te"])
+parts = [both[num + cat]]
+for c in dates:
+    d = pd.to_datetime(both[c], errors="coerce")
+    parts.append(pd.DataFrame({f"{c}__days": (d - pd.Timestamp("1970-01-01")).dt.days, f"{c}__year": d.dt.year, f"{c}__month": d.dt.month.astype("string")}, index=both.index))
+    cat.append(f"{c}__month")
+F = pd.concat(parts, axis=1)
+X = (pd.get_dummies(F, columns=cat, dummy_na=True) if F.shape[1] else F).astype(float)
 X = X.fillna(X.loc["tr"].median()).fillna(0.0)
-Xtr, Xte = X.loc["tr"].values, X.loc["te"].values
-if Xtr.shape[1] == 0:
+scaler = StandardScaler().fit(X.loc["tr"].values) if X.shape[1] else None
+Xtr = [sparse.csr_matrix(scaler.transform(X.loc["tr"].values))] if scaler else []
+Xte = [sparse.csr_matrix(scaler.transform(X.loc["te"].values))] if scaler else []
+if texts:
+    doc = lambda df: df[texts].fillna("").astype(str).agg(" ".join, axis=1)
+    tfidf = TfidfVectorizer(ngram_range=(1, 2), max_features=20000, sublinear_tf=True).fit(doc(train))
+    Xtr.append(tfidf.transform(doc(train)))
+    Xte.append(tfidf.transform(doc(test)))
+if not Xtr:
     raise SystemExit("reference baseline: no usable feature columns")
+Xtr, Xte = sparse.hstack(Xtr).tocsr(), sparse.hstack(Xte).tocsr()
 if META["classification"]:
-    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(Xtr, y)
+    model = LogisticRegression(max_iter=1000).fit(Xtr, y)
     if multi:
         proba = model.predict_proba(Xte)
         names = [str(c) for c in model.classes_]
@@ -72,7 +95,7 @@ if META["classification"]:
     else:
         sub[META["targets"][0]] = model.predict(Xte)
 else:
-    sub[META["targets"][0]] = make_pipeline(StandardScaler(), Ridge(alpha=1.0)).fit(Xtr, y).predict(Xte)
+    sub[META["targets"][0]] = Ridge(alpha=1.0).fit(Xtr, y).predict(Xte)
 sub.to_csv("submission.csv", index=False)
 `;
 }
