@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { resolvePolicyParams } from "../erl/index.js";
 import { evolve, EvolveConfig, HARNESSES, type EvoEvent, type EvolveConfigInput, type RunSummary } from "../evo/index.js";
 import { resolveTask } from "../gym/index.js";
-import { createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
+import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { journalWriter, writeReport } from "../report/index.js";
@@ -68,8 +68,7 @@ export function registerEvolve(program: Command): void {
 /** The grammar policy with params from --params; named grammar:<checkpoint> unless default. */
 async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof openWorkspace>>) {
   const { params, checkpoint } = await resolvePolicyParams(ref, ws);
-  const policy = createGrammarPolicy(params);
-  return checkpoint === "default" ? policy : { ...policy, name: `grammar:${checkpoint}` };
+  return createCheckpointPolicy(params, checkpoint);
 }
 
 /**

@@ -5,7 +5,7 @@ import {
 } from "../erl/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
-import { createGrammarPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
+import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { output, UsageError } from "./run-cli.js";
 
@@ -29,7 +29,7 @@ async function teacherOf(spec: string, ws: Workspace, o: CollectFlags, flag: str
   if (!m) throw new UsageError(`${flag} must be grammar, grammar:<checkpoint|file.json> or openai, got "${spec}".`);
   if (!m[1] || m[1] === "default") return createGrammarPolicy();
   const { params, checkpoint } = await resolvePolicyParams(m[1], ws);
-  return { ...createGrammarPolicy(params), name: `grammar:${checkpoint}` };
+  return createCheckpointPolicy(params, checkpoint);
 }
 
 function progress(enabled: boolean): (e: CollectEvent) => void {

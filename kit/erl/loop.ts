@@ -1,7 +1,7 @@
 import type { EvoEvent } from "../evo/index.js";
 import { runBaselines } from "../eval/index.js";
 import type { TaskPackage } from "../gym/types.js";
-import { createGrammarPolicy, type GrammarParams } from "../policy/grammar/index.js";
+import { createCheckpointPolicy, type GrammarParams } from "../policy/grammar/index.js";
 import type { Policy } from "../policy/types.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/types.js";
 import { configHash, type Workspace } from "../store/index.js";
@@ -63,10 +63,7 @@ export interface LoopResult {
 }
 
 const ids = (ts: readonly TaskPackage[]) => ts.map((t) => t.meta.id);
-const policyFor = (params: GrammarParams, checkpoint: string): Policy => {
-  const p = createGrammarPolicy(params);
-  return checkpoint === "default" ? p : { ...p, name: `grammar:${checkpoint}` };
-};
+const policyFor = (params: GrammarParams, checkpoint: string): Policy => createCheckpointPolicy(params, checkpoint);
 
 /**
  * The closed loop (issue 13). Generation k's policy is checkpoint k (k = 0: `config.from`). For k = 0 … G−1:

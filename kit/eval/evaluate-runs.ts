@@ -8,7 +8,7 @@ export interface RunOutcome {
   readonly run_id: string;
   readonly task_id: string;
   readonly harness: string;
-  /** The policy that wrote the programs: its name carries the model ("llm:<model>") or checkpoint ("grammar@<params hash>"). */
+  /** The policy that wrote the programs: its name carries the model ("llm:<model>") or checkpoint ("grammar:<checkpoint>" or "grammar@<params hash>"). */
   readonly policy: string;
   readonly config_hash: string;
   readonly seed: number | null;

@@ -6,7 +6,7 @@ export {
   type LlmPolicy, type LlmPolicyConfigInput, type OperatorPrompt, type PromptNode, type ProgramContract, type ParsedReply,
 } from "./llm/index.js";
 export {
-  createGrammarPolicy, grammarPolicyName, logProb, defaultGrammarParams, gradientStep, paramsToJson, paramsFromJson, renderProgram, describeSpec,
+  createGrammarPolicy, createCheckpointPolicy, grammarPolicyName, logProb, defaultGrammarParams, gradientStep, paramsToJson, paramsFromJson, renderProgram, describeSpec,
   classifyFailure, REPAIRS_BY_KIND, methodFamily, isSolutionSpec, GrammarParamsError, GrammarReplayError,
   type GrammarParams, type GrammarChoice, type GrammarOutput, type SolutionSpec, type ModelSpec, type FeatureSpec, type FailureKind, type DebugRepair,
 } from "./grammar/index.js";

@@ -98,6 +98,16 @@ export function grammarPolicyName(params: GrammarParams): string {
   return h === configHash(defaultGrammarParams()) ? "grammar" : `grammar@${h.slice(0, 8)}`;
 }
 
+/**
+ * The grammar policy under the name of the checkpoint its params came from: "grammar:<checkpoint>" (the
+ * reference users pass to --params / --teacher / a loop), plain "grammar" for the default params, and
+ * without a checkpoint name the anonymous "grammar@<params hash>" of createGrammarPolicy.
+ */
+export function createCheckpointPolicy(params: GrammarParams, checkpoint?: string): GrammarPolicy {
+  const p = createGrammarPolicy(params);
+  return !checkpoint || checkpoint === "default" ? p : { ...p, name: `grammar:${checkpoint}` };
+}
+
 /** The grammar policy: deterministic given the Rng, every decision recorded. */
 export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams()): GrammarPolicy {
   return {

@@ -1,5 +1,5 @@
 // The embedded LLM-free program-grammar policy (the offline default).
-export { createGrammarPolicy, grammarPolicyName, logProb, replayChoices, runGrammarOperator, type GrammarOutput, type GrammarPolicy } from "./grammar-policy.js";
+export { createGrammarPolicy, createCheckpointPolicy, grammarPolicyName, logProb, replayChoices, runGrammarOperator, type GrammarOutput, type GrammarPolicy } from "./grammar-policy.js";
 export { defaultGrammarParams } from "./default-params.js";
 export { gradientStep, logSoftmax, decisionLogits, choiceLogProb, genericDecision, paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams, type GradientOptions } from "./params.js";
 export { decisionFeatures, shapeFeatures, parentFeatures } from "./decision-features.js";
