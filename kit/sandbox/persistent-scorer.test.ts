@@ -70,8 +70,9 @@ describe.skipIf(!!noBwrap)("persistent scorer", () => {
     });
     /**
      * A metric driven by the submission's first label: score = 100 × how many scores this interpreter
-     * state has seen + 10 if /tmp/poison exists + the number of other processes in the namespace.
-     * `poison` leaves a module global, a file in /tmp and a sleeping process behind.
+     * state has seen + 10 if /tmp/poison exists + the number of other processes in the namespace
+     * + 1000 if the answers are empty. `poison` leaves a module global, a file in /tmp and a
+     * sleeping process behind, and empties the answers in place.
      */
     const metric = (scale: number) => `import os, signal, time
 SEEN = {"n": 0}
@@ -91,11 +92,12 @@ class Driven:
             b = b"x" * (2 << 30)
         if cmd == "poison":
             open("/tmp/poison", "w").write("x")
+            y_true.drop(y_true.index, inplace=True)
             if os.fork() == 0:
                 os.setsid()
                 time.sleep(600)
         others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())]
-        return ${scale} * SEEN["n"] + 10 * os.path.exists("/tmp/poison") + len(others)
+        return ${scale} * SEEN["n"] + 10 * os.path.exists("/tmp/poison") + len(others) + 1000 * (len(y_true) == 0)
 `;
     const sub = (cmd: string) => {
       const f = join(dir, `${cmd}.csv`);
@@ -109,7 +111,7 @@ class Driven:
       const score = persistentScorer({ limits: { timeoutS: 5, memoryMb: 512 }, onEvent: (e) => events.push(`${e.type} ${e.reason}`) });
       try {
         expect(await score(task, sub("ok"))).toEqual({ ok: true, score: 100 });
-        expect(await score(task, sub("poison"))).toEqual({ ok: true, score: 111 });
+        expect(await score(task, sub("poison"))).toEqual({ ok: true, score: 1111 });
         expect(await score(task, sub("ok"))).toEqual({ ok: true, score: 100 });
         expect(events).toEqual(["scorer-start first"]);
         await expect(score(task, sub("crash"))).rejects.toThrow(/scoring sandbox produced no result/);

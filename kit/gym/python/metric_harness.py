@@ -103,10 +103,12 @@ def score(metric, ans, sub):
         return {"ok": False, "kind": "error", "message": f"{type(e).__name__}: {e}"}
 
 
-def score_file(cls, answers_path, submission_path, opts):
-    """The `score` command after loading the class: a fresh metric instance, the answers, the submission."""
+def score_file(cls, answers_path, submission_path, opts, ans=None):
+    """The `score` command after loading the class: a fresh metric instance, the answers (read from
+    `answers_path` unless given already read), the submission."""
     metric = instantiate(cls, opts)
-    ans = read_csv(answers_path, "answers")
+    if ans is None:
+        ans = read_csv(answers_path, "answers")
     try:
         sub = pd.read_csv(submission_path)
     except Exception as e:
@@ -225,16 +227,58 @@ def _kill_strays():
     return False
 
 
+def _warm(cls, answers_path, opts, answers):
+    """Import here the modules a score imports lazily (e.g. sklearn inside evaluate), so no fork pays for
+    them. They are found by scoring the answers against themselves in a child; the metric's code never
+    runs in this process, so the state every score starts from holds no result of running it."""
+    import importlib
+    out = os.memfd_create("openmle-warm")
+    pid = os.fork()
+    if pid == 0:
+        try:
+            before = set(sys.modules)
+            try:
+                score_file(cls, answers_path, answers_path, opts, answers)
+            except BaseException:
+                pass
+            names = sorted(k for k in set(sys.modules) - before if sys.modules.get(k) is not None and k != "openmle_task_metric")
+            body = json.dumps(names).encode()
+            while body:
+                body = body[os.write(out, body):]
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    os.lseek(out, 0, os.SEEK_SET)
+    chunks = []
+    while True:
+        b = os.read(out, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(out)
+    try:
+        names = json.loads(b"".join(chunks) or b"[]")
+    except ValueError:
+        names = []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except BaseException:
+            pass
+
+
 def serve(metric_path, answers_path, submission_path, opts, scratch):
     """The persistent scorer (kit/sandbox/persistent-scorer.ts), PID 1 of its own sandbox.
 
-    1. Load the metric class once (pandas, numpy and the metric's imports stay loaded) and read the
-       answers once (warms pandas' lazy imports); reply "ready" or the load error.
+    1. Load the metric class once (pandas, numpy and the metric's imports stay loaded), read the
+       answers once (as the `score` command reads them) and import the modules a score imports
+       lazily (_warm); reply "ready" or the load error.
     2. For each request on stdin (a line with a byte count, then the submission's bytes): fork; the
        child writes the submission to `submission_path` and runs exactly the `score` command
-       (score_file: a fresh metric instance, the answers read again, the submission), writing its
-       reply to a memfd. So no state a score leaves in the interpreter (module globals, mutated
-       answers, the random state) reaches the next score: each starts from the same loaded state.
+       (score_file: a fresh metric instance, its own copy-on-write copy of the answers, the
+       submission), writing its reply to a memfd. So no state a score leaves in the interpreter
+       (module globals, mutated answers, the random state) reaches the next score: each starts from
+       the same loaded state.
     3. After the child: kill every other process left in the namespace, empty the scratch folders,
        reply on the protocol descriptor (the metric's own prints go to stderr). `dirty` tells the
        host to restart the sandbox when the clean-up failed.
@@ -261,10 +305,13 @@ def serve(metric_path, answers_path, submission_path, opts, scratch):
     except LoadError as e:
         return send({"ok": False, "kind": "load", "message": str(e)})
     try:
-        read_csv(answers_path, "answers")
+        answers = read_csv(answers_path, "answers")
     except Exception:
-        pass  # reported by every score, as the score command does
+        answers = None  # reported by every score, as the score command does
     keep = {(d, name) for d in scratch for name in os.listdir(d)}
+    _warm(cls, answers_path, opts, answers)
+    _kill_strays()
+    _clean(scratch, keep)
     send({"ok": True, "ready": True})
     stdin = sys.stdin.buffer
     while True:
@@ -289,7 +336,7 @@ def serve(metric_path, answers_path, submission_path, opts, scratch):
                 with open(submission_path, "wb") as f:
                     f.write(data)
                 try:
-                    reply = score_file(cls, answers_path, submission_path, opts)
+                    reply = score_file(cls, answers_path, submission_path, opts, answers)
                 except Exception as e:
                     reply = {"ok": False, "kind": "error", "message": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-2000:]}
                 body = json.dumps(reply, default=str).encode()
