@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { finishArgs, isolationArgs } from "./bwrap-args.js";
 import { JobCgroup } from "./cgroup.js";
+import { limitedCommand } from "./limited-command.js";
 import { interpreterPrefix } from "./interpreter.js";
 import { dropPrivilegesPrefix, type HostUser } from "./sandbox-user.js";
 import { TailBuffer } from "./tail-buffer.js";
@@ -71,11 +72,8 @@ export class ScorerWorker {
       opts.python, `${SCORE_DIR}/metric_harness.py`, "serve", `${SCORE_DIR}/metric.py`, `${SCORE_DIR}/answers.csv`, `${SCORE_DIR}/submission.csv`,
       JSON.stringify(opts.options), "/tmp", "/dev/shm", SCORE_DIR,
     ];
-    const full = [
-      "prlimit", "--fsize=67108864", ...(this.cg ? [] : [`--as=${Math.round(opts.memoryMb * 1024 * 1024)}`]), "--",
-      ...(opts.user ? dropPrivilegesPrefix(opts.user) : []), opts.bwrap, ...finishArgs(a, SCORER_ENV, command),
-    ];
-    const [cmd, args] = this.cg ? ["/bin/sh", ["-c", `${this.cg.enterScript()} && exec "$@"`, "sh", ...full]] : [full[0]!, full.slice(1)];
+    const full = [...(opts.user ? dropPrivilegesPrefix(opts.user) : []), opts.bwrap, ...finishArgs(a, SCORER_ENV, command)];
+    const [cmd, args] = limitedCommand(this.cg, { fsizeBytes: 64 * 1024 * 1024, asBytes: Math.round(opts.memoryMb * 1024 * 1024) }, full);
     this.child = spawn(cmd, args, { env: { PATH: "/usr/bin:/bin" }, stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe"], detached: true });
     this.exitedP = new Promise((resolve) => {
       this.child.on("error", (e) => {
