@@ -227,6 +227,33 @@ def _kill_strays():
     return False
 
 
+def _preimport(metric_path):
+    """Import the absolute imports written anywhere in metric.py (also inside functions, e.g. sklearn in
+    evaluate): library modules only, no metric code runs. Done before _warm, so its fork starts with them."""
+    import ast
+    import importlib
+    try:
+        with open(metric_path, "rb") as f:
+            tree = ast.parse(f.read())
+    except Exception:
+        return
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+            names += [f"{node.module}.{a.name}" for a in node.names if a.name != "*"]
+    for name in names:
+        if name in sys.modules:
+            continue
+        try:
+            importlib.util.find_spec(name)  # a submodule, or an attribute of its parent (then skipped)
+            importlib.import_module(name)
+        except BaseException:
+            pass
+
+
 def _warm(cls, answers_path, opts, answers):
     """Import here the modules a score imports lazily (e.g. sklearn inside evaluate), so no fork pays for
     them. They are found by scoring the answers against themselves in a child; the metric's code never
@@ -271,8 +298,8 @@ def serve(metric_path, answers_path, submission_path, opts, scratch):
     """The persistent scorer (kit/sandbox/persistent-scorer.ts), PID 1 of its own sandbox.
 
     1. Load the metric class once (pandas, numpy and the metric's imports stay loaded), read the
-       answers once (as the `score` command reads them) and import the modules a score imports
-       lazily (_warm); reply "ready" or the load error.
+       answers once (as the `score` command reads them), import the modules metric.py names
+       (_preimport) and those a score imports lazily (_warm); reply "ready" or the load error.
     2. For each request on stdin (a line with a byte count, then the submission's bytes): fork; the
        child writes the submission to `submission_path` and runs exactly the `score` command
        (score_file: a fresh metric instance, its own copy-on-write copy of the answers, the
@@ -309,6 +336,7 @@ def serve(metric_path, answers_path, submission_path, opts, scratch):
     except Exception:
         answers = None  # reported by every score, as the score command does
     keep = {(d, name) for d in scratch for name in os.listdir(d)}
+    _preimport(metric_path)
     _warm(cls, answers_path, opts, answers)
     _kill_strays()
     _clean(scratch, keep)
