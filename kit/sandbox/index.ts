@@ -7,6 +7,7 @@ export { extractPythonFailure, runtimeSignature } from "./traceback.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 export { codeHash, idempotencyKey, type KeyParts } from "./idempotency-key.js";
 export { sandboxedScorer, DEFAULT_SCORER_LIMITS, type ScorerLimits } from "./sandboxed-scorer.js";
+export { persistentScorer, type PersistentScorer, type PersistentScorerOptions, type ScorerEvent, type ScorerStopReason } from "./persistent-scorer.js";
 export { submissionCaps, checkSubmission, countCsvColumns, type SubmissionCaps } from "./submission-caps.js";
 export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "./disk-quota.js";
 export { sandboxHostUser, lookupUser, SANDBOX_USER_NAME, type HostUser } from "./sandbox-user.js";

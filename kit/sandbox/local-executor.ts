@@ -10,6 +10,7 @@ import { MAX_JOB_FILES, sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type Exec
 import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-user.js";
 import { interpreterPrefix, sandboxPython } from "./interpreter.js";
 import { reachableBy, stagePrefix, stagingPoint } from "./stage-mounts.js";
+import { limitedCommand } from "./limited-command.js";
 import { supervise } from "./supervise.js";
 
 export const PYTHON = "/usr/bin/python3";
@@ -127,9 +128,7 @@ export class LocalExecutor implements Executor {
         }),
       ];
     }
-    command = ["prlimit", `--fsize=${diskBytes}`, ...(cg ? [] : [`--as=${memBytes}`]), "--", ...command];
-    // With a cgroup, a tiny shell joins it first, then execs the sandbox.
-    const [cmd, args] = cg ? ["/bin/sh", ["-c", `${cg.enterScript()} && exec "$@"`, "sh", ...command]] : [command[0]!, command.slice(1)];
+    const [cmd, args] = limitedCommand(cg, { fsizeBytes: diskBytes, asBytes: memBytes }, command);
     const quotaKill = new AbortController();
     const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
     const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () => quotaKill.abort());

@@ -11,6 +11,7 @@ import type { Executor } from "./executor.js";
 import { codeHash, idempotencyKey } from "./idempotency-key.js";
 import { resolveLimits } from "./limits.js";
 import { LocalExecutor, probeBwrap } from "./local-executor.js";
+import { persistentScorer } from "./persistent-scorer.js";
 import { sandboxedScorer } from "./sandboxed-scorer.js";
 import { checkSubmission, submissionCaps } from "./submission-caps.js";
 import { findExecution, writeExecution } from "./record-store.js";
@@ -35,7 +36,9 @@ export interface RunSandboxOptions extends SandboxJob {
   readonly rerun?: boolean;
   /**
    * Hidden-test scorer (default: the task's utils/metric.py against data/private, run in a
-   * sandbox of its own, see sandboxed-scorer.ts; on the host only for the unsafe local backend).
+   * long-lived sandbox of its own per task, see persistent-scorer.ts; `OPENMLE_SCORER=per-node`
+   * starts a fresh sandbox per submission instead, see sandboxed-scorer.ts; on the host only for
+   * the unsafe local backend).
    */
   readonly scorer?: Scorer;
   /** Backend name in the idempotency key (default the executor's name; queue workers use "queue", as their clients do). */
@@ -56,13 +59,16 @@ function getDefaultExecutor(): Executor {
 }
 
 let defaultScorer: Scorer | undefined;
-/** The sandboxed scorer; the host scorer only where programs themselves run without isolation. */
+/**
+ * The persistent sandboxed scorer (`OPENMLE_SCORER=per-node`: one sandbox per submission); the host
+ * scorer only where programs themselves run without isolation.
+ */
 function getDefaultScorer(executor: Executor): Scorer {
   if (executor.name === "local-unsafe") return scoreSubmission;
   if (defaultScorer) return defaultScorer;
   const why = probeBwrap();
   if (why) throw new SandboxUnavailableError(`Scoring runs the task's metric.py in a bubblewrap sandbox, which is unavailable: ${why}. Install bubblewrap, or pass a scorer.`);
-  return (defaultScorer = sandboxedScorer());
+  return (defaultScorer = process.env.OPENMLE_SCORER === "per-node" ? sandboxedScorer() : persistentScorer());
 }
 
 /** Names the program's submission may have, relative to its working directory. */

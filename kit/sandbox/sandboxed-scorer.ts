@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { MetricLoadError, metricOptions, packagePaths, PythonError, pythonHelper, type ScoreResult, type TaskPackage } from "../gym/index.js";
 import { finishArgs, isolationArgs } from "./bwrap-args.js";
 import { JobCgroup } from "./cgroup.js";
+import { limitedCommand } from "./limited-command.js";
 import { interpreterPrefix, sandboxPython } from "./interpreter.js";
 import { dropPrivilegesPrefix, sandboxHostUser } from "./sandbox-user.js";
 import { supervise } from "./supervise.js";
@@ -63,11 +64,8 @@ export function sandboxedScorer(opts: { limits?: Partial<ScorerLimits>; bwrap?: 
       a.push("--chdir", "/tmp");
       const env = { PATH: "/usr/bin:/bin", HOME: "/tmp", LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1", OMP_NUM_THREADS: "1", OPENBLAS_NUM_THREADS: "1", MKL_NUM_THREADS: "1", MPLBACKEND: "Agg" };
       const command = [python, "/score/metric_harness.py", "score", "/score/metric.py", "/score/answers.csv", "/score/submission.csv", JSON.stringify(metricOptions(task))];
-      const full = [
-        "prlimit", "--fsize=67108864", ...(cg ? [] : [`--as=${Math.round(limits.memoryMb * 1024 * 1024)}`]), "--",
-        ...(user ? dropPrivilegesPrefix(user) : []), bwrap, ...finishArgs(a, env, command),
-      ];
-      const [cmd, args] = cg ? ["/bin/sh", ["-c", `${cg.enterScript()} && exec "$@"`, "sh", ...full]] : [full[0]!, full.slice(1)];
+      const full = [...(user ? dropPrivilegesPrefix(user) : []), bwrap, ...finishArgs(a, env, command)];
+      const [cmd, args] = limitedCommand(cg, { fsizeBytes: 64 * 1024 * 1024, asBytes: Math.round(limits.memoryMb * 1024 * 1024) }, full);
       const r = await supervise({ command: cmd, args, env: { PATH: "/usr/bin:/bin" }, timeoutS: limits.timeoutS, outputCapBytes: 256 * 1024, killTree: cg ? () => cg.killAll() : undefined, extraFds: fds });
       if (cg) await cg.killAll();
       const oom = (cg?.stats().oomKills ?? 0) > 0;
