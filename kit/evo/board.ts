@@ -9,6 +9,8 @@ export interface ExperienceBoard {
   readonly repeatedFailures: { error_signature: string; failures: number; nodes: string[] }[];
   readonly scoreTrend: { step: number; node_id: string; score: number | null; best_so_far: number | null }[];
   readonly parentGraph: { parent: string; child: string; operator: string }[];
+  /** Gain of each scored Improve/Crossover child over its best parent (signed fitness, > 0 = better), in step order. */
+  readonly deltaTrend: { node_id: string; operator: string; delta: number }[];
 }
 
 const families = METHOD_FAMILIES.filter((f) => f !== "unknown").map((f) => `('${f}')`).join(", ");
@@ -29,6 +31,8 @@ export const BOARD_QUERIES = {
       arg_max(n.valid_score, n.fitness) OVER (ORDER BY n.step ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS best_so_far
     FROM nodes n WHERE n.run_id = $runId ORDER BY n.step`,
   parentGraph: `SELECT unnest(parents) AS parent, node_id AS child, operator FROM nodes WHERE run_id = $runId ORDER BY step, parent`,
+  deltaTrend: `SELECT c.node_id, c.operator, c.delta_vs_parent AS delta FROM cards c JOIN nodes n ON n.run_id = c.run_id AND n.node_id = c.node_id
+    WHERE c.run_id = $runId AND c.operator IN ('improve', 'crossover') AND c.delta_vs_parent IS NOT NULL ORDER BY n.step`,
 } as const;
 
 export async function experienceBoard(ws: Workspace, runId: string): Promise<ExperienceBoard> {
