@@ -63,3 +63,15 @@ export const EvolveConfig = z.preprocess(
 ).meta({ presets: EVOLVE_PRESETS });
 export type EvolveConfig = z.infer<typeof EvolveConfigObject>;
 export type EvolveConfigInput = z.input<typeof EvolveConfigObject>;
+
+/**
+ * A run's stored config as today's schema reads it: keys that earlier versions stored and that no longer
+ * exist are dropped (MCTS `numDrafts` and `maxChildren`, replaced by `numChildren` when MCTS was brought
+ * to AIRA-dojo's rules). Anything else unknown stays, so EvolveConfig still rejects it.
+ */
+export function upgradeStoredConfig(stored: Record<string, unknown>): Record<string, unknown> {
+  const mcts = stored.mcts;
+  if (!mcts || typeof mcts !== "object" || Array.isArray(mcts)) return stored;
+  const { numDrafts: _d, maxChildren: _m, ...rest } = mcts as Record<string, unknown>;
+  return { ...stored, mcts: rest };
+}

@@ -10,7 +10,7 @@ import { recordTaskReview } from "../gym/index.js";
 import { createRng } from "../util/rng.js";
 import { aideStep } from "./aide-step.js";
 import { buildContext, contextChars } from "./build-context.js";
-import { EvolveConfig, type EvolveConfigInput } from "./config.js";
+import { EvolveConfig, upgradeStoredConfig, type EvolveConfigInput } from "./config.js";
 import { ResumeError } from "./errors.js";
 import { evoStep, parentProbabilities } from "./evo-step.js";
 import type { EvoEvent } from "./events.js";
@@ -76,7 +76,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     const rows = await ws.query<{ task_id: string; config: string }>("SELECT task_id, config FROM runs WHERE run_id = $r", { r: opts.resume });
     if (!rows.length) throw new ResumeError(`run "${opts.resume}" is not in workspace ${ws.dir}. List runs with: openmle workspace query ${ws.dir} "SELECT run_id FROM runs".`);
     if (rows[0]!.task_id !== task.meta.id) throw new ResumeError(`run "${opts.resume}" is for task "${rows[0]!.task_id}", not "${task.meta.id}". Pass --task ${rows[0]!.task_id}.`);
-    const stored = JSON.parse(rows[0]!.config) as EvolveConfigInput;
+    const stored = upgradeStoredConfig(JSON.parse(rows[0]!.config) as Record<string, unknown>) as EvolveConfigInput;
     cfg = EvolveConfig.parse({ ...stored, ...(opts.config?.steps ? { steps: opts.config.steps } : {}) });
     runId = opts.resume;
     nodes = await loadNodes(ws, runId);
