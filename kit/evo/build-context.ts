@@ -31,7 +31,7 @@ export async function buildContext(
     const sel = selectContext(action.operator, parents, nodes, cfg.context, utilities);
     const summaries = await synthesizeMemory(ws, runId, selectedIds(sel), { model: opts.model, operator: action.operator });
     const ideas = action.operator === "draft" ? exploredIdeas(nodes, cfg.context.draftIdeas) : undefined;
-    const board = action.operator === "improve" || action.operator === "crossover" ? boardLines(await experienceBoard(ws, runId), cfg.context.trendWindow) : undefined;
+    const board = action.operator === "improve" || action.operator === "crossover" ? boardLines(await experienceBoard(ws, runId, boardScope(nodes)), cfg.context.trendWindow) : undefined;
     return conditionedContext(sel, summaries, budget, { priors, ideas, board });
   }
   if (cfg.harness === "aira-evo") {
@@ -42,6 +42,9 @@ export async function buildContext(
   const summaries = await synthesizeMemory(ws, runId, nodes.map((n) => n.nodeId));
   return historyContext(parents, nodes, summaries, budget, priors);
 }
+
+/** The board covers the nodes the step knows: those up to the latest of `nodes` (a rebuilt context sees no later node). */
+const boardScope = (nodes: readonly EvoNode[]) => 1 + nodes.reduce((m, n) => Math.max(m, n.step), -1);
 
 /** Characters of a context as a policy would see it (memory + shown programs and plans). */
 export function contextChars(ctx: OperatorContext): number {

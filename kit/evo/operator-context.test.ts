@@ -67,6 +67,25 @@ describe("OpenMLE-Evo: each operator gets its own context", () => {
     }
   });
 
+  it("a context rebuilt for an earlier step (ERL segments) sees the board as it stood then", async () => {
+    const ws = await seededWorkspace();
+    try {
+      const ctx = await buildContext(ws, "r1", EvolveConfig.parse({}), act("improve", "n3"), BOARD_TREE.slice(0, 4), budget, {});
+      const lines = ctx.memory!.split("\n");
+      const at = lines.indexOf("Experience board:");
+      expect(lines.slice(at + 1, at + 7)).toEqual([
+        "Current best: n1 [xgboost] validation 0.8",
+        "Families (tried, succeeded, best validation): xgboost 1, 1, 0.8; sklearn 3, 2, 0.7",
+        "Under-explored families (at most 2 tries, not all failed): xgboost",
+        "Repeated errors: none",
+        "Score-delta trend (last 1 Improve/Crossover children, gain over the best parent, oldest first): +0.1; mean +0.1, improving",
+        "Complementary: n1 [xgboost] 0.8 and n3 [sklearn] 0.7 are the best of different families; a crossover may combine their strengths.",
+      ]);
+    } finally {
+      ws.close();
+    }
+  });
+
   it("the memory model's prompt compares a node with its parent(s)", async () => {
     const server = await startReplayServer((req) => replies.text(`summary #${req.index}`));
     const ws = await seededWorkspace();
