@@ -1,4 +1,4 @@
-import { buildContext, EvolveConfig, loadNodes, type EvoNode } from "../evo/index.js";
+import { buildContext, EvolveConfig, loadNodes, upgradeStoredConfig, type EvoNode } from "../evo/index.js";
 import { gradeScore, liteCompetitionIds, loadLiteLeaderboard } from "../eval/index.js";
 import type { TaskPackage } from "../gym/types.js";
 import type { LanguageModel } from "../llm/spec.js";
@@ -67,7 +67,7 @@ export async function evolutionSegments(
   if (!run) throw new ErlError(`run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`);
   const nodes = await loadNodes(ws, runId);
   if (nodes.length === 0) throw new ErlError(`run ${runId} has no nodes: drop it from --runs (or resume it with openmle evolve --resume ${runId})`);
-  const evoCfg = EvolveConfig.parse(run.config ? JSON.parse(run.config) : {});
+  const evoCfg = EvolveConfig.parse(run.config ? upgradeStoredConfig(JSON.parse(run.config)) : {});
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const { threshold, kind, graded } = thresholdFor(task, nodes, cfg, runId);
   const hib = task.meta.higherIsBetter;

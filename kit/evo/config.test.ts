@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVOLVE_PRESETS, EvolveConfig } from "./config.js";
+import { EVOLVE_PRESETS, EvolveConfig, upgradeStoredConfig } from "./config.js";
 
 describe("EvolveConfig presets", () => {
   it.each([
@@ -11,5 +11,11 @@ describe("EvolveConfig presets", () => {
     const c = EvolveConfig.parse({ preset: "paper", steps: 9 });
     expect(EvolveConfig.parse(c)).toEqual(c);
     expect(Object.keys(EVOLVE_PRESETS)).toEqual(["laptop", "paper"]);
+  });
+  it("a config stored before MCTS followed AIRA-dojo still reads (its numDrafts/maxChildren dropped); other unknown keys do not", () => {
+    const old = { harness: "mcts", mcts: { c: 0.25, numDrafts: 5, maxChildren: 3, maxDebugDepth: 3 } };
+    expect(EvolveConfig.safeParse(old).success).toBe(false);
+    expect(EvolveConfig.parse(upgradeStoredConfig(old)).mcts).toEqual({ c: 0.25, numChildren: 5, maxDebugDepth: 3 });
+    expect(EvolveConfig.safeParse(upgradeStoredConfig({ mcts: { numChilds: 2 } })).success).toBe(false);
   });
 });

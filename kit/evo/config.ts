@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_TIMER_S, timerLimitMessage } from "../util/timer-limit.js";
+import { MctsConfig } from "./mcts-step.js";
 import { ThreeFactorConfig } from "./three-factor-selection.js";
 
 export const HARNESSES = ["openmle", "aira-evo", "aide", "mcts"] as const;
@@ -36,25 +37,22 @@ const EvolveConfigObject = z.object({
   debugTimeCapS: z.number().nonnegative().default(1800).describe("A Debug chain stops once its sandbox seconds reach this (0 = no cap)."),
   sameSignatureDraft: z.number().int().nonnegative().default(2).describe("Draft afresh when this many last failures of a Debug chain share one terminal category: timeout, import, memory or pre-flight (0 = never)."),
   selection: ThreeFactorConfig.default(ThreeFactorConfig.parse({})).describe("OpenMLE-Evo three-factor parent selection."),
-  airaTemperature: z.number().positive().default(1).describe("AIRA-Evo softmax temperature over min-max fitness."),
+  airaTemperature: z.number().positive().default(1).describe("AIRA-Evo softmax temperature over the fitness normalised by the global min/max of the run's scored nodes."),
   aide: z.object({
     numDrafts: z.number().int().positive().default(5).describe("Drafts before AIDE starts improving."),
     debugProb: z.number().min(0).max(1).default(0.5).describe("Probability of debugging a buggy leaf."),
     maxDebugDepth: z.number().int().nonnegative().default(3).describe("Only leaves with at most this debug depth are debugged."),
   }).strict().default({ numDrafts: 5, debugProb: 0.5, maxDebugDepth: 3 }).describe("AIDE greedy settings."),
-  mcts: z.object({
-    c: z.number().nonnegative().default(0.25).describe("Exploration constant of uct."),
-    numDrafts: z.number().int().positive().default(5).describe("Children of the virtual root."),
-    maxChildren: z.number().int().positive().default(3).describe("Children per node before the search descends through it."),
-    maxDebugDepth: z.number().int().nonnegative().default(3).describe("Debug depth limit."),
-  }).strict().default({ c: 0.25, numDrafts: 5, maxChildren: 3, maxDebugDepth: 3 }).describe("MCTS settings."),
+  mcts: MctsConfig.default(MctsConfig.parse({})).describe("MCTS settings (AIRA-dojo): uct constant, children per expansion, debug-cycle attempts (debugTimeCapS caps a cycle's sandbox seconds)."),
   context: z.object({
     improveAncestors: z.number().int().nonnegative().default(3).describe("Improve: nearest ancestors shown."),
     improveSiblings: z.number().int().nonnegative().default(3).describe("Improve: top siblings shown."),
     crossoverAncestors: z.number().int().nonnegative().default(2).describe("Crossover: ancestors per parent."),
     crossoverSiblings: z.number().int().nonnegative().default(2).describe("Crossover: siblings per parent."),
-    debugFailures: z.number().int().nonnegative().default(8).describe("Debug: earlier failures shown."),
-  }).strict().default({ improveAncestors: 3, improveSiblings: 3, crossoverAncestors: 2, crossoverSiblings: 2, debugFailures: 8 }).describe("Operator-conditioned context sizes."),
+    debugFailures: z.number().int().nonnegative().default(8).describe("Debug: related nodes shown (same error signature first, then the most recent)."),
+    draftIdeas: z.number().int().nonnegative().default(10).describe("Draft: previously explored ideas shown (distinct family + plan, most recent first; the kit's choice, the paper gives no number)."),
+    trendWindow: z.number().int().positive().default(5).describe("Improve/Crossover board: scored Improve/Crossover children in the score-delta trend (the kit's choice, the paper gives no number)."),
+  }).strict().default({ improveAncestors: 3, improveSiblings: 3, crossoverAncestors: 2, crossoverSiblings: 2, debugFailures: 8, draftIdeas: 10, trendWindow: 5 }).describe("Operator-conditioned context sizes (OpenMLE-Evo)."),
   priors: z.boolean().default(false).describe("Evo-Max: show priors distilled from earlier runs' cards on other tasks of the workspace."),
 }).strict();
 
@@ -65,3 +63,15 @@ export const EvolveConfig = z.preprocess(
 ).meta({ presets: EVOLVE_PRESETS });
 export type EvolveConfig = z.infer<typeof EvolveConfigObject>;
 export type EvolveConfigInput = z.input<typeof EvolveConfigObject>;
+
+/**
+ * A run's stored config as today's schema reads it: keys that earlier versions stored and that no longer
+ * exist are dropped (MCTS `numDrafts` and `maxChildren`, replaced by `numChildren` when MCTS was brought
+ * to AIRA-dojo's rules). Anything else unknown stays, so EvolveConfig still rejects it.
+ */
+export function upgradeStoredConfig(stored: Record<string, unknown>): Record<string, unknown> {
+  const mcts = stored.mcts;
+  if (!mcts || typeof mcts !== "object" || Array.isArray(mcts)) return stored;
+  const { numDrafts: _d, maxChildren: _m, ...rest } = mcts as Record<string, unknown>;
+  return { ...stored, mcts: rest };
+}

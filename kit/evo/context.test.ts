@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { conditionedContext, earlierFailures, historyContext, nearestAncestors, selectContext, selectedIds, topSiblings } from "./context.js";
+import { conditionedContext, exploredIdeas, historyContext, nearestAncestors, nodeUtilities, relatedNodes, selectContext, selectedIds, topSiblings } from "./context.js";
+import { SELECTION_PRESETS } from "./three-factor-selection.js";
 import { mkNode } from "./test-helpers/make-node.js";
 
 // A hand-drawn tree:
@@ -38,17 +39,49 @@ describe("context selection", () => {
     { node: "n0", k: 3, want: [] }, // a draft has no siblings
   ])("siblings of $node", ({ node, k, want }) => expect(ids(topSiblings(by.get(node)!, T, k))).toEqual(want));
 
-  it("earlier failures: same signature first, then most recent; capped", () => {
+  it("Debug's related nodes: same error signature first, then the most recent nodes whatever their outcome; capped", () => {
     const n9 = by.get("n9")!;
-    expect(ids(earlierFailures(n9, T, 8))).toEqual(["n4", "n3", "n7"]);
-    expect(ids(earlierFailures(n9, T, 2))).toEqual(["n4", "n3"]);
-    expect(ids(earlierFailures(by.get("n7")!, T, 8))).toEqual(["n4", "n3"]);
+    expect(ids(relatedNodes(n9, T, 8))).toEqual(["n4", "n3", "n10", "n8", "n7", "n6", "n5", "n2"]);
+    expect(ids(relatedNodes(n9, T, 3))).toEqual(["n4", "n3", "n10"]);
+    expect(ids(relatedNodes(by.get("n7")!, T, 3))).toEqual(["n10", "n9", "n8"]); // no other timeout
+  });
+
+  // Siblings n1 (0.80, sklearn) and n2 (0.78, xgboost) of n0; n4, n5 are more sklearn drafts.
+  const U = [
+    mkNode({ nodeId: "n0", validScore: 0.5 }),
+    mkNode({ nodeId: "n1", operator: "improve", parents: ["n0"], validScore: 0.8 }),
+    mkNode({ nodeId: "n2", operator: "improve", parents: ["n0"], validScore: 0.78, methodFamily: "xgboost" }),
+    mkNode({ nodeId: "n3", operator: "improve", parents: ["n0"], status: "runtime_error" }),
+    mkNode({ nodeId: "n4", validScore: 0.6 }),
+    mkNode({ nodeId: "n5", validScore: 0.7 }),
+  ];
+  it("siblings are ranked by three-factor utility, not by score", () => {
+    // Over the scored nodes (0.5 … 0.8), reference weights 1.0/0.4/0.25:
+    // n1: s̃ 1, Δ̃ 0.3/0.3 = 1, ν = 1/sqrt(1+3) (three other sklearn) → u = 1 + 0.4 + 0.125 = 1.525
+    // n2: s̃ 0.28/0.3, Δ̃ 0.28/0.3, ν = 1 → u = 0.9333 + 0.3733 + 0.25 = 1.5567
+    const u = nodeUtilities(U);
+    expect(u.get("n1")).toBeCloseTo(1.525, 12);
+    expect(u.get("n2")).toBeCloseTo(0.28 / 0.3 + 0.4 * (0.28 / 0.3) + 0.25, 12);
+    expect(u.has("n3")).toBe(false);
+    expect(ids(topSiblings(U[3]!, U, 3))).toEqual(["n2", "n1"]);
+    expect(ids(topSiblings(U[1]!, U, 3))).toEqual(["n2", "n3"]); // a failure after the scored ones
+    // Paper weights 1.0/0.6/0.3: n1 1.75, n2 0.9333 + 0.56 + 0.3 = 1.7933: same order.
+    expect(ids(topSiblings(U[3]!, U, 3, nodeUtilities(U, SELECTION_PRESETS.paper)))).toEqual(["n2", "n1"]);
+  });
+
+  it("Draft's explored ideas: non-Debug nodes, most recent first, one per family and plan", () => {
+    expect(exploredIdeas(T, 3)).toEqual([
+      "- [sklearn] plan of n10 → validation 0.8", "- [sklearn] plan of n9 → runtime_error (import_error)", "- [sklearn] plan of n8 → validation 0.72",
+    ]);
+    const twice = [...T, mkNode({ nodeId: "n11", plan: "plan of n10", validScore: 0.3 })];
+    expect(exploredIdeas(twice, 2)).toEqual(["- [sklearn] plan of n10 → validation 0.3", "- [sklearn] plan of n9 → runtime_error (import_error)"]);
+    expect(selectedIds(selectContext("draft", [], T))).toEqual([]);
   });
 
   it.each([
     { op: "draft" as const, parents: [], want: [] },
     { op: "improve" as const, parents: ["n8"], want: ["n8", "n5", "n2", "n0", "n10"] },
-    { op: "debug" as const, parents: ["n9"], want: ["n9", "n4", "n3", "n7"] },
+    { op: "debug" as const, parents: ["n9"], want: ["n9", "n4", "n3", "n10", "n8", "n7", "n6", "n5", "n2"] },
     { op: "crossover" as const, parents: ["n8", "n6"], want: ["n8", "n6", "n5", "n2", "n0", "n10", "n9"] },
   ])("$op selects only its nodes", ({ op, parents, want }) => {
     expect(selectedIds(selectContext(op, parents.map((p) => by.get(p)!), T))).toEqual(want);
@@ -66,7 +99,7 @@ describe("context selection", () => {
     expect(imp.memory).toMatch(/Ancestors[^]*- n0[^]*Siblings[^]*- n6\n- n9/);
   });
 
-  it("AIRA-Evo history shows every node whatever the operator", () => {
+  it("AIDE/MCTS history shows every node whatever the operator", () => {
     const sums = new Map(T.map((n) => [n.nodeId, `S(${n.nodeId})`]));
     const a = historyContext([by.get("n2")!], T, sums, budget);
     expect(a.memory!.split("\n").filter((l) => l.startsWith("- S("))).toHaveLength(T.length);

@@ -1,4 +1,5 @@
 import type { NodeView, Operator, OperatorContext } from "../policy/types.js";
+import { SELECTION_PRESETS, threeFactorSelection, type SelectionCandidate, type SelectionWeights } from "./three-factor-selection.js";
 import { isGood, type EvoNode } from "./types.js";
 
 /** The nodes an operator is shown, by role (spec §4 point 4). Pure: chosen from the tree alone. */
@@ -6,7 +7,8 @@ export interface ContextSelection {
   readonly parents: readonly EvoNode[];
   readonly ancestors: readonly EvoNode[];
   readonly siblings: readonly EvoNode[];
-  readonly failures: readonly EvoNode[];
+  /** Debug: related nodes, same error signature first, then the most recent (any outcome). */
+  readonly related: readonly EvoNode[];
   /** Crossover: per parent, its own ancestors and siblings (what each branch brings). */
   readonly branches?: readonly { readonly parent: EvoNode; readonly ancestors: readonly EvoNode[]; readonly siblings: readonly EvoNode[] }[];
 }
@@ -17,8 +19,12 @@ export interface ContextLimits {
   readonly crossoverAncestors: number;
   readonly crossoverSiblings: number;
   readonly debugFailures: number;
+  readonly draftIdeas: number;
+  readonly trendWindow: number;
 }
-export const DEFAULT_CONTEXT_LIMITS: ContextLimits = { improveAncestors: 3, improveSiblings: 3, crossoverAncestors: 2, crossoverSiblings: 2, debugFailures: 8 };
+export const DEFAULT_CONTEXT_LIMITS: ContextLimits = {
+  improveAncestors: 3, improveSiblings: 3, crossoverAncestors: 2, crossoverSiblings: 2, debugFailures: 8, draftIdeas: 10, trendWindow: 5,
+};
 
 /** Nearest ancestors, breadth-first along parent links (first parent first), without repeats. */
 export function nearestAncestors(node: EvoNode, byId: ReadonlyMap<string, EvoNode>, k: number): EvoNode[] {
@@ -40,54 +46,106 @@ export function nearestAncestors(node: EvoNode, byId: ReadonlyMap<string, EvoNod
   return out;
 }
 
-/** Siblings share at least one parent; the top k by fitness (scored first, then most recent). */
-export function topSiblings(node: EvoNode, all: readonly EvoNode[], k: number): EvoNode[] {
+/**
+ * The three-factor utility (three-factor-selection.ts) of every scored node, over the run's scored nodes:
+ * u = λs s̃ + λΔ Δ̃ + λn ν, s̃ the normalised signed score, Δ̃ the positive gain over the best parent / the
+ * largest such gain, ν = 1/sqrt(1 + N_f), N_f = the other scored nodes of the family.
+ */
+export function nodeUtilities(all: readonly EvoNode[], weights: SelectionWeights = SELECTION_PRESETS.reference, normalisation: "minmax" | "rank" = "minmax"): Map<string, number> {
+  const byId = new Map(all.map((n) => [n.nodeId, n]));
+  const scored = all.filter(isGood);
+  const fam = new Map<string, number>();
+  for (const n of scored) fam.set(n.methodFamily, (fam.get(n.methodFamily) ?? 0) + 1);
+  const cands: SelectionCandidate[] = scored.map((n) => {
+    const pf = n.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
+    return { nodeId: n.nodeId, fitness: n.fitness!, bestParentFitness: pf.length ? Math.max(...pf) : null, familyCount: fam.get(n.methodFamily)! - 1 };
+  });
+  return new Map(threeFactorSelection(cands, weights, normalisation).map((s) => [s.nodeId, s.utility]));
+}
+
+/**
+ * Siblings share at least one parent; the top k by three-factor utility (`nodeUtilities`), nodes
+ * without a utility (failures) after them, most recent first; ties go to the most recent.
+ */
+export function topSiblings(node: EvoNode, all: readonly EvoNode[], k: number, utilities: ReadonlyMap<string, number> = nodeUtilities(all)): EvoNode[] {
   if (node.parents.length === 0) return [];
   const ps = new Set(node.parents);
+  const u = (n: EvoNode) => utilities.get(n.nodeId) ?? -Infinity;
   return all
     .filter((n) => n.nodeId !== node.nodeId && n.parents.some((p) => ps.has(p)))
-    .sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity) || b.step - a.step)
+    .sort((a, b) => u(b) - u(a) || b.step - a.step)
     .slice(0, k);
 }
 
-/** Up to k earlier failures: the failing node's error signature first, then the most recent. */
-export function earlierFailures(node: EvoNode, all: readonly EvoNode[], k: number): EvoNode[] {
+/**
+ * Debug's related nodes, up to k: the nodes that failed with the failing node's error signature first,
+ * then the most recent nodes of the run whatever their outcome (most recent first within each group).
+ */
+export function relatedNodes(node: EvoNode, all: readonly EvoNode[], k: number): EvoNode[] {
   const sig = node.errorSignature;
+  const same = (n: EvoNode) => Number(sig !== null && !isGood(n) && n.errorSignature === sig);
   return all
-    .filter((n) => n.nodeId !== node.nodeId && n.step < node.step && !isGood(n))
-    .sort((a, b) => Number(b.errorSignature === sig && sig !== null) - Number(a.errorSignature === sig && sig !== null) || b.step - a.step)
+    .filter((n) => n.nodeId !== node.nodeId)
+    .sort((a, b) => same(b) - same(a) || b.step - a.step)
     .slice(0, k);
 }
 
-/** Which nodes each operator sees. Draft: none; Improve/Crossover/Debug: spec §4 point 4. */
-export function selectContext(operator: Operator, parents: readonly EvoNode[], all: readonly EvoNode[], limits = DEFAULT_CONTEXT_LIMITS): ContextSelection {
+/**
+ * Draft's "previously explored ideas": the run's non-Debug nodes, most recent first, one per distinct
+ * (method family, first plan line), at most k: `[family] plan → validation v` (or the failure).
+ */
+export function exploredIdeas(all: readonly EvoNode[], k: number): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const n of [...all].sort((a, b) => b.step - a.step)) {
+    if (n.operator === "debug" || out.length >= k) continue;
+    const idea = (n.plan.split("\n")[0] ?? "").slice(0, 160);
+    const key = `${n.methodFamily}\u0000${idea}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const outcome = isGood(n) ? `validation ${n.validScore}` : `${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""}`;
+    out.push(`- [${n.methodFamily}] ${idea} → ${outcome}`);
+  }
+  return out;
+}
+
+/**
+ * Which nodes each operator sees (spec §4 point 4): Draft none (it gets `exploredIdeas`); Improve the
+ * parent, its nearest ancestors and top siblings by utility; Crossover per parent the same; Debug the
+ * failing node and its related nodes (`relatedNodes`).
+ */
+export function selectContext(
+  operator: Operator, parents: readonly EvoNode[], all: readonly EvoNode[], limits: Partial<ContextLimits> = {},
+  utilities: ReadonlyMap<string, number> = nodeUtilities(all),
+): ContextSelection {
+  const lim = { ...DEFAULT_CONTEXT_LIMITS, ...limits };
   const byId = new Map(all.map((n) => [n.nodeId, n]));
   const none: EvoNode[] = [];
   switch (operator) {
     case "draft":
-      return { parents: none, ancestors: none, siblings: none, failures: none };
+      return { parents: none, ancestors: none, siblings: none, related: none };
     case "improve": {
       const p = parents[0]!;
-      return { parents, ancestors: nearestAncestors(p, byId, limits.improveAncestors), siblings: topSiblings(p, all, limits.improveSiblings), failures: none };
+      return { parents, ancestors: nearestAncestors(p, byId, lim.improveAncestors), siblings: topSiblings(p, all, lim.improveSiblings, utilities), related: none };
     }
     case "debug": {
       const p = parents[0]!;
-      return { parents, ancestors: none, siblings: none, failures: earlierFailures(p, all, limits.debugFailures) };
+      return { parents, ancestors: none, siblings: none, related: relatedNodes(p, all, lim.debugFailures) };
     }
     case "crossover": {
       const branches = parents.map((p) => ({
         parent: p,
-        ancestors: nearestAncestors(p, byId, limits.crossoverAncestors),
-        siblings: topSiblings(p, all, limits.crossoverSiblings),
+        ancestors: nearestAncestors(p, byId, lim.crossoverAncestors),
+        siblings: topSiblings(p, all, lim.crossoverSiblings, utilities),
       }));
-      return { parents, ancestors: branches.flatMap((b) => b.ancestors), siblings: branches.flatMap((b) => b.siblings), failures: none, branches };
+      return { parents, ancestors: branches.flatMap((b) => b.ancestors), siblings: branches.flatMap((b) => b.siblings), related: none, branches };
     }
   }
 }
 
 /** Every node id the selection shows (the ones memory synthesis may summarise), in order, unique. */
 export function selectedIds(sel: ContextSelection): string[] {
-  return [...new Set([...sel.parents, ...sel.ancestors, ...sel.siblings, ...sel.failures].map((n) => n.nodeId))];
+  return [...new Set([...sel.parents, ...sel.ancestors, ...sel.siblings, ...sel.related].map((n) => n.nodeId))];
 }
 
 export function toView(n: EvoNode, summary?: string): NodeView {
@@ -100,11 +158,20 @@ export function toView(n: EvoNode, summary?: string): NodeView {
 
 const line = (n: EvoNode, summaries: ReadonlyMap<string, string>) => `- ${summaries.get(n.nodeId) ?? n.nodeId}`;
 
+/** What an OpenMLE-Evo context adds to its selection: priors, Draft's explored ideas, the board lines of Improve/Crossover. */
+export interface ContextExtras {
+  readonly priors?: string;
+  readonly ideas?: readonly string[];
+  readonly board?: readonly string[];
+}
+
 /** OpenMLE-Evo: the operator-conditioned context, with memory rendered from the selected nodes only. */
-export function conditionedContext(sel: ContextSelection, summaries: ReadonlyMap<string, string>, budget: OperatorContext["budget"], priors?: string): OperatorContext {
+export function conditionedContext(sel: ContextSelection, summaries: ReadonlyMap<string, string>, budget: OperatorContext["budget"], extras: ContextExtras = {}): OperatorContext {
   const view = (n: EvoNode) => toView(n, summaries.get(n.nodeId));
   const parts: string[] = [];
-  if (priors) parts.push(`Priors from earlier tasks:\n${priors}`);
+  if (extras.priors) parts.push(`Priors from earlier tasks:\n${extras.priors}`);
+  if (extras.ideas?.length) parts.push("Previously explored ideas (most recent first):", ...extras.ideas);
+  if (extras.board?.length) parts.push("Experience board:", ...extras.board);
   if (sel.branches) {
     sel.branches.forEach((b, i) => {
       const label = String.fromCharCode(65 + i);
@@ -114,17 +181,17 @@ export function conditionedContext(sel: ContextSelection, summaries: ReadonlyMap
     });
   } else {
     if (sel.ancestors.length) parts.push("Ancestors (nearest first):", ...sel.ancestors.map((n) => line(n, summaries)));
-    if (sel.siblings.length) parts.push("Siblings (best first):", ...sel.siblings.map((n) => line(n, summaries)));
-    if (sel.failures.length) parts.push("Earlier failures (same error signature first):", ...sel.failures.map((n) => line(n, summaries)));
+    if (sel.siblings.length) parts.push("Siblings (highest utility first):", ...sel.siblings.map((n) => line(n, summaries)));
+    if (sel.related.length) parts.push("Related nodes (same error signature first, then the most recent):", ...sel.related.map((n) => line(n, summaries)));
   }
   parts.push(budgetLine(budget));
   return {
-    parents: sel.parents.map(view), ancestors: sel.ancestors.map(view), siblings: sel.siblings.map(view), failures: sel.failures.map(view),
+    parents: sel.parents.map(view), ancestors: sel.ancestors.map(view), siblings: sel.siblings.map(view), failures: sel.related.map(view),
     memory: parts.join("\n"), budget,
   };
 }
 
-/** AIRA-Evo: parents only, and the pre-summarised history of all evaluated nodes (same for every operator). */
+/** AIDE and MCTS: parents only, and the summarised history of all evaluated nodes (same for every operator). */
 export function historyContext(parents: readonly EvoNode[], all: readonly EvoNode[], summaries: ReadonlyMap<string, string>, budget: OperatorContext["budget"], priors?: string): OperatorContext {
   const parts = [...(priors ? [`Priors from earlier tasks:\n${priors}`] : []), "History of all evaluated nodes:", ...all.map((n) => line(n, summaries)), budgetLine(budget)];
   return { parents: parents.map((n) => toView(n, summaries.get(n.nodeId))), memory: parts.join("\n"), budget };

@@ -1,7 +1,7 @@
 import { sampleIndex, type Rng } from "../util/rng.js";
 import type { EvolveConfig } from "./config.js";
 import { debugDecision } from "./debug-chain.js";
-import { fitnessSoftmax } from "./fitness-selection.js";
+import { fitnessSoftmax, globalNormalisedFitness } from "./fitness-selection.js";
 import { islandMembers, loopGeneration } from "./islands.js";
 import { selectionWeights, threeFactorSelection, type SelectionCandidate } from "./three-factor-selection.js";
 import type { Action, EvoNode } from "./types.js";
@@ -17,11 +17,17 @@ export interface StepInput {
   readonly config: EvolveConfig;
 }
 
-/** Probabilities over an island's members: three-factor (openmle) or fitness softmax (aira-evo). */
+/**
+ * Probabilities over an island's members: three-factor (openmle) or fitness softmax (aira-evo: utility =
+ * the fitness normalised by the global min/max over every scored node of `all`, see fitness-selection.ts).
+ */
 export function parentProbabilities(members: readonly EvoNode[], all: readonly EvoNode[], cfg: EvolveConfig): { nodeId: string; utility: number; probability: number }[] {
   if (cfg.harness === "aira-evo") {
-    const p = fitnessSoftmax(members.map((m) => m.fitness!), cfg.airaTemperature);
-    return members.map((m, i) => ({ nodeId: m.nodeId, utility: m.fitness!, probability: p[i]! }));
+    const scored = [...all, ...members].filter((n) => n.fitness !== null && Number.isFinite(n.fitness)).map((n) => n.fitness!);
+    const lo = Math.min(...scored);
+    const hi = Math.max(...scored);
+    const p = fitnessSoftmax(members.map((m) => m.fitness!), scored, cfg.airaTemperature);
+    return members.map((m, i) => ({ nodeId: m.nodeId, utility: globalNormalisedFitness(m.fitness, lo, hi), probability: p[i]! }));
   }
   const byId = new Map(all.map((n) => [n.nodeId, n]));
   // N_f: the island members' cards of the candidate's family, the candidate itself excluded.

@@ -10,7 +10,7 @@ import { recordTaskReview } from "../gym/index.js";
 import { createRng } from "../util/rng.js";
 import { aideStep } from "./aide-step.js";
 import { buildContext, contextChars } from "./build-context.js";
-import { EvolveConfig, type EvolveConfigInput } from "./config.js";
+import { EvolveConfig, upgradeStoredConfig, type EvolveConfigInput } from "./config.js";
 import { ResumeError } from "./errors.js";
 import { evoStep, parentProbabilities } from "./evo-step.js";
 import type { EvoEvent } from "./events.js";
@@ -76,7 +76,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     const rows = await ws.query<{ task_id: string; config: string }>("SELECT task_id, config FROM runs WHERE run_id = $r", { r: opts.resume });
     if (!rows.length) throw new ResumeError(`run "${opts.resume}" is not in workspace ${ws.dir}. List runs with: openmle workspace query ${ws.dir} "SELECT run_id FROM runs".`);
     if (rows[0]!.task_id !== task.meta.id) throw new ResumeError(`run "${opts.resume}" is for task "${rows[0]!.task_id}", not "${task.meta.id}". Pass --task ${rows[0]!.task_id}.`);
-    const stored = JSON.parse(rows[0]!.config) as EvolveConfigInput;
+    const stored = upgradeStoredConfig(JSON.parse(rows[0]!.config) as Record<string, unknown>) as EvolveConfigInput;
     cfg = EvolveConfig.parse({ ...stored, ...(opts.config?.steps ? { steps: opts.config.steps } : {}) });
     runId = opts.resume;
     nodes = await loadNodes(ws, runId);
@@ -112,11 +112,12 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     return true;
   };
 
-  const plan = (step: number, lane: number): Action => {
+  /** The step's action; null (MCTS only, with steps in flight) = wait for the next node. */
+  const plan = (step: number, lane: number): Action | null => {
     const rng = stepRng(cfg.seed, step);
     const inFlight = [...pending.values()];
     if (cfg.harness === "aide") return aideStep(nodes, rng, cfg.aide, inFlight);
-    if (cfg.harness === "mcts") return mctsStep(nodes, cfg.mcts, inFlight);
+    if (cfg.harness === "mcts") return mctsStep(nodes, cfg.mcts, inFlight, cfg.debugTimeCapS);
     return evoStep({ nodes, step, last: lanes[lane] ?? null, pending: inFlight, rng, config: cfg });
   };
 
@@ -127,6 +128,14 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     ...(cfg.workers > 1 ? { cpus: Math.max(1, Math.floor(availableParallelism() / cfg.workers)) } : {}),
   };
 
+  // A worker whose harness must wait for an outcome (MCTS selection) sleeps until the next node is written.
+  let wake = () => {};
+  let nodeWritten = new Promise<void>((r) => (wake = r));
+  const notify = () => {
+    wake();
+    nodeWritten = new Promise<void>((r) => (wake = r));
+  };
+
   // 3. Workers: each takes the next step, plans, asks the policy, executes and writes.
   const worker = async (lane: number) => {
     while (todo.length && budgetLeft()) {
@@ -134,6 +143,11 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
       const stepStart = performance.now();
       const stepStartMs = Date.now();
       const action = plan(step, lane);
+      if (!action) {
+        todo.unshift(step);
+        await nodeWritten;
+        continue;
+      }
       pending.set(step, action);
       emit({ type: "step-start", step, action });
       const budget = {
@@ -166,6 +180,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
       nodes.sort((a, b) => a.step - b.step);
       pending.delete(step);
       lanes[lane] = node;
+      notify();
       const best = champion(nodes);
       const mins = (now() - t0) / 60000;
       emit({ type: "node", step, node, card, action, contextChars: contextChars(ctx), done: nodes.length, total: cfg.steps, best: best?.validScore ?? null, nodesPerMin: mins > 0 ? nodes.length / mins : 0 });
@@ -209,7 +224,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
   };
 
   let failed: unknown = null;
-  await Promise.all(Array.from({ length: cfg.workers }, (_, i) => worker(i).catch((e) => { failed ??= e; todo.length = 0; })));
+  await Promise.all(Array.from({ length: cfg.workers }, (_, i) => worker(i).catch((e) => { failed ??= e; todo.length = 0; notify(); })));
   const summary = summarise(nodes, {
     runId, taskId: task.meta.id, harness: cfg.harness, policy: policy.name, seed: cfg.seed, wallS: (now() - t0) / 1000, stopReason,
   });

@@ -1,24 +1,29 @@
 // kit/evo: long-horizon search (spec §4): OpenMLE-Evo with experience cards, three-factor selection and
 // operator-conditioned memory; the AIRA-Evo, AIDE greedy and MCTS baselines; Evo-Max; resume.
 export { evolve, stepRng, type EvolveOptions, type EvolveResult } from "./evolve.js";
-export { EvolveConfig, EVOLVE_PRESETS, HARNESSES, type Harness, type EvolveConfigInput, type EvolvePreset } from "./config.js";
+export { EvolveConfig, EVOLVE_PRESETS, HARNESSES, upgradeStoredConfig, type Harness, type EvolveConfigInput, type EvolvePreset } from "./config.js";
 export type { EvoEvent } from "./events.js";
 export type { EvoNode, Action } from "./types.js";
 export { summarise, champion, type RunSummary } from "./run-summary.js";
 export { threeFactorSelection, selectionWeights, ThreeFactorConfig, SELECTION_PRESETS, type SelectionCandidate, type SelectionScores, type SelectionWeights } from "./three-factor-selection.js";
-export { fitnessSoftmax } from "./fitness-selection.js";
+export { fitnessSoftmax, globalNormalisedFitness, AIRA_NEUTRAL_FITNESS } from "./fitness-selection.js";
 export { softmax, minMax, rankNormalise } from "./softmax.js";
 export { evoStep, parentProbabilities, type StepInput } from "./evo-step.js";
 export { aideStep, AIDE_DEFAULTS, type AideLimits } from "./aide-step.js";
-export { mctsStep, uct, MCTS_DEFAULTS, type MctsLimits } from "./mcts-step.js";
+export { mctsStep, mctsStats, normaliseQ, uct, MctsConfig, MCTS_DEFAULTS, type MctsLimits } from "./mcts-step.js";
 export { debugDecision, debugChain, debugDepth, terminalCategory, TERMINAL_FAILURES, type DebugChainLimits } from "./debug-chain.js";
 export { admits, islandMembers, loopGeneration, childLineageDepth } from "./islands.js";
 export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily } from "./method-family.js";
 export { buildCard, cardSummary, type ExperienceCard } from "./experience-card.js";
 export { experienceBoard, renderBoard, BOARD_QUERIES, type ExperienceBoard } from "./board.js";
-export { selectContext, selectedIds, conditionedContext, historyContext, DEFAULT_CONTEXT_LIMITS, type ContextSelection, type ContextLimits } from "./context.js";
+export { boardLines, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";
+export {
+  selectContext, selectedIds, conditionedContext, historyContext, nodeUtilities, topSiblings, relatedNodes, exploredIdeas, DEFAULT_CONTEXT_LIMITS,
+  type ContextSelection, type ContextLimits, type ContextExtras,
+} from "./context.js";
+export { airaContext, airaMemoryNodes, airaMemoryEntry } from "./aira-memory.js";
 export { buildContext, contextChars } from "./build-context.js";
-export { synthesizeMemory } from "./memory-synthesis.js";
+export { synthesizeMemory, memoryPrompt } from "./memory-synthesis.js";
 export { distillPriors } from "./priors.js";
 export { loadNodes } from "./node-store.js";
 export { nodeTiming, kitShare, type NodeTiming } from "./node-timing.js";

@@ -1,17 +1,36 @@
 import type { LanguageModel } from "../llm/spec.js";
 import type { Workspace } from "../store/index.js";
+import type { ChatMessage } from "../llm/spec.js";
 import { cardSummary } from "./experience-card.js";
+
+type CardRow = { node_id: string; operator: string; method_family: string; plan: string; analysis: string; parents: string[] };
+
+/**
+ * The memory model's prompt for one node: its card and plan next to its parent's (each parent's, for a
+ * Crossover), asking what changed against the parent and whether it helped; a Draft has no parent to
+ * compare with.
+ */
+export function memoryPrompt(node: CardRow, parents: readonly CardRow[]): ChatMessage[] {
+  const card = (c: CardRow) => `${cardSummary({ ...c, parents: c.parents ?? [], plan: c.plan ?? "" })}\nPlan:\n${c.plan ?? ""}`;
+  const vs = parents.length
+    ? parents.map((p, i) => `Parent${parents.length > 1 ? ` ${String.fromCharCode(65 + i)}` : ""}: ${card(p)}`).join("\n\n")
+    : "Parent: none (a fresh draft).";
+  return [
+    { role: "system", content: "Summarise one node of an ML-engineering search in at most three sentences, comparing it with its parent: what it changed, whether that helped (its outcome against the parent's), what to keep or avoid." },
+    { role: "user", content: `Node: ${card(node)}\n\n${vs}` },
+  ];
+}
 
 /**
  * Operator-triggered memory synthesis (spec §4 point 3): summaries only for the nodes an operator
  * selected. Without a model: the deterministic card summary. With one: a cached LLM summary per
  * node (memory_cache keyed by run, node and model; also stored as the card's rich_summary), so a
- * node is summarised at most once whichever operator asks again.
+ * node is summarised at most once whichever operator asks again. The model's prompt (`memoryPrompt`)
+ * compares the node with its parent(s): what changed and whether it helped.
  */
 export async function synthesizeMemory(ws: Workspace, runId: string, nodeIds: readonly string[], opts: { model?: LanguageModel; operator?: string } = {}): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (nodeIds.length === 0) return out;
-  type CardRow = { node_id: string; operator: string; method_family: string; plan: string; analysis: string; parents: string[] };
   const list = nodeIds.map((i) => `'${i.replaceAll("'", "''")}'`).join(",");
   const cards = await ws.query<CardRow>(
     `SELECT node_id, operator, method_family, plan, analysis, parents FROM cards WHERE run_id = $runId AND node_id IN (${list}) ORDER BY node_id`,
@@ -29,15 +48,20 @@ export async function synthesizeMemory(ws: Workspace, runId: string, nodeIds: re
     (keys ? await ws.query<{ node_id: string; summary: string }>(`SELECT node_id, summary FROM memory_cache WHERE cache_key IN (${keys})`) : [])
       .map((h) => [h.node_id, h.summary]),
   );
+  // The parents' cards, for the comparison (one query for every miss).
+  const misses = cards.filter((c) => !hits.has(c.node_id));
+  const parentIds = [...new Set(misses.flatMap((c) => c.parents ?? []))];
+  const parentCards = new Map(
+    (parentIds.length
+      ? await ws.query<CardRow>(`SELECT node_id, operator, method_family, plan, analysis, parents FROM cards WHERE run_id = $runId AND node_id IN (${parentIds.map((i) => `'${i.replaceAll("'", "''")}'`).join(",")})`, { runId })
+      : []).map((p) => [p.node_id, p]),
+  );
   for (const c of cards) {
     const hit = hits.get(c.node_id);
     if (hit !== undefined) { out.set(c.node_id, hit); continue; }
-    const base = cardSummary({ ...c, parents: c.parents ?? [], plan: c.plan ?? "" });
+    const parents = (c.parents ?? []).map((p) => parentCards.get(p)).filter((p): p is CardRow => p !== undefined);
     const res = await model.chat({
-      messages: [
-        { role: "system", content: "Summarise one node of an ML-engineering search in at most three sentences: what it tried, what happened, what to keep or avoid." },
-        { role: "user", content: `${base}\nPlan:\n${c.plan ?? ""}` },
-      ],
+      messages: memoryPrompt(c, parents),
       temperature: 0, maxTokens: 200, purpose: "memory", runId, nodeId: c.node_id, operator: opts.operator,
     });
     const summary = `${c.node_id}: ${res.text.trim()}`;

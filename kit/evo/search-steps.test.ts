@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createRng, type Rng } from "../util/rng.js";
+import type { Rng } from "../util/rng.js";
 import { aideStep } from "./aide-step.js";
 import { debugChain, debugDecision, debugDepth, terminalCategory } from "./debug-chain.js";
 import { admits, childLineageDepth, islandMembers, loopGeneration } from "./islands.js";
-import { mctsStep, uct } from "./mcts-step.js";
 import { mkNode } from "./test-helpers/make-node.js";
 import type { EvoNode } from "./types.js";
 
@@ -103,35 +102,6 @@ describe("AIDE greedy", () => {
     for (let i = 6; i <= 9; i++) ns.push(mkNode({ nodeId: `n${i}`, operator: "debug", parents: [`n${i - 1}`], status: "runtime_error" }));
     expect(aideStep(ns, fixed(0.1, 0))).toMatchObject({ operator: "improve", parents: ["n4"] }); // n9 has depth 4
     expect(aideStep(ns.slice(0, 9), fixed(0.1, 0))).toMatchObject({ operator: "debug", parents: ["n8"] }); // depth 3
-  });
-});
-
-describe("MCTS", () => {
-  it.each([
-    { q: 0.5, np: 10, n: 2, c: 0.25, want: 0.5 + 0.25 * Math.sqrt(Math.log(10) / 2) },
-    { q: 0, np: 1, n: 1, c: 0.25, want: 0 },
-    { q: 1, np: 100, n: 4, c: 1, want: 1 + Math.sqrt(Math.log(100) / 4) },
-  ])("uct($q, $np, $n)", ({ q, np, n, c, want }) => expect(uct(q, np, n, c)).toBeCloseTo(want, 12));
-
-  it("drafts until the root has its drafts, then expands the best-uct node", () => {
-    const two = [mkNode({ nodeId: "n0", validScore: 0.2 }), mkNode({ nodeId: "n1", validScore: 0.8 })];
-    expect(mctsStep(two, { c: 0.25, numDrafts: 3, maxChildren: 2, maxDebugDepth: 3 })).toMatchObject({ operator: "draft" });
-    // root full (2 drafts): n1 has norm_q 1 vs 0 → improve n1.
-    expect(mctsStep(two, { c: 0.25, numDrafts: 2, maxChildren: 2, maxDebugDepth: 3 })).toMatchObject({ operator: "improve", parents: ["n1"] });
-    // n1 full with two children (one failed): N(n1) = 3, q = (1 + 0 + 0.5)/3; N(n0) = 1, q = 0.
-    const more = [...two, mkNode({ nodeId: "n2", operator: "improve", parents: ["n1"], status: "runtime_error" }), mkNode({ nodeId: "n3", operator: "improve", parents: ["n1"], validScore: 0.5 })];
-    const a = mctsStep(more, { c: 0.25, numDrafts: 2, maxChildren: 2, maxDebugDepth: 3 });
-    expect(a.uct!.n1).toBeCloseTo(0.5 + 0.25 * Math.sqrt(Math.log(5) / 3), 12);
-    expect(a.uct!.n0).toBeCloseTo(0 + 0.25 * Math.sqrt(Math.log(5) / 1), 12);
-    // n1 (0.683) beats n0 (0.317); n1 is full, so descend: n3 = 0.5 + 0.25·sqrt(ln 3) = 0.762 beats n2 = 0.262.
-    expect(a.uct!.n3).toBeCloseTo(0.5 + 0.25 * Math.sqrt(Math.log(3)), 12);
-    expect(a).toMatchObject({ operator: "improve", parents: ["n3"] });
-  });
-
-  it("is deterministic for a given tree and is seeded nowhere", () => {
-    const ns = [mkNode({ nodeId: "n0", status: "runtime_error" })];
-    expect(mctsStep(ns, { c: 0.25, numDrafts: 1, maxChildren: 2, maxDebugDepth: 3 })).toMatchObject({ operator: "debug", parents: ["n0"] });
-    void createRng;
   });
 });
 

@@ -31,9 +31,9 @@ export interface OperatorContext {
   readonly parents: readonly NodeView[];
   readonly ancestors?: readonly NodeView[];
   readonly siblings?: readonly NodeView[];
-  /** debug: earlier failures, same error signature first. */
+  /** debug: related nodes, failures with the same error signature first, then the most recent nodes (any outcome). */
   readonly failures?: readonly NodeView[];
-  /** A rendered history/memory block (AIRA-Evo: all nodes; OpenMLE-Evo: operator-conditioned). */
+  /** A rendered memory block (OpenMLE-Evo: operator-conditioned; AIRA-Evo: good nodes or ancestors; AIDE/MCTS: all nodes). */
   readonly memory?: string;
   readonly budget: { readonly remainingSteps: number; readonly remainingTimeS: number; readonly perRunTimeLimitS: number };
   /** The run and the node being written, when known: model calls are recorded under them (llm_calls). */

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { EvolveConfig, loadNodes, type EvoNode } from "../evo/index.js";
+import { EvolveConfig, loadNodes, upgradeStoredConfig, type EvoNode } from "../evo/index.js";
 import type { Workspace } from "../store/index.js";
 import { EmptyRunError, UnknownRunError } from "./errors.js";
 
@@ -77,7 +77,7 @@ export async function loadRunViews(ws: Workspace, runId?: string): Promise<RunVi
       return { ...n, card: cardRest, record, stderrTail: typeof stderr === "string" ? stderr : "" };
     });
     const cfgRaw = obj(r.config);
-    const parsed = cfgRaw ? EvolveConfig.safeParse(cfgRaw) : null;
+    const parsed = cfgRaw ? EvolveConfig.safeParse(upgradeStoredConfig(cfgRaw)) : null;
     out.push({
       runId: id, taskId: String(r.task_id), taskName: (r.task_name as string | null) ?? null, metric: (r.metric as string | null) ?? null,
       higherIsBetter: r.higher_is_better === null || r.higher_is_better === undefined ? true : Boolean(r.higher_is_better),

@@ -9,7 +9,7 @@ export interface SelectionRow {
   /** OpenMLE-Evo three-factor rule: utility u_i and P(i) = softmax(u_i / T). */
   readonly utility: number;
   readonly pThreeFactor: number;
-  /** AIRA-Evo rule: P(i) = softmax(minmax(fitness) / T_aira). */
+  /** AIRA-Evo rule: P(i) = softmax(f̃_i / T_aira), f̃ = fitness min-max normalised over the run's scored nodes, clipped. */
   readonly pAira: number;
   /** The node issued at this step took this member as a parent. */
   readonly chosen: boolean;

@@ -21,7 +21,7 @@ import { evo, evolve, htmlTable, notebookFigure, openWorkspace, report, resolveT
 const task = await resolveTask("penguins");
 const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "nb04-")), "ws"));
 const evaluate = (job: Parameters<typeof runSandbox>[0]) => runSandbox({ ...job, workspace: ws });
-const small = { steps: 4, seed: 1, gen0Drafts: 2, aide: { numDrafts: 2 }, mcts: { numDrafts: 2 }, perRunTimeoutS: 600 };
+const small = { steps: 4, seed: 1, gen0Drafts: 2, aide: { numDrafts: 2 }, mcts: { numChildren: 2 }, perRunTimeoutS: 600 };
 console.log(`${task.meta.id}: ${task.meta.modality} ${task.meta.taskType}, metric ${task.meta.metric} (${task.meta.higherIsBetter ? "higher" : "lower"} is better)`);
 // %% [markdown]
 // ## Recorded runs: four harnesses × 40 nodes on `cars`

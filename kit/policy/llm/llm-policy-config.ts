@@ -11,7 +11,7 @@ export const LlmPolicyConfig = z.object({
   maxCodeChars: z.number().int().positive().default(16_000).describe("A parent's program longer than this is cut in the middle."),
   maxTracebackChars: z.number().int().positive().default(3000).describe("Traceback characters shown (the end is kept)."),
   maxStdoutChars: z.number().int().positive().default(1500).describe("Output-tail characters shown (the end is kept)."),
-  maxFailures: z.number().int().min(0).default(8).describe("Earlier failures shown to Debug (spec §4: up to 8)."),
+  maxFailures: z.number().int().min(0).default(8).describe("Related attempts shown to Debug (same error signature first, then the most recent; spec §4: up to 8)."),
   listRelatives: z
     .enum(["auto", "always", "never"])
     .default("auto")

@@ -51,7 +51,7 @@ export interface OperatorPrompt {
   /** One-liners; empty when the memory block already lists them (listRelatives: auto). */
   readonly ancestors: readonly PromptNode[];
   readonly siblings: readonly PromptNode[];
-  /** Debug: earlier failures, same error signature first. */
+  /** Debug: related attempts, same error signature first, then the most recent (any outcome). */
   readonly failures: readonly PromptNode[];
   readonly memory: string | null;
   readonly budget: OperatorContext["budget"];

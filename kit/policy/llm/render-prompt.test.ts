@@ -61,13 +61,13 @@ describe("buildPrompt + renderPrompt", () => {
     expect(improve).toContain("# Parent program: node n3 (draft; validation accuracy = 0.8)");
     expect(improve).toContain("```python\n# program of n3");
     expect(improve).toContain("# Ancestors (nearest first)\n\n- n1 [draft; score 0.8]: plan of n1");
-    expect(improve).toContain("# Sibling attempts (best first)\n\n- n4 [draft; score 0.85]");
+    expect(improve).toContain("# Sibling attempts (highest selection utility first)\n\n- n4 [draft; score 0.85]");
     expect(improve).toContain("raise the validation accuracy");
 
     const debug = text("debug");
     expect(debug).toContain("# Failing program: node n5 (draft; runtime_error, import_error)");
     expect(debug).toContain("ModuleNotFoundError: No module named 'lightgbm'");
-    expect(debug).toContain("- n2 [runtime_error, import_error]: ModuleNotFoundError: No module named 'catboost'");
+    expect(debug).toContain("# Related attempts (same error signature first, then the most recent)\n\n- n2 [runtime_error, import_error]: ModuleNotFoundError: No module named 'catboost'");
     expect(debug).toContain("Fix the failing program");
 
     const cross = text("crossover");

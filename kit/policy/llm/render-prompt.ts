@@ -47,9 +47,9 @@ function renderUser(p: OperatorPrompt): string {
   ];
   const label = p.operator === "crossover" ? (i: number) => `Parent ${String.fromCharCode(65 + i)}` : () => (p.operator === "debug" ? "Failing program" : "Parent program");
   p.parents.forEach((n, i) => parts.push(...renderNode(`${label(i)}`, n, p.contract.metric)));
-  if (p.failures.length) parts.push("# Earlier failures (same error signature first)", p.failures.map(failureLine).join("\n"));
+  if (p.failures.length) parts.push("# Related attempts (same error signature first, then the most recent)", p.failures.map(failureLine).join("\n"));
   if (p.ancestors.length) parts.push("# Ancestors (nearest first)", p.ancestors.map(oneLine).join("\n"));
-  if (p.siblings.length) parts.push("# Sibling attempts (best first)", p.siblings.map(oneLine).join("\n"));
+  if (p.siblings.length) parts.push("# Sibling attempts (highest selection utility first)", p.siblings.map(oneLine).join("\n"));
   if (p.memory) parts.push("# Memory", p.memory);
   parts.push("# Your job", instructions(p.operator, p.contract));
   return parts.join("\n\n");
@@ -78,6 +78,7 @@ function oneLine(n: PromptNode): string {
 }
 
 function failureLine(n: PromptNode): string {
+  if (n.status === "success") return oneLine(n);
   const last = (n.traceback ?? "").trim().split("\n").filter(Boolean).at(-1) ?? "";
   return `- ${n.nodeId} [${n.status}${n.errorSignature ? `, ${n.errorSignature}` : ""}]: ${last || (n.plan.split("\n")[0] ?? "")}`;
 }
@@ -90,7 +91,7 @@ function instructions(op: Operator, c: ProgramContract): string {
     case "improve":
       return `Improve the parent program: make one or two focused changes (features, model, hyper-parameters, validation or ensembling) that should ${goal}. Keep what works and stay within the time limit. Explain the change in the plan, then give the full updated program.`;
     case "debug":
-      return `Fix the failing program. Find the cause of the error above (and avoid the earlier failures), change as little as needed, and make sure it writes ${c.submissionFile} and prints \`${c.scoreLine}\`. Explain the fix in the plan, then give the full corrected program.`;
+      return `Fix the failing program. Find the cause of the error above (the related attempts show what else failed and what worked), change as little as needed, and make sure it writes ${c.submissionFile} and prints \`${c.scoreLine}\`. Explain the fix in the plan, then give the full corrected program.`;
     case "crossover":
       return `Combine the two parent programs into one that should ${goal}: take the stronger part of each (features, preprocessing, models), or ensemble their models. Explain what comes from which parent, then give the full program.`;
   }
