@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -26,8 +26,11 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "nbserver-"));
-    // tslab resolves packages the old Node way from the notebook's folder: `openmle` is this clone's kit.
-    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
+    // tslab resolves packages the old Node way from the notebook's folder: `openmle` is this clone's kit
+    // (linked here, so the test does not depend on node_modules/openmle, which npm install prunes).
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(root, join(dir, "node_modules", "openmle"));
+    symlinkSync(join(root, "node_modules", "tslab"), join(dir, "node_modules", "tslab"));
     writeFileSync(join(dir, "probe.ipynb"), JSON.stringify({
       nbformat: 4, nbformat_minor: 5,
       metadata: { kernelspec: { name: kernel, display_name: "TypeScript", language: "typescript" } },
@@ -52,7 +55,7 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
     }
     const url = new URL(out.match(/http:\/\/\S+/)![0]);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
-    page = await browser.newPage();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     await page.goto(`${url.origin}/notebooks/probe.ipynb?token=${url.searchParams.get("token")}`);
     await kernelReady();
   }, 120_000);
@@ -106,5 +109,7 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
     const snapshot = cell(2).locator(".openmle-figure .openmle-snapshot svg.main-svg").first();
     await expect.poll(() => snapshot.boundingBox().then((b) => (b ? Math.round(b.width) : 0)), { timeout: 30_000 }).toBeGreaterThan(300);
     expect(await cell(2).locator(".openmle-figure .openmle-snapshot svg .trace.bars .point").count()).toBe(2);
+    mkdirSync(join(root, "reports", "screenshots"), { recursive: true });
+    await page.screenshot({ path: join(root, "reports", "screenshots", "notebook-after-reload.png") });
   }, 120_000);
 });
