@@ -140,9 +140,10 @@ export class Workspace {
     ))).getRowObjectsJS().map((r) => String(r.table_name));
     let rows = 0;
     for (const t of tables) {
+      const conn = this.live; // a closed handle says so, not that the table is unreadable
       try {
         // hash() of every column makes the scan read every column segment; count(*) alone would read none.
-        const r = await this.track(this.live.runAndReadAll(`SELECT count(*) AS n, sum(hash(COLUMNS(*))) FROM ${quoteIdent(t)}`));
+        const r = await this.track(conn.runAndReadAll(`SELECT count(*) AS n, sum(hash(COLUMNS(*))) FROM ${quoteIdent(t)}`));
         rows += Number(r.getRowObjectsJS()[0]!.n);
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
