@@ -19,6 +19,12 @@ let counter = 0;
 /**
  * HTML for one figure. With `includePlotly` the bundle is inlined (self-contained, works
  * offline); otherwise the page must already have loaded it (see `plotlyScriptTag`).
+ *
+ * In Jupyter Notebook (a page with `Jupyter.notebook`), once the figure has drawn, its cell's output is
+ * rewritten to hold a static SVG of it (`Plotly.toImage`) inside the figure's div, so the saved
+ * notebook shows the figure after a page reload even when no output loads plotly.js any more (a
+ * re-run cell, a cleared output); where plotly.js is loaded, the figure is drawn interactive again
+ * over the snapshot. Elsewhere (reports, the dashboard, nbconvert) nothing changes.
  */
 export function figureHtml(fig: Figure, opts: { includePlotly?: boolean; id?: string; height?: number; title?: string } = {}): string {
   const id = opts.id ?? `openmle-fig-${process.pid}-${++counter}`;
@@ -27,11 +33,29 @@ export function figureHtml(fig: Figure, opts: { includePlotly?: boolean; id?: st
     .replaceAll("</", "<\\/");
   return (
     (opts.includePlotly ? plotlyScriptTag() : "") +
-    `<div id="${id}" class="openmle-figure"${opts.title ? ` data-title="${opts.title.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;")}"` : ""}></div>` +
-    `<script>(function(){var f=${payload};Plotly.newPlot(${JSON.stringify(id)},f.data,f.layout,f.config)` +
-    `.then(function(g){g.setAttribute("data-drawn","1");});})();</script>`
+    `<div id="${id}" class="openmle-figure"${opts.title ? ` data-title="${opts.title.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;")}"` : ""}>${snapshotMark(id)}</div>` +
+    `<script>(function(){var f=${payload},el=document.getElementById(${JSON.stringify(id)});` +
+    `if(typeof Plotly==="undefined"||!el)return;el.innerHTML="";Plotly.newPlot(el,f.data,f.layout,f.config)` +
+    `.then(function(g){g.setAttribute("data-drawn","1");${SNAPSHOT_SCRIPT}(g,${JSON.stringify(id)});});})();</script>`
   );
 }
+
+/** Where a notebook output's static snapshot of figure `id` goes (an HTML comment until then). */
+const snapshotMark = (id: string) => `<!--openmle-snapshot:${id}-->`;
+
+/**
+ * Page-side: in Jupyter Notebook, replace the figure's snapshot mark in its cell's saved output by a static
+ * SVG of the drawn figure and mark the notebook changed (saved by the next save or autosave).
+ * The mark is spelled in pieces so the script's own text never contains it (nor an HTML comment opener).
+ */
+const SNAPSHOT_SCRIPT = `(function(g,id){var nb=window.Jupyter&&window.Jupyter.notebook;if(!nb||!nb.get_cells)return;
+var mark="<!-"+"-openmle-snapshot:"+id+"-"+"->",text=function(h){return Array.isArray(h)?h.join(""):typeof h==="string"?h:"";};
+var cell=nb.get_cells().filter(function(c){return c.output_area&&c.output_area.element&&c.output_area.element[0].contains(g);})[0];if(!cell)return;
+var outs=cell.output_area.outputs.filter(function(o){return o.data&&text(o.data["text/html"]).indexOf(mark)>=0;});if(!outs.length)return;
+Plotly.toImage(g,{format:"svg",width:g._fullLayout.width,height:g._fullLayout.height}).then(function(url){
+var svg=decodeURIComponent(url.slice(url.indexOf(",")+1));
+outs.forEach(function(o){o.data["text/html"]=text(o.data["text/html"]).replace(mark,function(){return '<div class="openmle-snapshot">'+svg+"</div>";});});
+nb.set_dirty(true);});})`;
 
 export function plotlyScriptTag(): string {
   return `<script>${plotlyBundle().replaceAll("</script", "<\\/script")}</script>`;

@@ -47,5 +47,15 @@ export class WorkspaceLockedError extends WorkspaceError {
   }
 }
 
+/** A call on a handle that was closed, by `close()` or by a newer writer handle on the same folder in this process. */
+export class WorkspaceClosedError extends WorkspaceError {
+  constructor(
+    path: string,
+    readonly reason: string,
+  ) {
+    super(`Workspace ${path}: this handle is closed (${reason}). Use the handle the latest openWorkspace call returned, or open the workspace again.`, path);
+  }
+}
+
 /** A write was attempted on a handle opened read-only. */
 export class ReadOnlyWorkspaceError extends WorkspaceError {}

@@ -10,5 +10,5 @@ export { stableHash, configHash, canonicalJson } from "./hash.js";
 export { startRun, finishRun, type RunStart } from "./runs.js";
 export { WorkspaceConfig } from "./config.js";
 export {
-  WorkspaceError, NotAWorkspaceError, NewerSchemaError, CorruptWorkspaceError, WorkspaceLockedError, ReadOnlyWorkspaceError,
+  WorkspaceError, NotAWorkspaceError, NewerSchemaError, CorruptWorkspaceError, WorkspaceLockedError, ReadOnlyWorkspaceError, WorkspaceClosedError,
 } from "./errors.js";

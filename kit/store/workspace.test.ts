@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   CorruptWorkspaceError, NewerSchemaError, NotAWorkspaceError, ReadOnlyWorkspaceError, SCHEMA_VERSION, TABLES,
-  WorkspaceLockedError, exportParquet, fromArrow, importParquet, openWorkspace, toArrow, toDanfo, type Workspace,
+  WorkspaceClosedError, WorkspaceLockedError, exportParquet, fromArrow, importParquet, openWorkspace, toArrow, toDanfo, type Workspace,
 } from "./index.js";
 
 const open: Workspace[] = [];
@@ -89,10 +89,24 @@ describe("bad input", () => {
 });
 
 describe("single writer", () => {
-  it("a second handle in the same process gets WorkspaceLockedError", async () => {
+  it("opening again in the same process (a re-run notebook cell) closes the earlier handle after its running statement", async () => {
     const dir = join(tmp(), "ws");
-    await fresh(dir);
-    await expect(openWorkspace(dir)).rejects.toThrow(WorkspaceLockedError);
+    const first = await fresh(dir);
+    await first.append("runs", [{ run_id: "a" }]);
+    const running = first.query("SELECT count(*) AS n FROM range(200000)");
+    const second = await fresh(dir);
+    expect(await running).toEqual([{ n: 200000 }]);
+    const err = await first.query("SELECT 1").catch((e) => e);
+    expect(err).toBeInstanceOf(WorkspaceClosedError);
+    expect(err.message).toContain("opened again for writing in this process");
+    await second.append("runs", [{ run_id: "b" }]);
+    expect(await second.query("SELECT run_id FROM runs ORDER BY 1")).toEqual([{ run_id: "a" }, { run_id: "b" }]);
+    expect(JSON.parse(readFileSync(join(dir, "openmle.lock"), "utf8")).pid).toBe(process.pid);
+    first.close(); // harmless: it does not release the newer handle's lock
+    expect(existsSync(join(dir, "openmle.lock"))).toBe(true);
+    second.close();
+    expect(existsSync(join(dir, "openmle.lock"))).toBe(false);
+    await expect(second.query("SELECT 1")).rejects.toThrow(/close\(\) was called/);
   });
 
   it("a second process gets a clear error naming the holder, and the data survives", async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DuckDBDataChunk, DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBType } from "@duckdb/node-api";
 import { ColumnWriter, UnsupportedColumnTypeError, type Columns } from "./column-writer.js";
-import { CorruptWorkspaceError, NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceError, WorkspaceLockedError } from "./errors.js";
+import { CorruptWorkspaceError, NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceClosedError, WorkspaceError, WorkspaceLockedError } from "./errors.js";
 import { acquireWriterLock, type WriterLock } from "./lock.js";
 import { migrate } from "./migrate.js";
 import { toPlain, type Row } from "./values.js";
@@ -11,6 +11,8 @@ export const DB_FILE = "openmle.duckdb";
 const LOCK_FILE = "openmle.lock";
 /** DuckDB's vector size: the appender takes whole data chunks of at most this many rows. */
 const CHUNK_ROWS = 2048;
+/** Writer handles this process holds, by folder (see `Workspace.open`, step 2). */
+const writersInProcess = new Map<string, Workspace>();
 
 export interface OpenOptions {
   /** Open without taking the writer lock; writes throw ReadOnlyWorkspaceError. */
@@ -42,6 +44,10 @@ export type Params = readonly unknown[] | Record<string, unknown>;
  */
 export class Workspace {
   private columnCache = new Map<string, { names: string[]; types: DuckDBType[] }>();
+  /** Why this handle is closed; null while open. */
+  private closedBecause: string | null = null;
+  /** Statements running on the connection (a take-over waits for them before closing). */
+  private readonly running = new Set<Promise<unknown>>();
 
   private constructor(
     readonly dir: string,
@@ -78,7 +84,10 @@ export class Workspace {
       mkdirSync(dir, { recursive: true });
     }
 
-    // 2. Take the writer lock, then open DuckDB (its own file lock is the backstop).
+    // 2. A writer handle this process already holds on this folder (a re-run notebook cell's) is
+    //    closed once its running statement ends; its later calls throw WorkspaceClosedError.
+    if (!readOnly) await writersInProcess.get(dir)?.closeFor("the workspace was opened again for writing in this process (a re-run notebook cell?)");
+    // 3. Take the writer lock, then open DuckDB (its own file lock is the backstop).
     const lock = readOnly ? null : acquireWriterLock(join(dir, LOCK_FILE), dir);
     let instance: DuckDBInstance | undefined;
     try {
@@ -87,9 +96,10 @@ export class Workspace {
         ...(opts.confined ? CONFINED_SETTINGS : {}),
       });
       const conn = await instance.connect();
-      // 3. Bring the schema forward (read-only handles only check it).
+      // 4. Bring the schema forward (read-only handles only check it).
       const version = await migrate(conn, dir, readOnly);
       const ws = new Workspace(dir, readOnly, version, instance, conn, lock);
+      if (!readOnly) writersInProcess.set(dir, ws);
       if (opts.verify) await ws.verify();
       return ws;
     } catch (e) {
@@ -102,18 +112,18 @@ export class Workspace {
   /** Run a statement without results (read-only handles: one SELECT only). */
   async exec(sql: string, params?: Params): Promise<void> {
     if (this.readOnly) await this.readOnlyStatement(sql, params);
-    else await this.conn.run(sql, params as never);
+    else await this.track(this.live.run(sql, params as never));
   }
 
   /** Run a query; rows as plain JS objects. Read-only handles run exactly one SELECT statement. */
   async query<T = Row>(sql: string, params?: Params): Promise<T[]> {
-    const reader = this.readOnly ? await this.readOnlyStatement(sql, params) : await this.conn.runAndReadAll(sql, params as never);
+    const reader = this.readOnly ? await this.readOnlyStatement(sql, params) : await this.track(this.live.runAndReadAll(sql, params as never));
     return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
   }
 
   /** Column names and DuckDB types of a query's result (used by the Arrow bridge). */
   async queryColumns(sql: string, params?: Params): Promise<{ names: string[]; types: DuckDBType[]; columns: unknown[][] }> {
-    const reader = await this.conn.runAndReadAll(sql, params as never);
+    const reader = await this.track(this.live.runAndReadAll(sql, params as never));
     return { names: reader.columnNames(), types: reader.columnTypes(), columns: reader.getColumnsJS() as unknown[][] };
   }
 
@@ -125,14 +135,15 @@ export class Workspace {
    * no table uses (never read). Throws CorruptWorkspaceError naming the first unreadable table.
    */
   async verify(): Promise<VerifyReport> {
-    const tables = (await this.conn.runAndReadAll(
+    const tables = (await this.track(this.live.runAndReadAll(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1",
-    )).getRowObjectsJS().map((r) => String(r.table_name));
+    ))).getRowObjectsJS().map((r) => String(r.table_name));
     let rows = 0;
     for (const t of tables) {
+      const conn = this.live; // a closed handle says so, not that the table is unreadable
       try {
         // hash() of every column makes the scan read every column segment; count(*) alone would read none.
-        const r = await this.conn.runAndReadAll(`SELECT count(*) AS n, sum(hash(COLUMNS(*))) FROM ${quoteIdent(t)}`);
+        const r = await this.track(conn.runAndReadAll(`SELECT count(*) AS n, sum(hash(COLUMNS(*))) FROM ${quoteIdent(t)}`));
         rows += Number(r.getRowObjectsJS()[0]!.n);
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
@@ -155,7 +166,7 @@ export class Workspace {
       await this.exec("COMMIT");
       return out;
     } catch (e) {
-      await this.conn.run("ROLLBACK");
+      if (!this.closedBecause) await this.track(this.conn.run("ROLLBACK"));
       throw e;
     }
   }
@@ -164,7 +175,7 @@ export class Workspace {
   async columns(table: string): Promise<{ names: string[]; types: DuckDBType[] }> {
     let cols = this.columnCache.get(table);
     if (!cols) {
-      const reader = await this.conn.runAndReadAll(`SELECT * FROM ${quoteIdent(table)} LIMIT 0`);
+      const reader = await this.track(this.live.runAndReadAll(`SELECT * FROM ${quoteIdent(table)} LIMIT 0`));
       cols = { names: reader.columnNames(), types: reader.columnTypes() };
       this.columnCache.set(table, cols);
     }
@@ -222,7 +233,7 @@ export class Workspace {
     const createdAt = names.indexOf("created_at");
     const writer = new ColumnWriter(types, new Map(createdAt >= 0 ? [[createdAt, new Date()]] : []), names);
     const ordered = names.map((name) => columns[name]);
-    const appender = await this.conn.createAppender(table);
+    const appender = await this.track(this.live.createAppender(table));
     try {
       for (let start = 0; start < rowCount; start += CHUNK_ROWS) {
         const n = Math.min(CHUNK_ROWS, rowCount - start);
@@ -251,13 +262,50 @@ export class Workspace {
     }
   }
 
+  /** Close the handle and release the writer lock; later calls throw WorkspaceClosedError. Closing twice is harmless. */
   close(): void {
+    if (this.closedBecause) return;
+    this.refuseFurtherCalls("close() was called");
+    this.release();
+  }
+
+  /**
+   * Close for a newer handle on the same folder: refuse new calls now, let the statements already
+   * running end (closing DuckDB under a running statement is unsafe), then close and release the lock.
+   */
+  private async closeFor(why: string): Promise<void> {
+    if (this.closedBecause) return;
+    this.refuseFurtherCalls(why);
+    await Promise.allSettled([...this.running]);
+    this.release();
+  }
+
+  private refuseFurtherCalls(why: string): void {
+    this.closedBecause = why;
+    if (writersInProcess.get(this.dir) === this) writersInProcess.delete(this.dir);
+  }
+
+  private release(): void {
     try {
       this.conn.closeSync();
       this.instance.closeSync();
     } finally {
       this.lock?.release();
     }
+  }
+
+  /** The connection, or WorkspaceClosedError once the handle is closed. */
+  private get live(): DuckDBConnection {
+    if (this.closedBecause) throw new WorkspaceClosedError(this.dir, this.closedBecause);
+    return this.conn;
+  }
+
+  /** Record a statement as running until it settles. */
+  private track<T>(statement: Promise<T>): Promise<T> {
+    this.running.add(statement);
+    const done = () => void this.running.delete(statement);
+    statement.then(done, done);
+    return statement;
   }
 
   private assertWritable(op: string): void {
@@ -270,7 +318,7 @@ export class Workspace {
    * literals and `;` inside them cannot disguise a COPY, INSTALL, ATTACH or SET.
    */
   private async readOnlyStatement(sql: string, params?: Params): Promise<DuckDBResultReader> {
-    const extracted = await this.conn.extractStatements(sql);
+    const extracted = await this.track(this.live.extractStatements(sql));
     const refuse = (why: string) =>
       new ReadOnlyWorkspaceError(`Workspace ${this.dir} is open read-only and runs one SELECT statement; ${why}. Open it without readOnly to write.`, this.dir);
     if (extracted.count !== 1) throw refuse(`got ${extracted.count} statements`);

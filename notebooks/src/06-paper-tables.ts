@@ -3,101 +3,141 @@
 // Each table below has two kinds of rows:
 // - **paper (reference)**: numbers published in the paper (spec §6), copied as reference. The kit did not
 //   produce them and they are never presented as the kit's.
-// - **kit (measured)**: computed by the kit from the runs in a workspace (`OPENMLE_WORKSPACE`, default
-//   `workspaces/evo`). Where the workspace has no matching runs yet, the row says **not measured yet**
-//   instead of showing a number.
+// - **kit (measured · source)**: computed by the kit, in this notebook, from the rows of its runs. The sources:
+//   the README's main job (`npx openmle evolve --task cars ... --workspace workspaces/main`) when that workspace
+//   exists (or the workspace `OPENMLE_WORKSPACE` names), and always the recorded runs shipped in
+//   `data/recorded-runs/cars` (four harnesses × 40 nodes on `cars`, Parquet, with their commands, commit, seed
+//   and machine in `PROVENANCE.md`). Where a number cannot be measured from those runs, the cell says why
+//   instead of showing one.
 //
-// The paper's setting (MLE-bench Lite, 22 tasks, 12 h per task on a GPU, avg@3) is far larger than what this
-// kit runs on a laptop CPU, so even measured kit rows are not comparable one-to-one; they are here to place
-// the kit's own runs next to the reference.
+// The paper's setting (MLE-bench Lite, 22 tasks, 12 h per task on a GPU, an LLM policy, avg@3) is far larger than
+// what this kit runs on a laptop CPU (the built-in `cars` task, the embedded grammar policy), so the kit's rows
+// are not comparable one-to-one; they place the kit's own runs next to the reference.
 // %%
 import * as tslab from "tslab";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { openWorkspace, evaluate, evaluation, htmlTable, liteCompetitionIds } from "openmle";
+import { openWorkspace, evaluate, evaluation, htmlTable, liteCompetitionIds, report, store } from "openmle";
 
-const wsDir = process.env.OPENMLE_WORKSPACE ?? resolve(process.cwd(), "..", "workspaces", "evo");
-const haveWs = existsSync(join(wsDir, "openmle.duckdb"));
-const ws = haveWs ? await openWorkspace(wsDir, { readOnly: true }) : null;
-const ev = ws ? await evaluate(ws) : null;
-const lite = new Set(liteCompetitionIds());
-const liteRuns = ev ? ev.runs.filter((r) => lite.has(r.task_id)) : [];
 const NOT_YET = "not measured yet";
-const why = !haveWs ? `no workspace at ${wsDir}` : liteRuns.length ? "" : "no runs on MLE-bench Lite tasks in the workspace";
-console.log(haveWs ? `workspace ${wsDir}: ${ev!.runs.length} finished runs, ${liteRuns.length} on MLE-bench Lite tasks` : `no workspace at ${wsDir}: every kit row is "${NOT_YET}"`);
-const pct = (m: { mean: number; std: number; n: number }) => (m.n ? `${(100 * m.mean).toFixed(2)} ± ${(100 * m.std).toFixed(2)} (k=${m.n})` : NOT_YET);
-const liteGroups = ev ? ev.groups.filter((g) => liteRuns.some((r) => r.group === g.group)) : [];
+const lite = new Set(liteCompetitionIds());
+/** Everything the tables need from one workspace's runs, measured here. */
+async function measure(label: string, ws: store.Workspace) {
+  const ev = await evaluate(ws);
+  const views = await report.loadRunViews(ws);
+  return { label: `kit (measured · ${label})`, ws, ev, eff: await evaluation.loadSearchEfficiency(ws), rows: await evaluation.loadSearchRows(ws), results: views.map((v) => report.runResult(v)) };
+}
+type Source = Awaited<ReturnType<typeof measure>>;
+const sources: Source[] = [];
+// The README's main job writes workspaces/main at the project root (this notebook runs in notebooks/).
+const mainDir = process.env.OPENMLE_WORKSPACE ?? resolve(process.cwd(), "..", "workspaces", "main");
+if (existsSync(join(mainDir, "openmle.duckdb"))) {
+  try {
+    sources.push(await measure(process.env.OPENMLE_WORKSPACE ? mainDir : "workspaces/main", await openWorkspace(mainDir, { readOnly: true })));
+  } catch (e) {
+    console.log(`${mainDir} cannot be read now (${(e as Error).message.split("\n")[0]}); using the recorded runs only.`);
+  }
+} else console.log(`no workspace at ${mainDir} (the README's main job writes it): the kit rows come from the recorded runs only.`);
+sources.push(await measure("recorded runs, cars", await report.openRecordedRuns("cars")));
+const describe = (s: Source) => {
+  const tasks = [...new Set(s.ev.runs.map((r) => r.task_id))];
+  return { source: s.label, runs: s.ev.runs.length, tasks: tasks.join(", "), harnesses: [...new Set(s.ev.runs.map((r) => r.harness))].join(", "), "on MLE-bench Lite": s.ev.runs.filter((r) => lite.has(r.task_id)).length };
+};
+tslab.display.html(htmlTable(sources.map(describe), { caption: "Where the kit's rows come from" }));
+// %% [markdown]
+// The kit's runs behind every kit row, measured from their nodes: the champion is the best node by validation
+// score; its hidden test score is what the task's held-out split gives the champion's submission.
+// %%
+tslab.display.html(htmlTable(sources.flatMap((s) => s.results.map((r) => ({
+  source: s.label, run: r.runId, task: r.task, harness: r.harness, policy: r.policy, nodes: r.nodes, "node valid rate": report.formatPercent(r.nodeValidRate),
+  "best first draft": r.bestDraft, "champion validation": r.validScore, "champion hidden test": r.testScore, grade: r.grade ?? "— (no MLE-bench leaderboard for this task)",
+})))));
+const pct = (m: { mean: number | null; std: number | null; n: number }) => (m.n && m.mean !== null ? `${(100 * m.mean).toFixed(2)} ± ${(100 * (m.std ?? 0)).toFixed(2)} (k=${m.n})` : null);
+/** Why a medal-based number is missing for a group: its tasks have no MLE-bench leaderboard. */
+const noMedal = (s: Source, group: string) => {
+  const tasks = [...new Set(s.ev.runs.filter((r) => r.group === group).map((r) => r.task_id))];
+  return `— (${tasks.join(", ")}: no MLE-bench leaderboard, so no medals)`;
+};
+const groupSetting = (g: Source["ev"]["groups"][number]) => `${g.harness} · ${g.policy} (config ${g.config_hash.slice(0, 8)}), ${g.tasks} task${g.tasks === 1 ? "" : "s"}`;
 // %% [markdown]
 // ## Table 1 · MLE-bench Lite Medal Average (%), same harness, different models; same model, other harness
+// Kit rows: one per harness, policy and config in each source, with the share of its runs that won a medal
+// (and the node valid rate beside it).
 // %%
+const kitGroups = sources.flatMap((s) => s.ev.groups.map((g) => ({ s, g })));
 const t1 = [
-  { source: "paper (reference)", setting: "Qwen3.6-35B-A3B base + OpenMLE-Evo", medal_average: "39.39 ± 5.67" },
-  { source: "paper (reference)", setting: "Frontis-MA1-35B + OpenMLE-Evo", medal_average: "60.61 ± 7.73" },
-  { source: "paper (reference)", setting: "30B backbone base → trained, OpenMLE-Evo", medal_average: "34.85 → 53.03" },
-  { source: "paper (reference)", setting: "Frontis-MA1-35B + Evo-Max", medal_average: "71.21 ± 8.57 (validation 68.18)" },
-  { source: "paper (reference)", setting: "GLM-5.2 + Evo-Max", medal_average: "66.67 ± 8.57" },
-  { source: "paper (reference)", setting: "Frontis-MA1-35B + original AIRA-Evo", medal_average: "53.03" },
-  ...(liteGroups.length
-    ? liteGroups.map((g) => ({ source: "kit (measured)", setting: `${g.harness} (config ${g.config_hash.slice(0, 8)}), ${g.tasks} Lite tasks`, medal_average: pct(g.medal_average) }))
-    : [{ source: "kit (measured)", setting: `(${why})`, medal_average: NOT_YET }]),
+  { source: "paper (reference)", setting: "Qwen3.6-35B-A3B base + OpenMLE-Evo", medal_average: "39.39 ± 5.67", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "Frontis-MA1-35B + OpenMLE-Evo", medal_average: "60.61 ± 7.73", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "30B backbone base → trained, OpenMLE-Evo", medal_average: "34.85 → 53.03", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "Frontis-MA1-35B + Evo-Max", medal_average: "71.21 ± 8.57 (validation 68.18)", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "GLM-5.2 + Evo-Max", medal_average: "66.67 ± 8.57", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "Frontis-MA1-35B + original AIRA-Evo", medal_average: "53.03", valid_rate: "(not in this table)" },
+  ...kitGroups.map(({ s, g }) => ({ source: s.label, setting: groupSetting(g), medal_average: pct(g.medal_average) ?? noMedal(s, g.group), valid_rate: pct(g.valid_rate) ?? NOT_YET })),
 ];
 tslab.display.html(htmlTable(t1));
 // %% [markdown]
 // ## Table 2 · General coding harnesses (single run): Medal Average (%) and Human Rank
-// The kit does not run these proprietary harnesses; its own rows are the OpenMLE harnesses measured above.
+// The kit does not run these proprietary harnesses; its own rows are the kit's harnesses measured above.
 // %%
 const t2 = [
   ["GPT-5.6 Sol + Codex", "72.73", "0.8891"], ["Kimi K3 + Claude Code", "72.73", "0.8574"], ["GPT-5.5 + Codex", "68.18", ""],
   ["Claude Opus 4.8 + Claude Code", "63.64", ""], ["Gemini 3.5 Flash + Gemini CLI", "63.64", ""], ["Claude Sonnet 5 + Claude Code", "59.09", ""],
   ["Frontis-MA1-35B + Evo-Max", "71.21 ± 8.57", "0.8126"],
 ].map(([setting, medal_average, human_rank]) => ({ source: "paper (reference)", setting, medal_average, human_rank: human_rank || "(not given)" }));
-const t2kit = liteGroups.length
-  ? liteGroups.map((g) => ({ source: "kit (measured)", setting: `${g.harness} (config ${g.config_hash.slice(0, 8)})`, medal_average: pct(g.medal_average), human_rank: g.human_rank.n ? `${g.human_rank.mean.toFixed(4)} ± ${g.human_rank.std.toFixed(4)}` : NOT_YET }))
-  : [{ source: "kit (measured)", setting: `(${why})`, medal_average: NOT_YET, human_rank: NOT_YET }];
+const t2kit = kitGroups.map(({ s, g }) => ({
+  source: s.label, setting: groupSetting(g), medal_average: pct(g.medal_average) ?? noMedal(s, g.group),
+  human_rank: g.human_rank.n && g.human_rank.mean !== null ? `${g.human_rank.mean.toFixed(4)} ± ${(g.human_rank.std ?? 0).toFixed(4)}` : noMedal(s, g.group).replace("no medals", "no Human Rank"),
+}));
 tslab.display.html(htmlTable([...t2, ...t2kit]));
 // %% [markdown]
 // ## Table 3 · Per-modality medal rate (%), base → Frontis-MA1-35B
+// Kit rows: per source, harness and modality, the medal rate of its runs (and their valid rate).
 // %%
 const paperModality: [string, number, string][] = [["image", 9, "44 → 52"], ["text", 5, "33 → 60"], ["tabular", 4, "42 → 50"], ["audio", 2, "33 → 100"], ["multimodal", 2, "33 → 83"]];
-const t3 = paperModality.map(([modality, tasks, rate]) => {
-  const kit = liteGroups.flatMap((g) => g.modality.filter((m) => m.modality === modality && m.medal_rate !== null).map((m) => `${g.harness}: ${(100 * m.medal_rate!).toFixed(1)} (${m.tasks} tasks, ${m.runs} runs)`));
-  return { modality, "paper (reference) tasks": tasks, "paper (reference) base → trained": rate, "kit (measured)": kit.length ? kit.join("; ") : NOT_YET };
-});
-tslab.display.html(htmlTable(t3));
+const t3 = [
+  ...paperModality.map(([modality, tasks, rate]) => ({ source: "paper (reference)", modality, setting: "base → Frontis-MA1-35B", tasks, runs: "(not given)", medal_rate: rate, valid_rate: "(not in this table)" })),
+  ...kitGroups.flatMap(({ s, g }) => g.modality.map((m) => ({
+    source: s.label, modality: m.modality, setting: `${g.harness} · ${g.policy}`, tasks: m.tasks, runs: m.runs,
+    medal_rate: m.medal_rate !== null ? (100 * m.medal_rate).toFixed(1) : noMedal(s, g.group), valid_rate: m.valid_rate !== null ? (100 * m.valid_rate).toFixed(1) : "— (no run finished)",
+  }))),
+];
+const unmeasured = paperModality.map(([m]) => m).filter((m) => !t3.some((r) => r.source !== "paper (reference)" && r.modality === m));
+tslab.display.html(htmlTable(t3, { caption: unmeasured.length ? `No kit run in: ${unmeasured.join(", ")} (${NOT_YET}).` : undefined }));
 // %% [markdown]
 // ## Table 4 · Search efficiency, OpenMLE-Evo vs AIRA-Evo (relative change)
-// The kit measures this when the workspace holds runs of both harnesses (`openmle` and `aira-evo`). As in the
-// paper's table, the rows compare totals over matched task-runs (same task, seed and policy in both harnesses).
+// Measured in each source that holds runs of both harnesses (`openmle` and `aira-evo`). As in the paper's table,
+// the rows compare totals over matched task-runs (same task, seed and policy in both harnesses). The grammar
+// policy writes programs without an LLM, so runs made with it use no tokens and build no prompts: those cells
+// say so, and the count of new-record updates is given beside them.
 // %%
-const eff = ws ? await evaluation.loadSearchEfficiency(ws) : null;
-const harnessOf = new Map(ev ? ev.runs.map((r) => [r.run_id, r.harness]) : []);
-const matched = eff && ev ? evaluation.matchedEfficiency(eff, ev.runs, "aira-evo", "openmle") : null;
-const ours = matched && matched.taskRuns > 0 ? { nodes: matched.b.nodes, tokens: matched.b.tokens, rpt: matched.b.records_per_ktoken } : null;
-const aira = matched && matched.taskRuns > 0 ? { nodes: matched.a.nodes, tokens: matched.a.tokens, rpt: matched.a.records_per_ktoken } : null;
-const rel = (a?: number, b?: number) => (a !== undefined && b !== undefined && ours && aira ? `${evaluation.relativeChange(a, b).toFixed(1)}%` : NOT_YET);
 const t4 = [
-  { metric: `matched task-runs`, "paper (reference)": "66", "kit (measured)": matched && matched.taskRuns ? String(matched.taskRuns) : NOT_YET },
-  { metric: "nodes", "paper (reference)": "−12.4%", "kit (measured)": rel(aira?.nodes, ours?.nodes) },
-  { metric: "tokens", "paper (reference)": "−41.7%", "kit (measured)": rel(aira?.tokens, ours?.tokens) },
-  { metric: "new-record updates per token", "paper (reference)": "+84.3%", "kit (measured)": rel(aira?.rpt, ours?.rpt) },
-  { metric: "Improve prompt p99 (characters)", "paper (reference)": "389K → 54.3K", "kit (measured)": NOT_YET },
-  { metric: "late Improve/Crossover share of validation gain", "paper (reference)": "85.0% (leaf-classification), 91.9% (mlsp-2013-birds)", "kit (measured)": NOT_YET },
+  { source: "paper (reference)", "matched task-runs": "66", nodes: "−12.4%", tokens: "−41.7%", "new-record updates per token": "+84.3%", "new-record updates": "(not given)", "Improve prompt p99 (characters)": "389K → 54.3K", "late Improve/Crossover share of validation gain": "85.0% (leaf-classification), 91.9% (mlsp-2013-birds)" },
+  ...sources.map((s) => {
+    const harnessOf = new Map(s.ev.runs.map((r) => [r.run_id, r.harness]));
+    const taskOf = new Map(s.ev.runs.map((r) => [r.run_id, r.task_id]));
+    const m = evaluation.matchedEfficiency(s.eff, s.ev.runs, "aira-evo", "openmle");
+    const none = m.taskRuns === 0 ? `— (no matched openmle / aira-evo runs in ${s.label.replace("kit (measured · ", "").replace(/\)$/, "")})` : null;
+    const rel = (a: number, b: number, zero: string) => none ?? (a === 0 ? zero : `${evaluation.relativeChange(a, b) >= 0 ? "+" : ""}${evaluation.relativeChange(a, b).toFixed(1)}%`);
+    const noTokens = "— (the matched runs used no LLM tokens)";
+    const p99 = (h: string) => {
+      const xs = s.rows.calls.filter((c) => c.operator === "improve" && harnessOf.get(c.run_id) === h && c.prompt_chars !== null).map((c) => c.prompt_chars!);
+      return xs.length ? evaluation.percentile(xs, 99).toFixed(0) : null;
+    };
+    const [pa, pb] = [p99("aira-evo"), p99("openmle")];
+    // Late Improve/Crossover share of validation gain of the source's OpenMLE-Evo runs, per task (the paper names two tasks).
+    const late = [...new Set(s.eff.runs.filter((r) => harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null).map((r) => taskOf.get(r.run_id)!))].map((task) => {
+      const xs = s.eff.runs.filter((r) => taskOf.get(r.run_id) === task && harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null).map((r) => r.late_improve_crossover_share!);
+      return `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)}% (${task}, ${xs.length} run${xs.length === 1 ? "" : "s"})`;
+    });
+    return {
+      source: s.label, "matched task-runs": String(m.taskRuns), nodes: rel(m.a.nodes, m.b.nodes, "—"), tokens: rel(m.a.tokens, m.b.tokens, noTokens),
+      "new-record updates per token": m.a.tokens === 0 && !none ? noTokens : rel(m.a.records_per_ktoken, m.b.records_per_ktoken, noTokens),
+      "new-record updates": none ?? `${m.a.records} → ${m.b.records} (${rel(m.a.records, m.b.records, "—")})`,
+      "Improve prompt p99 (characters)": none ?? (pa !== null && pb !== null ? `${pa} → ${pb}` : "— (no Improve prompts recorded: the policy builds none)"),
+      "late Improve/Crossover share of validation gain": late.length ? late.join(", ") : "— (no OpenMLE-Evo run with a validation gain)",
+    };
+  }),
 ];
-// Late Improve/Crossover share of validation gain (Human-Rank units, after the first valid node) of OpenMLE-Evo
-// runs on the two tasks the paper names, when run.
-const taskOf = new Map(ev ? ev.runs.map((r) => [r.run_id, r.task_id]) : []);
-const lateShare = (taskId: string) => {
-  const xs = (eff?.runs ?? []).filter((r) => taskOf.get(r.run_id) === taskId && harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null).map((r) => r.late_improve_crossover_share!);
-  return xs.length ? `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)}% (${taskId}, ${xs.length} runs)` : null;
-};
-const late = ["leaf-classification", "mlsp-2013-birds"].map(lateShare).filter((x) => x !== null);
-if (late.length) t4[5]!["kit (measured)"] = late.join(", ");
-if (ours && aira && eff) {
-  // Per-harness prompt percentiles need per-harness call rows: recompute from the workspace.
-  const rows = await evaluation.loadSearchRows(ws!);
-  const p99 = (h: string) => evaluation.percentile(rows.calls.filter((c) => c.operator === "improve" && harnessOf.get(c.run_id) === h && c.prompt_chars !== null).map((c) => c.prompt_chars!), 99);
-  t4[4]!["kit (measured)"] = `${p99("aira-evo").toFixed(0)} → ${p99("openmle").toFixed(0)}`;
-}
 tslab.display.html(htmlTable(t4));
 // %% [markdown]
 // ## Table 5 · NatureBench Lite (10 tasks, 4 h, no web)
@@ -112,4 +152,4 @@ const t5 = [
 ];
 tslab.display.html(htmlTable(t5));
 // %%
-ws?.close();
+for (const s of sources) s.ws.close();
