@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { loadTask } from "../gym/index.js";
+import { loadTask, resolveTask } from "../gym/index.js";
 import { probeBwrap } from "../sandbox/index.js";
 import { TINY_TASK_DIR } from "../sandbox/test-helpers.js";
 import { normalizedScore, runBaselines } from "./index.js";
@@ -18,4 +18,12 @@ describe.skipIf(!!noBwrap)("runBaselines in the real sandbox", () => {
     expect(normalizedScore(b.reference, { trivial: b.trivial!, reference: b.reference! }, hib)).toBe(1);
     expect(normalizedScore(b.trivial, { trivial: b.trivial!, reference: b.reference! }, hib)).toBe(0);
   });
+
+  test("audio task (spoken-digits): the MFCC reference beats the majority class", async () => {
+    const task = await resolveTask("spoken-digits");
+    const b = await runBaselines(task, { limits: { timeoutS: 120, memoryMb: 2048, cpus: 2 } });
+    expect(b.records.reference.status, b.records.reference.stderrTail).toBe("success");
+    expect(b.trivial!).toBeLessThan(0.15); // ten balanced digits: the majority class is right about 1 time in 10
+    expect(b.reference!).toBeGreaterThan(0.5);
+  }, 300_000);
 });

@@ -8,8 +8,9 @@ import { EvalError } from "./errors.js";
  * - trivial: a constant prediction — the majority class (class frequencies for probability columns) or
  *   the training mean for regression;
  * - reference: a fixed simple model — numeric features plus one-hot categoricals (<= 20 levels), median
- *   imputation, standardisation, then LogisticRegression(max_iter=1000) or Ridge(alpha=1).
- * Tabular tasks with CSV train/test files only.
+ *   imputation, standardisation, then LogisticRegression(max_iter=1000) or Ridge(alpha=1). On an audio
+ *   task the features are instead each clip's MFCC summary (AUDIO_FEATURES).
+ * Tasks with CSV train/test files only.
  */
 export type BaselineKind = "trivial" | "reference";
 
@@ -33,7 +34,37 @@ sub = pd.DataFrame({META["id"]: test[META["id"]]})
 multi = len(META["targets"]) > 1
 `;
 
-/** Python source of one baseline program for a tabular task. */
+/**
+ * The audio reference's features, numpy/scipy only: per 25 ms hann frame (half-frame hop) the first 13
+ * MFCCs (DCT of the log energies of 40 mel bands, 20 Hz to min(sr/2, 8 kHz)); per clip their mean and
+ * standard deviation over frames (26 numbers), read from the first column naming audio files.
+ */
+const AUDIO_FEATURES = `from scipy import signal
+from scipy.fft import dct
+from scipy.io import wavfile
+def mfcc_summary(path):
+    if path.lower().endswith(".wav"):
+        sr, x = wavfile.read(path)
+    else:
+        import soundfile
+        x, sr = soundfile.read(path)
+    x = np.asarray(x, dtype=float)
+    x = (x.mean(axis=1) if x.ndim > 1 else x) / (np.abs(x).max() + 1e-9)
+    n = int(sr * 0.025)
+    x = np.pad(x, (0, max(0, n - len(x))))
+    freqs, _, S = signal.spectrogram(x, fs=sr, window="hann", nperseg=n, noverlap=n // 2)
+    mel = lambda hz: 2595.0 * np.log10(1.0 + hz / 700.0)
+    edges = 700.0 * (10 ** (np.linspace(mel(20.0), mel(min(sr / 2.0, 8000.0)), 42) / 2595.0) - 1.0)
+    fb = np.stack([np.clip(np.minimum((freqs - a) / (b - a), (c - freqs) / (c - b)), 0, None) for a, b, c in zip(edges, edges[1:], edges[2:])])
+    C = dct(np.log(fb @ S + 1e-10), type=2, axis=0, norm="ortho")[:13]
+    return np.concatenate([C.mean(axis=1), C.std(axis=1)])
+def audio_matrix(df):
+    col = next(c for c in df.columns if df[c].dtype == object and df[c].astype(str).str.lower().str.endswith((".wav", ".flac", ".ogg")).mean() > 0.5)
+    return np.stack([mfcc_summary(os.path.join(data, p)) for p in df[col].astype(str)])
+Xtr, Xte = audio_matrix(train), audio_matrix(test)
+`;
+
+/** Python source of one baseline program for a task with CSV train/test (tabular columns, or audio files). */
 export function baselineProgram(task: TaskPackage, kind: BaselineKind): string {
   if (kind === "trivial") {
     return `${PRELUDE(task)}
@@ -48,11 +79,7 @@ else:
 sub.to_csv("submission.csv", index=False)
 `;
   }
-  return `${PRELUDE(task)}
-from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
-drop = {META["id"], META["target"], *META["targets"]}
+  const features = task.meta.modality === "audio" ? AUDIO_FEATURES : `drop = {META["id"], META["target"], *META["targets"]}
 cols = [c for c in train.columns if c not in drop and c in test.columns]
 num = [c for c in cols if pd.api.types.is_numeric_dtype(train[c])]
 cat = [c for c in cols if c not in num and train[c].nunique() <= 20]
@@ -60,7 +87,12 @@ both = pd.concat([train[num + cat], test[num + cat]], keys=["tr", "te"])
 X = pd.get_dummies(both, columns=cat, dummy_na=True).astype(float)
 X = X.fillna(X.loc["tr"].median()).fillna(0.0)
 Xtr, Xte = X.loc["tr"].values, X.loc["te"].values
-if Xtr.shape[1] == 0:
+`;
+  return `${PRELUDE(task)}
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+${features}if Xtr.shape[1] == 0:
     raise SystemExit("reference baseline: no usable feature columns")
 if META["classification"]:
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(Xtr, y)
@@ -84,13 +116,13 @@ export interface BaselineScores {
 }
 
 /**
- * Run both baselines of a tabular task in the sandbox and return their hidden test scores
+ * Run both baselines of a task in the sandbox and return their hidden test scores
  * (null when a baseline did not succeed; its execution record says why).
  */
 export async function runBaselines(task: TaskPackage, opts: Omit<RunSandboxOptions, "task" | "code"> = {}): Promise<BaselineScores> {
   const { train, test } = task.meta.files;
   if (!train.endsWith(".csv") || !test.endsWith(".csv")) {
-    throw new EvalError(`runBaselines: task ${task.meta.id} is not tabular (train ${train}, test ${test}); baselines need CSV train/test files.`);
+    throw new EvalError(`runBaselines: task ${task.meta.id} has no CSV train/test files (train ${train}, test ${test}); baselines need them.`);
   }
   const trivial = await runSandbox({ ...opts, task, code: baselineProgram(task, "trivial") });
   const reference = await runSandbox({ ...opts, task, code: baselineProgram(task, "reference") });
