@@ -26,4 +26,12 @@ describe.skipIf(!!noBwrap)("runBaselines in the real sandbox", () => {
     expect(b.records.reference.status, b.records.reference.stderrTail).toBe("success");
     expect(task.meta.higherIsBetter ? b.reference! > b.trivial! : b.reference! < b.trivial!).toBe(true);
   });
+
+  test("audio task (spoken-digits): the MFCC reference beats the majority class", async () => {
+    const task = await resolveTask("spoken-digits");
+    const b = await runBaselines(task, { limits: { timeoutS: 120, memoryMb: 2048, cpus: 2 } });
+    expect(b.records.reference.status, b.records.reference.stderrTail).toBe("success");
+    expect(b.trivial!).toBeLessThan(0.15); // ten balanced digits: the majority class is right about 1 time in 10
+    expect(b.reference!).toBeGreaterThan(0.5);
+  }, 300_000);
 });

@@ -11,9 +11,10 @@ import { EvalError } from "./errors.js";
  *   columns as (days since 1970, year, one-hot month), text columns as TF-IDF (word 1–2-grams, at most
  *   20,000 terms, sublinear tf), median imputation, standardisation of the dense part, then
  *   LogisticRegression(max_iter=1000) or Ridge(alpha=1).
- * Tasks with CSV train/test files (tabular, time series with date columns, text in columns); the column
- * kinds come from the package's metadata (`task.json` columns), so image and audio tasks whose features
- * are files get no reference (it raises "no usable feature columns").
+ *   On an audio task the features are instead each clip's MFCC summary (AUDIO_FEATURES).
+ * Tasks with CSV train/test files (tabular, time series with date columns, text in columns, audio files);
+ * the column kinds come from the package's metadata (`task.json` columns), so an image task whose features
+ * are only files gets no reference (it raises "no usable feature columns").
  */
 export type BaselineKind = "trivial" | "reference";
 
@@ -39,27 +40,43 @@ sub = pd.DataFrame({META["id"]: test[META["id"]]})
 multi = len(META["targets"]) > 1
 `;
 
-/** Python source of one baseline program for a tabular task. */
-export function baselineProgram(task: TaskPackage, kind: BaselineKind): string {
-  if (kind === "trivial") {
-    return `${PRELUDE(task)}
-if META["classification"] and multi:
-    freq = {str(k): v for k, v in y.value_counts(normalize=True).items()}
-    for col in META["targets"]:
-        sub[col] = freq.get(str(col), 0.0)
-elif META["classification"]:
-    sub[META["targets"][0]] = y.mode().iloc[0]
-else:
-    sub[META["targets"][0]] = float(y.mean())
-sub.to_csv("submission.csv", index=False)
+/**
+ * The audio reference's features, numpy/scipy only: per 25 ms hann frame (half-frame hop) the first 13
+ * MFCCs (DCT of the log energies of 40 mel bands, 20 Hz to min(sr/2, 8 kHz)); per clip their mean and
+ * standard deviation over frames (26 numbers), read from the first column naming audio files, standardised.
+ */
+const AUDIO_FEATURES = `from scipy import signal
+from scipy.fft import dct
+from scipy.io import wavfile
+def mfcc_summary(path):
+    if path.lower().endswith(".wav"):
+        sr, x = wavfile.read(path)
+    else:
+        import soundfile
+        x, sr = soundfile.read(path)
+    x = np.asarray(x, dtype=float)
+    x = (x.mean(axis=1) if x.ndim > 1 else x) / (np.abs(x).max() + 1e-9)
+    n = int(sr * 0.025)
+    x = np.pad(x, (0, max(0, n - len(x))))
+    freqs, _, S = signal.spectrogram(x, fs=sr, window="hann", nperseg=n, noverlap=n // 2)
+    mel = lambda hz: 2595.0 * np.log10(1.0 + hz / 700.0)
+    edges = 700.0 * (10 ** (np.linspace(mel(20.0), mel(min(sr / 2.0, 8000.0)), 42) / 2595.0) - 1.0)
+    fb = np.stack([np.clip(np.minimum((freqs - a) / (b - a), (c - freqs) / (c - b)), 0, None) for a, b, c in zip(edges, edges[1:], edges[2:])])
+    C = dct(np.log(fb @ S + 1e-10), type=2, axis=0, norm="ortho")[:13]
+    return np.concatenate([C.mean(axis=1), C.std(axis=1)])
+def audio_matrix(df):
+    col = next(c for c in df.columns if df[c].dtype == object and df[c].astype(str).str.lower().str.endswith((".wav", ".flac", ".ogg")).mean() > 0.5)
+    return np.stack([mfcc_summary(os.path.join(data, p)) for p in df[col].astype(str)])
+A_tr, A_te = audio_matrix(train), audio_matrix(test)
+scaler = StandardScaler().fit(A_tr)
+Xtr, Xte = [sparse.csr_matrix(scaler.transform(A_tr))], [sparse.csr_matrix(scaler.transform(A_te))]
 `;
-  }
-  return `${PRELUDE(task)}
-from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.preprocessing import StandardScaler
-drop = {META["id"], META["target"], *META["targets"]}
+
+/**
+ * The tabular reference's features: numeric + one-hot categoricals (<= 20 levels), dates as days/year/one-hot
+ * month, median imputation, standardisation of that dense block, then TF-IDF blocks of the text columns.
+ */
+const TABULAR_FEATURES = `drop = {META["id"], META["target"], *META["targets"]}
 cols = [c for c in train.columns if c not in drop and c in test.columns]
 dates = [c for c in META["dates"] if c in cols]
 texts = [c for c in META["texts"] if c in cols]
@@ -82,7 +99,29 @@ if texts:
     tfidf = TfidfVectorizer(ngram_range=(1, 2), max_features=20000, sublinear_tf=True).fit(doc(train))
     Xtr.append(tfidf.transform(doc(train)))
     Xte.append(tfidf.transform(doc(test)))
-if not Xtr:
+`;
+
+/** Python source of one baseline program for a task with CSV train/test (tabular columns, or audio files). */
+export function baselineProgram(task: TaskPackage, kind: BaselineKind): string {
+  if (kind === "trivial") {
+    return `${PRELUDE(task)}
+if META["classification"] and multi:
+    freq = {str(k): v for k, v in y.value_counts(normalize=True).items()}
+    for col in META["targets"]:
+        sub[col] = freq.get(str(col), 0.0)
+elif META["classification"]:
+    sub[META["targets"][0]] = y.mode().iloc[0]
+else:
+    sub[META["targets"][0]] = float(y.mean())
+sub.to_csv("submission.csv", index=False)
+`;
+  }
+  return `${PRELUDE(task)}
+from scipy import sparse
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.preprocessing import StandardScaler
+${task.meta.modality === "audio" ? AUDIO_FEATURES : TABULAR_FEATURES}if not Xtr:
     raise SystemExit("reference baseline: no usable feature columns")
 Xtr, Xte = sparse.hstack(Xtr).tocsr(), sparse.hstack(Xte).tocsr()
 if META["classification"]:

@@ -8,6 +8,7 @@ describe("the grammar policy's family names are the card detector's", () => {
   const tasks = [
     metaTask({ modality: "tabular" }), metaTask({ modality: "tabular", taskType: "regression", metric: "rmse", higherIsBetter: false, classes: undefined }),
     metaTask({ modality: "text" }), metaTask({ modality: "image" }), metaTask({ modality: "time_series", taskType: "regression", metric: "mae", higherIsBetter: false, classes: undefined }),
+    metaTask({ modality: "audio" }),
   ];
   it("methodFamily(spec) = detectMethodFamily(rendered program) over sampled drafts, improves and crossovers", async () => {
     const policy = createGrammarPolicy();

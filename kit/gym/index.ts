@@ -1,6 +1,6 @@
 // kit/gym: task packages (spec §2.1), buildTask, checks, the semantic gate, the built-in suite.
 export type { TaskMeta, TaskPackage, ColumnInfo, Modality, TaskType } from "./types.js";
-export { loadTask, packagePaths, inspectMetric, profilePublic, TASK_JSON } from "./load-task.js";
+export { loadTask, packagePaths, inspectMetric, probeMetric, profilePublic, TASK_JSON } from "./load-task.js";
 export { scoreSubmission, scoreMany, metricOptions, type ScoreResult, type ScoreCase } from "./score-submission.js";
 export { resolveTask, taskCacheDir } from "./resolve-task.js";
 export { packageHash, HASHED_PARTS } from "./package-hash.js";
@@ -10,7 +10,7 @@ export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./buil
 export { TaskSpec, SplitSpec, type TaskSpecInput } from "./task-spec.js";
 export { METRICS, METRIC_NAMES, getMetric, metricRange, type MetricName, type MetricDef, type OutputKind } from "./metrics/registry.js";
 export { renderMetricPy } from "./metrics/metric-py.js";
-export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
+export { inferMeta, inferHigherIsBetter, inferModality, inferTaskType, resolveMetricKind, metricKindFromProbe, type DataProfile, type MetricInfo } from "./infer-meta.js";
 export { runPrepare } from "./run-prepare.js";
 export { type SplitSpec as SplitSpecType } from "./task-spec.js";
 export { PYTHON, projectRoot, pythonHelper } from "./python.js";

@@ -77,7 +77,8 @@ const words = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/(
 
 /**
  * The well-known metric a metric class computes, from (1) its class name, then (2) its docstring:
- * the first METRIC_KINDS entry named there whose direction agrees with the class's; null when none.
+ * the first METRIC_KINDS entry named there whose direction agrees with the class's; null when none
+ * (then metricKindFromProbe reads the class's behaviour).
  */
 export function resolveMetricKind(info: Pick<MetricInfo, "class_name" | "doc">, higherIsBetter: boolean): string | null {
   for (const text of [words(info.class_name), info.doc]) {
@@ -85,6 +86,15 @@ export function resolveMetricKind(info: Pick<MetricInfo, "class_name" | "doc">, 
     if (hit) return hit.kind;
   }
   return null;
+}
+
+/**
+ * The well-known metric a class computes, from its behaviour: `matches` are the kinds whose values
+ * equal the class's scores on made-up submissions (metric_probe.py); the first METRIC_KINDS entry
+ * among them whose direction agrees with the class's; null when none.
+ */
+export function metricKindFromProbe(matches: readonly string[], higherIsBetter: boolean): string | null {
+  return METRIC_KINDS.find((k) => matches.includes(k.kind) && k.higher === higherIsBetter)?.kind ?? null;
 }
 
 export function inferTaskType(p: DataProfile, metricName: string): TaskType {
@@ -96,11 +106,14 @@ export function inferTaskType(p: DataProfile, metricName: string): TaskType {
   return p.target.numeric && p.target.unique > 20 ? "regression" : "classification";
 }
 
-/** TaskMeta for a package in the paper's format (no task.json). */
-export function inferMeta(id: string, p: DataProfile, m: MetricInfo): TaskMeta {
+/**
+ * TaskMeta for a package in the paper's format (no task.json). `probed`: the kinds the metric class
+ * matched on a behaviour probe, used when its name and docstring do not say (metricKindFromProbe).
+ */
+export function inferMeta(id: string, p: DataProfile, m: MetricInfo, probed: readonly string[] = []): TaskMeta {
   const metric = m.class_name;
   const higherIsBetter = inferHigherIsBetter(m);
-  const metricKind = resolveMetricKind(m, higherIsBetter);
+  const metricKind = resolveMetricKind(m, higherIsBetter) ?? metricKindFromProbe(probed, higherIsBetter);
   const taskType = inferTaskType(p, metricKind ?? metric);
   return {
     id,

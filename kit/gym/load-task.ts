@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { MetricLoadError, PythonError, TaskPackageError } from "./errors.js";
-import { inferMeta, type DataProfile, type MetricInfo } from "./infer-meta.js";
+import { inferHigherIsBetter, inferMeta, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
 import { runHarness } from "./python.js";
 import type { TaskMeta, TaskPackage } from "./types.js";
 
@@ -63,6 +63,20 @@ export async function inspectMetric(metricPy: string): Promise<MetricInfo> {
   return r;
 }
 
+/**
+ * Which well-known metrics a metric class computes, from its scores on made-up answers and
+ * submissions shaped like the sample submission (metric_probe.py): the matching kinds, or [] when
+ * the class rejects the probe or matches none.
+ */
+export async function probeMetric(metricPy: string, sampleCsv: string, p: DataProfile): Promise<string[]> {
+  const opts = {
+    id_column: p.idColumn, value: p.targetColumns.length === 1 ? p.targetColumns[0] : null, targets: p.targetColumns,
+    target_numeric: p.target?.numeric ?? false, target_unique: p.target?.unique ?? 0, classes: p.target?.classes ?? null,
+  };
+  const r = await runHarness<{ ok: boolean; matches?: string[] }>("metric_probe.py", [metricPy, sampleCsv, JSON.stringify(opts)]);
+  return r.ok ? (r.matches ?? []) : [];
+}
+
 /** Profile data/public (columns, kinds, counts, target classes). */
 export async function profilePublic(publicDir: string, opts: { idColumn?: string; trainTarget?: string } = {}): Promise<DataProfile> {
   const r = await runHarness<{ ok: boolean; message?: string } & DataProfile>("task_profile.py", [
@@ -83,7 +97,9 @@ async function inferPackageMeta(root: string): Promise<TaskMeta> {
   if (profile.targetColumns.length === 0) {
     throw new PythonError(`${sample} has only one column; the kit needs an id column followed by the prediction columns.`, sample);
   }
-  const meta = inferMeta(basename(root), profile, metric);
+  // A class whose name and docstring do not name its metric is probed for its behaviour.
+  const probed = resolveMetricKind(metric, inferHigherIsBetter(metric)) ? [] : await probeMetric(p.metric, sample, profile);
+  const meta = inferMeta(basename(root), profile, metric, probed);
   const train = existsSync(join(p.publicDir, "train.csv")) ? "train.csv" : existsSync(join(p.publicDir, "train")) ? "train" : "train.csv";
   const test = existsSync(join(p.publicDir, "test.csv")) ? "test.csv" : existsSync(join(p.publicDir, "test")) ? "test" : "test.csv";
   return { ...meta, files: { train, test, sampleSubmission: "sample_submission.csv" } };

@@ -28,7 +28,8 @@ export interface TaskMeta {
   readonly metric: string;
   /**
    * The well-known metric `metric` computes, when it is a class of its own (paper-format packages):
-   * resolved from the class's name and docstring (resolveMetricKind), e.g. "rmsle"; absent when unknown.
+   * resolved from the class's name and docstring (resolveMetricKind), else from its scores on a probe
+   * (metric_probe.py, metricKindFromProbe), e.g. "rmsle"; absent when unknown.
    */
   readonly metricKind?: string;
   readonly higherIsBetter: boolean;

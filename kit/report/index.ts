@@ -13,7 +13,8 @@ export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, so
 export { reportFigures, type NamedFigure, type ReportData } from "./report-figures.js";
 export { openInChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure } from "./chromium.js";
 export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
-export { runResult, resultHtml, type RunResult } from "./result-section.js";
+export { runResult, resultHtml, gapText, type RunResult } from "./result-section.js";
+export { validationGap, ValidationGapConfig, type ValidationGap } from "./validation-gap.js";
 export { journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun } from "./live-journal.js";
 export { serveDashboard, dashboardState, dashboardHtml, PortInUseError, type DashboardServer } from "./serve-dashboard.js";
 export { openRecordedRuns, recordedRunsDir } from "./recorded-runs.js";

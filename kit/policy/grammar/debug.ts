@@ -109,6 +109,7 @@ export function debugSpec(ch: Chooser, parent: SolutionSpec | null, shape: TaskS
       const features = f.kind === "text" ? { ...f, word: f.word && { ...f.word, maxFeatures: Math.floor(f.word.maxFeatures / 4) }, char: f.char && { ...f.char, maxFeatures: Math.floor(f.char.maxFeatures / 4) } }
         : f.kind === "image" ? { ...f, side: Math.max(8, f.side / 2) }
         : f.kind === "tabular" ? { ...f, maxCategories: 5, interactions: "none" as const }
+        : f.kind === "audio" ? { ...f, nMels: Math.min(f.nMels, 26), segments: Math.min(f.segments, 4), frameMs: Math.max(f.frameMs, 25) }
         : { ...f, lags: f.lags.slice(0, 2), windows: f.windows.slice(0, 1) };
       spec = { ...s, features };
       note = "shrink the feature matrix";

@@ -6,7 +6,7 @@ import type { GrammarParams } from "./params.js";
  */
 export function defaultGrammarParams(): GrammarParams {
   const logits: Record<string, Record<string, number>> = {};
-  for (const mod of ["tabular", "text", "image", "time_series"]) {
+  for (const mod of ["tabular", "text", "image", "time_series", "audio"]) {
     logits[`draft.${mod}.n_models`] = { "1": 1.5, "2": 0.5, "3": 0 };
     logits[`improve.${mod}.n_edits`] = { "1": 1, "2": 0 };
   }
@@ -14,6 +14,8 @@ export function defaultGrammarParams(): GrammarParams {
   logits["draft.time_series.model"] = { hist_gb: 1.5, xgboost: 1.2, random_forest: 0.6, extra_trees: 0.4, linear: 0.3 };
   logits["draft.image.model"] = { torch_cnn: 0.6, hist_gb: 0.5, linear: 0.6, svm: 0.4, extra_trees: 0.3 };
   logits["draft.text.model"] = { linear: 1, svm: 0.5 };
+  logits["draft.audio.model"] = { linear: 1, svm: 0.8, hist_gb: 0.5, extra_trees: 0.3, random_forest: 0.3 };
+  logits["draft.audio.features.audio_method"] = { mfcc: 1, logmel: 0.3, spectral: -0.5 };
   logits["draft.image.features.image_method"] = { pixels: 0.5, hog: 0.5, stats: 0 };
   logits["draft.image.features.side"] = { "16": 0.5, "28": 0.5, "32": -0.5 };
   logits["draft.tabular.features.interactions"] = { none: 1 };

@@ -54,6 +54,16 @@ export function sampleFeatures(ch: Chooser, modality: GrammarModality, models: r
         exogenousLags: ch.pickBool("features.exogenous_lags"),
         difference: taskType === "regression" ? ch.pickBool("features.difference") : false,
       };
+    case "audio":
+      return {
+        kind: "audio",
+        method: ch.pick("features.audio_method", ["mfcc", "logmel", "spectral"]),
+        nMels: ch.pickNumber("features.n_mels", [40, 26, 64]),
+        frameMs: ch.pickNumber("features.frame_ms", [25, 40, 16]),
+        segments: ch.pickNumber("features.segments", [4, 0, 8]),
+        deltas: ch.pickBool("features.deltas"),
+        scale: ch.pick("features.audio_scale", ["standard", "none"]),
+      };
   }
 }
 
@@ -91,11 +101,12 @@ export function draftSpec(ch: Chooser, shape: TaskShape, avoidModules: readonly 
 
 /** A known-good, fast spec per modality: what Debug falls back to. No decisions. */
 export function safeSpec(shape: TaskShape, avoidModules: readonly string[] = []): SolutionSpec {
-  const family: ModelFamily = shape.modality === "text" || shape.modality === "image" ? "linear" : "hist_gb";
+  const family: ModelFamily = shape.modality === "text" || shape.modality === "image" || shape.modality === "audio" ? "linear" : "hist_gb";
   const features: FeatureSpec = shape.modality === "tabular"
     ? { kind: "tabular", numericImpute: "median", missingIndicators: false, scale: "standard", categorical: "ordinal", maxCategories: 20, interactions: "none" }
     : shape.modality === "text" ? { kind: "text", word: { ngramMax: 2, maxFeatures: 20000, sublinearTf: true, minDf: 1 }, char: null, extraColumns: false }
     : shape.modality === "image" ? { kind: "image", method: "pixels", side: 16, scale: "standard" }
+    : shape.modality === "audio" ? { kind: "audio", method: "mfcc", nMels: 40, frameMs: 25, segments: 4, deltas: true, scale: "standard" }
     : { kind: "time_series", lags: [1, 2, 3], windows: [3], calendar: true, exogenousLags: false, difference: shape.taskType === "regression" };
   void avoidModules; // the safe families need only numpy, pandas and scikit-learn
   const n = shape.nTrain ?? 0;

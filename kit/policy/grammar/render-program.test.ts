@@ -17,12 +17,13 @@ const dir = mkdtempSync(join(tmpdir(), "grammar-render-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("rendered programs are valid Python", () => {
-  it("py_compile accepts 4 modalities × 4 operators × 12 seeds of sampled programs", async () => {
+  it("py_compile accepts 5 modalities × 4 operators × 12 seeds of sampled programs", async () => {
     const tasks = [
       metaTask({ modality: "tabular" }),
       metaTask({ modality: "text", metric: "roc_auc", classes: ["neg", "pos"] }),
       metaTask({ modality: "image", metric: "log_loss", higherIsBetter: false, targetColumns: ["c0", "c1", "c2"], classes: ["c0", "c1", "c2"] }),
       metaTask({ modality: "time_series", taskType: "regression", metric: "rmse", higherIsBetter: false, classes: undefined }),
+      metaTask({ modality: "audio", classes: ["0", "1", "2"] }),
     ];
     const policy = createGrammarPolicy(defaultGrammarParams());
     const files: string[] = [];
@@ -47,7 +48,7 @@ describe("rendered programs are valid Python", () => {
     const r = spawnSync(PYTHON, ["-c", "import py_compile, sys\nfor f in sys.argv[1:]: py_compile.compile(f, doraise=True)", ...files], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(files).toHaveLength(4 * 4 * 12);
+    expect(files).toHaveLength(5 * 4 * 12);
   });
 });
 
@@ -75,6 +76,9 @@ const E2E: Record<string, Omit<SolutionSpec, keyof typeof base> & Partial<Soluti
   "seattle-weather": { modality: "time_series", taskType: "classification",
     features: { kind: "time_series", lags: [1], windows: [7], calendar: true, exogenousLags: true, difference: false },
     models: [{ family: "random_forest", params: { n_estimators: 60, max_depth: 8, min_samples_leaf: 2 } }], validation: { scheme: "time_holdout", folds: 3, holdoutFrac: 0.2 } },
+  "spoken-digits": { modality: "audio", taskType: "classification",
+    features: { kind: "audio", method: "mfcc", nMels: 26, frameMs: 25, segments: 4, deltas: true, scale: "standard" },
+    models: [{ family: "linear", params: { C: 1 } }] },
 };
 
 const noBwrap = probeBwrap();
@@ -89,5 +93,11 @@ describe.skipIf(!!noBwrap)("rendered programs run in the sandbox on built-in tas
     expect({ status: r.status, sig: r.errorSignature, tb: r.traceback }).toEqual({ status: "success", sig: null, tb: null });
     expect(Number.isFinite(r.validScore)).toBe(true);
     expect(Number.isFinite(r.testScore)).toBe(true);
+    if (spec.modality === "audio") {
+      // Test speakers are unseen: validation holds out whole speakers, and the digits are recognised far above chance (0.1).
+      expect(r.stdoutTail).toContain("validation holds out whole groups of 'speaker'");
+      expect(r.testScore!).toBeGreaterThan(0.5);
+      expect(Math.abs(r.validScore! - r.testScore!)).toBeLessThan(0.15);
+    }
   }, 240_000);
 });

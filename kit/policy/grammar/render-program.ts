@@ -127,8 +127,31 @@ def fit_predict(make, X_a, y_a, X_b):
     return P
 
 # 6. Validation -------------------------------------------------------------
+${isTs ? "" : `def unseen_group_column(tr, te):
+    """A categorical column whose test values never occur in training (speakers, patients, sites):
+    validation then holds out whole groups, as the test set does."""
+    for c in feature_columns(tr):
+        if c in te.columns and tr[c].dtype == object:
+            seen, unseen = set(tr[c].dropna().astype(str)), set(te[c].dropna().astype(str))
+            if 2 <= len(seen) <= len(tr) / 3 and unseen and not (seen & unseen):
+                return c
+    return None
+
+GROUP_COL = unseen_group_column(train, test)
+if GROUP_COL is not None:
+    print(f"validation holds out whole groups of {GROUP_COL!r} (the test set's values of it are all new)")
+`}
 def splits(n):
-    idx = np.arange(n)
+    idx = np.arange(n)${isTs ? "" : `
+    if GROUP_COL is not None:
+        groups = train[GROUP_COL].astype(str).values
+        uniq = np.array(sorted(set(groups)))
+        if VALIDATION == "kfold":
+            from sklearn.model_selection import GroupKFold
+            return list(GroupKFold(min(FOLDS, len(uniq))).split(idx, groups=groups))
+        held = set(uniq[rng.permutation(len(uniq))[: max(1, int(round(len(uniq) * HOLDOUT_FRAC)))]])
+        mask = np.array([g in held for g in groups])
+        return [(idx[~mask], idx[mask])]`}
     if VALIDATION == "kfold":
         from sklearn.model_selection import KFold, StratifiedKFold
         if TASK_TYPE == "classification" and np.bincount(y).min() >= FOLDS:

@@ -4,7 +4,7 @@
  */
 
 /** The modalities the grammar knows how to write programs for. */
-export const GRAMMAR_MODALITIES = ["tabular", "text", "image", "time_series"] as const;
+export const GRAMMAR_MODALITIES = ["tabular", "text", "image", "time_series", "audio"] as const;
 export type GrammarModality = (typeof GRAMMAR_MODALITIES)[number];
 
 export interface TabularFeatures {
@@ -50,7 +50,26 @@ export interface TimeSeriesFeatures {
   readonly difference: boolean;
 }
 
-export type FeatureSpec = TabularFeatures | TextFeatures | ImageFeatures | TimeSeriesFeatures;
+export interface AudioFeatures {
+  readonly kind: "audio";
+  /**
+   * Per-frame features of a short-time spectrogram (numpy/scipy only): mfcc: cepstral coefficients
+   * (DCT of the log-mel energies); logmel: the log-mel energies; spectral: centroid, bandwidth,
+   * roll-off, flatness, log energy and 8 coarse log band energies.
+   */
+  readonly method: "mfcc" | "logmel" | "spectral";
+  /** Mel bands (mfcc, logmel). */
+  readonly nMels: number;
+  /** Analysis frame length in milliseconds (hann window, hop of half a frame). */
+  readonly frameMs: number;
+  /** Also the frame features' mean over this many equal time segments (0 = mean and std over the whole clip only). */
+  readonly segments: number;
+  /** Also the mean and std of the frame-to-frame differences (delta features). */
+  readonly deltas: boolean;
+  readonly scale: "none" | "standard";
+}
+
+export type FeatureSpec = TabularFeatures | TextFeatures | ImageFeatures | TimeSeriesFeatures | AudioFeatures;
 
 export const MODEL_FAMILIES = [
   "linear", "random_forest", "extra_trees", "hist_gb", "gradient_boosting", "svm", "knn", "xgboost", "torch_mlp", "torch_cnn",

@@ -21,4 +21,11 @@ describe("grammar programs validate with the task's own metric", () => {
     expect(rec.validScore!).toBeLessThan(1);
     expect(Math.abs(rec.validScore! - rec.testScore!)).toBeLessThan(0.5 * rec.testScore! + 0.05);
   }, 300_000);
+
+  it("a class whose name and docstring say nothing (Metric): its behaviour on a probe makes the program validate with RMSLE", async () => {
+    const task = await loadTask(join(import.meta.dirname, "../../gym/test-helpers/house-prices-opaque-metric"));
+    expect(task.meta).toMatchObject({ metric: "Metric", metricKind: "rmsle", higherIsBetter: false, taskType: "regression" });
+    const out = await createGrammarPolicy().propose(task, "draft", NO_PARENTS, createRng(1));
+    expect(out.code).toContain(`METRIC = "rmsle"  # the task's metric`);
+  }, 60_000);
 });

@@ -23,7 +23,7 @@ export interface TaskShape {
 
 export function taskShape(task: TaskPackage): TaskShape {
   const m = task.meta;
-  const modality: GrammarModality = m.modality === "text" || m.modality === "image" || m.modality === "time_series" ? m.modality : "tabular";
+  const modality: GrammarModality = m.modality === "text" || m.modality === "image" || m.modality === "time_series" || m.modality === "audio" ? m.modality : "tabular";
   const cols = (m.columns ?? []).filter((c) => c.kind !== "id" && c.kind !== "target" && c.name !== m.trainTarget && c.name !== m.idColumn);
   return {
     modality, originalModality: m.modality, taskType: m.taskType === "classification" ? "classification" : "regression", nTrain: m.nTrain ?? null,
@@ -38,6 +38,7 @@ export const FAMILIES_BY_MODALITY: Record<GrammarModality, readonly ModelFamily[
   text: ["linear", "svm"],
   image: ["torch_cnn", "torch_mlp", "hist_gb", "linear", "svm", "random_forest", "extra_trees", "knn", "xgboost"],
   time_series: ["hist_gb", "xgboost", "random_forest", "extra_trees", "gradient_boosting", "linear", "knn"],
+  audio: ["linear", "svm", "hist_gb", "random_forest", "extra_trees", "knn", "torch_mlp", "xgboost", "gradient_boosting"],
 };
 
 /** Families whose cost grows fast with rows: kept off large tables unless subsampled. */
