@@ -26,7 +26,7 @@ export function renderProgram(spec: SolutionSpec, task: TaskPackage, opts: { pla
   const isTs = spec.modality === "time_series";
   const imports = modelImports(spec);
   if (spec.ensemble === "stack" && spec.models.length > 1) {
-    const meta = `from sklearn.linear_model import ${spec.taskType === "classification" ? "LogisticRegression" : "Ridge"}`;
+    const meta = `from sklearn.linear_model import ${spec.taskType === "classification" ? "LogisticRegression" : isTs ? "LinearRegression" : "Ridge"}`;
     if (!imports.includes(meta)) imports.push(meta);
   }
   const code = `"""
@@ -170,7 +170,7 @@ def stack_matrix(preds):
     return np.column_stack([p if p.ndim == 2 else p.reshape(-1, 1) for p in preds])
 
 def meta_model():
-    return ${spec.taskType === "classification" ? "LogisticRegression(C=1.0, max_iter=500)" : "Ridge(alpha=1.0)"}
+    return ${spec.taskType === "classification" ? "LogisticRegression(C=1.0, max_iter=500)" : isTs ? "LinearRegression(positive=True, fit_intercept=False)  # non-negative weights: no extrapolating contrasts of the models" : "Ridge(alpha=1.0)"}
 
 def combine(preds, Z_fit=None, y_fit=None):
     """Average the models, or apply the stacker fitted on validation predictions."""
@@ -210,11 +210,22 @@ for name, make in MODELS:
 
 Z_val = stack_matrix(val_preds) if ENSEMBLE == "stack" else None
 if ENSEMBLE == "stack":  # out-of-fold predictions of the stacker, for an honest score
-    from sklearn.model_selection import KFold
+${isTs ? `    # Forward chaining over the time-ordered holdout: the stacker is applied to later periods than it was
+    # fitted on, as on the test set (shuffled folds let it interpolate the trend inside the holdout).
+    val_pred = np.mean(val_preds, axis=0)
+    blocks = np.array_split(np.arange(len(val_idx)), 3) if VALIDATION == "time_holdout" else []
+    for j in range(1, len(blocks)):
+        a, b = np.concatenate(blocks[:j]), blocks[j]
+        val_pred[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
+    if VALIDATION != "time_holdout":
+        from sklearn.model_selection import KFold
+        for a, b in KFold(3, shuffle=True, random_state=SEED).split(Z_val):
+            val_pred[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
+` : `    from sklearn.model_selection import KFold
     val_pred = np.zeros_like(val_preds[0])
     for a, b in KFold(3, shuffle=True, random_state=SEED).split(Z_val):
         val_pred[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
-else:
+`}else:
     val_pred = combine(val_preds)
 final_score = score(y_val, restore(val_pred, off_val))
 
