@@ -4,7 +4,7 @@
 // valid rates, plus the per-task table.
 //   npx tsx bench/erl/loop.ts [--workspace workspaces/bench-loop] [--preset laptop] [--generations 2] [--seeds 1,2,3]
 //     [--train penguins,cars,breast-cancer,diabetes,seattle-weather,sentiment] [--heldout wine,co2-concentration,spam-assassin,digits]
-//     [--table-only] [--refresh-baselines: re-run missing baseline pairs and renormalise the stored rows first]
+//     [--table-only] [--loop-id ID: another loop of the workspace, e.g. a re-evaluation by reeval.ts] [--refresh-baselines: re-run missing baseline pairs and renormalise the stored rows first]
 import { loop, loadHeldout, refreshBaselines, type HeldoutRow } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { configHash, openWorkspace } from "../../kit/store/index.js";
@@ -45,7 +45,7 @@ async function main() {
   for (const id of train) trainTasks.push(await resolveTask(id));
   const heldoutTasks = [];
   for (const id of held) heldoutTasks.push(await resolveTask(id));
-  const loopId = `bench-${configHash({ train, held, config }).slice(0, 8)}`;
+  const loopId = arg("loop-id", `bench-${configHash({ train, held, config }).slice(0, 8)}`);
   const ws = await openWorkspace(wsDir);
   const t0 = Date.now();
   try {

@@ -1,0 +1,34 @@
+// Re-evaluate the checkpoints of a finished loop on its held-out tasks with the current kit (issue 13 bench).
+// Same checkpoints, harness, step budget and seeds as the loop's own held-out stage; the rows are stored under
+// loop id `<loop>-<tag>` (run ids `<loop>-<tag>-h<k>-<task>-s<seed>`), so the loop's own rows stay as measured.
+// Programs identical to ones already executed reuse their stored records.
+//   npx tsx bench/erl/reeval.ts --workspace workspaces/bench-loop --loop bench-7ddeb468 --tag re1
+import { evaluateHeldout, LoopConfig, resolvePolicyParams, stageSettings, type Baselines } from "../../kit/erl/index.js";
+import { resolveTask } from "../../kit/gym/index.js";
+import { createCheckpointPolicy } from "../../kit/policy/index.js";
+import { openWorkspace } from "../../kit/store/index.js";
+
+const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
+const ws = await openWorkspace(arg("workspace", "workspaces/bench-loop"));
+const loopId = arg("loop", "");
+const id = `${loopId}-${arg("tag", "re1")}`;
+try {
+  const row = (await ws.query<{ config: string; heldout_tasks: string }>("SELECT config, heldout_tasks FROM loops WHERE loop_id = $l", { l: loopId }))[0];
+  if (!row) throw new Error(`no loop "${loopId}" in this workspace`);
+  const cfg = LoopConfig.parse(JSON.parse(row.config));
+  const tasks = await Promise.all((JSON.parse(row.heldout_tasks) as string[]).map((t) => resolveTask(t)));
+  const bl = (await ws.query<{ r: string }>("SELECT result AS r FROM loop_stages WHERE loop_id = $l AND generation = -1 AND stage = 'baselines'", { l: loopId }))[0];
+  const baselines = JSON.parse(bl!.r) as Baselines;
+  const checkpoints = (await ws.query<{ generation: number; checkpoint: string }>(
+    "SELECT DISTINCT generation, checkpoint FROM loop_heldout WHERE loop_id = $l ORDER BY generation", { l: loopId }));
+  for (const { generation, checkpoint } of checkpoints) {
+    const { params } = await resolvePolicyParams(checkpoint, ws);
+    const t0 = Date.now();
+    await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy: createCheckpointPolicy(params, checkpoint),
+      tasks, seeds: cfg.seeds, evolve: stageSettings(cfg).evolve, baselines });
+    console.error(`generation ${generation} (${checkpoint}) re-evaluated in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  console.log(`re-evaluated as loop id ${id}: npx tsx bench/erl/loop.ts --table-only with the loop's arguments prints the loop's own rows; this table is the re-evaluation's:`);
+} finally {
+  ws.close();
+}
