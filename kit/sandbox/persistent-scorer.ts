@@ -140,6 +140,7 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
     const p = packagePaths(task.dir);
     const files: ScorerFiles = {
       harness: readNoFollow(pythonHelper("metric_harness.py"), "the metric harness"),
+      serve: readNoFollow(pythonHelper("scorer_serve.py"), "the scorer's server"),
       metric: readNoFollow(p.metric, "the task's metric"),
       answers: readNoFollow(p.answers, "the task's answers"),
     };
@@ -151,7 +152,7 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
     }
     const h = createHash("sha256");
     h.update(JSON.stringify([sandboxPython(), metricOptions(task), limits]));
-    for (const b of [files.harness, files.metric, files.answers]) h.update(`\0${b.length}\0`).update(b);
+    for (const b of [files.harness, files.serve, files.metric, files.answers]) h.update(`\0${b.length}\0`).update(b);
     const key = h.digest("hex");
     let entry = entries.get(task.dir);
     if (!entry) {

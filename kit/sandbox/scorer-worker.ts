@@ -11,6 +11,8 @@ import { TailBuffer } from "./tail-buffer.js";
 /** What the scoring sandbox gets, as bytes (copied in read-only through descriptors, no host path mounted). */
 export interface ScorerFiles {
   readonly harness: Buffer;
+  /** scorer_serve.py, the server `metric_harness.py serve` imports from beside itself. */
+  readonly serve: Buffer;
   readonly metric: Buffer;
   readonly answers: Buffer;
 }
@@ -43,7 +45,7 @@ export const SCORER_ENV: Readonly<Record<string, string>> = {
  * One long-lived scoring sandbox for one task: bubblewrap with the jobs' namespaces (no network,
  * /proc read-only, the unprivileged sandbox user when the kit is root), its own cgroup (memory cap,
  * 256 pids), `/dev` read-only, and writable only its private `/tmp`, `/dev/shm` and `/score`
- * (the three files in `/score` are read-only copies). It runs `metric_harness.py serve`, which
+ * (the four files in `/score` are read-only copies). It runs `metric_harness.py serve`, which
  * scores each submission in a fresh fork of the loaded metric and cleans up after it.
  * Requests are answered one at a time; past `timeoutS`, or when it dies, the sandbox is killed.
  */
@@ -66,7 +68,7 @@ export class ScorerWorker {
     const prefix = interpreterPrefix(opts.python);
     if (prefix) a.push("--ro-bind", prefix, prefix);
     a.push("--perms", "0700", "--tmpfs", SCORE_DIR);
-    ["metric_harness.py", "metric.py", "answers.csv"].forEach((name, i) => a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `${SCORE_DIR}/${name}`));
+    ["metric_harness.py", "scorer_serve.py", "metric.py", "answers.csv"].forEach((name, i) => a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `${SCORE_DIR}/${name}`));
     a.push("--chdir", "/tmp");
     const command = [
       opts.python, `${SCORE_DIR}/metric_harness.py`, "serve", `${SCORE_DIR}/metric.py`, `${SCORE_DIR}/answers.csv`, `${SCORE_DIR}/submission.csv`,
@@ -74,7 +76,7 @@ export class ScorerWorker {
     ];
     const full = [...(opts.user ? dropPrivilegesPrefix(opts.user) : []), opts.bwrap, ...finishArgs(a, SCORER_ENV, command)];
     const [cmd, args] = limitedCommand(this.cg, { fsizeBytes: 64 * 1024 * 1024, asBytes: Math.round(opts.memoryMb * 1024 * 1024) }, full);
-    this.child = spawn(cmd, args, { env: { PATH: "/usr/bin:/bin" }, stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe"], detached: true });
+    this.child = spawn(cmd, args, { env: { PATH: "/usr/bin:/bin" }, stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"], detached: true });
     this.exitedP = new Promise((resolve) => {
       this.child.on("error", (e) => {
         this.exitDetail = `could not start ${cmd}: ${e.message}`;
@@ -87,7 +89,7 @@ export class ScorerWorker {
         resolve();
       });
     });
-    const data = [opts.files.harness, opts.files.metric, opts.files.answers];
+    const data = [opts.files.harness, opts.files.serve, opts.files.metric, opts.files.answers];
     data.forEach((b, i) => {
       const s = this.child.stdio[3 + i] as Writable;
       s.on("error", () => undefined); // the sandbox failed to start: reported by its exit
