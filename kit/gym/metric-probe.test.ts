@@ -7,7 +7,8 @@ import { probeMetric } from "./load-task.js";
 
 // Metric classes whose name and docstring say nothing (`class Metric`): the probe calls each on
 // made-up submissions of the task's shape and names the metric whose values it reproduces. The
-// published-style fixture test-helpers/house-prices-opaque-metric is loaded (metricKind rmsle) in
+// published-style fixture test-helpers/house-prices-style, with its class renamed `Metric` and an
+// uninformative docstring, is loaded (metricKind rmsle) in
 // kit/policy/grammar/task-metric.test.ts.
 const dir = mkdtempSync(join(tmpdir(), "metric-probe-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
