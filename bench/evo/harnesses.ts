@@ -1,7 +1,9 @@
 // Benchmark (a): the harnesses × seeds × built-in tasks at equal step budget with the grammar
 // policy and the real sandbox. Usage:
 //   npx tsx bench/evo/harnesses.ts --tasks penguins,seattle-weather,digits,sentiment --seeds 1,2,3 --steps 8 --out bench/evo/results \
-//     [--workspace workspaces/bench-evo] [--harnesses openmle,aira-evo]
+//     [--workspace workspaces/bench-evo] [--harnesses openmle,aira-evo] [--baselines-only]
+// --baselines-only runs the tasks' baselines and stops: run it once before starting one process per harness
+// (each with its own --harnesses), so parallel processes never race on <out>/baselines.json.
 // One workspace per harness (<workspace>-<harness>): no execution record is reused across harnesses.
 // Baselines (kit/eval runBaselines) are run once per task into <out>/baselines.json for the normalised score.
 // Appends one JSON line per run to <out>/harnesses.jsonl (resumable: finished runs are skipped) and
@@ -10,6 +12,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { evolve, HARNESSES } from "../../kit/evo/index.js";
+import { validationGap } from "../../kit/report/index.js";
 import { normalizedScore, runBaselines } from "../../kit/eval/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { createGrammarPolicy } from "../../kit/policy/index.js";
@@ -19,7 +22,7 @@ import { openWorkspace } from "../../kit/store/index.js";
 const { values: a } = parseArgs({ options: {
   tasks: { type: "string", default: "penguins,seattle-weather,digits,sentiment" }, seeds: { type: "string", default: "1,2,3" },
   steps: { type: "string", default: "8" }, out: { type: "string", default: "bench/evo/results" },
-  workspace: { type: "string", default: "workspaces/bench-evo" }, "table-only": { type: "boolean", default: false }, harnesses: { type: "string", default: HARNESSES.join(",") },
+  workspace: { type: "string", default: "workspaces/bench-evo" }, "table-only": { type: "boolean", default: false }, "baselines-only": { type: "boolean", default: false }, harnesses: { type: "string", default: HARNESSES.join(",") },
 } });
 mkdirSync(a.out!, { recursive: true });
 const file = join(a.out!, "harnesses.jsonl");
@@ -34,7 +37,9 @@ if (!a["table-only"]) {
       const b = await runBaselines(task).catch(() => ({ trivial: null, reference: null }));
       baselines[taskId] = { trivial: b.trivial, reference: b.reference };
       writeFileSync(blFile, `${JSON.stringify(baselines, null, 2)}\n`);
+      process.stdout.write(`${taskId} baselines: trivial ${baselines[taskId]!.trivial}, reference ${baselines[taskId]!.reference}\n`);
     }
+    if (a["baselines-only"]) continue;
     for (const seed of a.seeds!.split(",").map(Number)) for (const harness of harnesses) {
       if (done.has(`${taskId}/${harness}/${seed}`)) continue;
       const t0 = Date.now();
@@ -54,6 +59,7 @@ if (!a["table-only"]) {
     }
   }
 }
+if (a["baselines-only"]) process.exit(0);
 // Table: mean ± std over seeds per task × harness.
 const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
 const ms = (xs: number[]) => { const m = xs.reduce((s, x) => s + x, 0) / xs.length; const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, xs.length - 1)); return `${m.toFixed(4)} ± ${sd.toFixed(4)}`; };
@@ -68,14 +74,21 @@ const norm = (r: { task: string; test: number | null; higherIsBetter: boolean })
   return b && b.trivial !== null && b.reference !== null ? normalizedScore(r.test, { trivial: b.trivial, reference: b.reference }, r.higherIsBetter) : null;
 };
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-lines.push("", "| harness | runs | tasks with baselines | mean normalised (± std over seeds) | mean valid rate |", "|---|---|---|---|---|");
+// Champion's validation–test gap in normalised-score units (kit/report validationGap; > 0: validation was optimistic).
+const gap = (r: { task: string; bestValid: number | null; test: number | null; higherIsBetter: boolean }) => {
+  const b = baselines[r.task];
+  return validationGap(r.bestValid, r.test, r.higherIsBetter, b && b.trivial !== null && b.reference !== null ? { baselines: { trivial: b.trivial, reference: b.reference } } : {});
+};
+lines.push("", "| harness | runs | tasks with baselines | mean normalised (± std over seeds) | mean valid rate | champion gap, mean (max) | large gaps (> 0.1) |", "|---|---|---|---|---|---|---|");
 for (const h of HARNESSES) {
   const rs = rows.filter((r) => r.harness === h);
   if (!rs.length) continue;
   const seeds = [...new Set(rs.map((r) => r.seed))];
   const bySeed = seeds.map((sd) => rs.filter((r) => r.seed === sd).map(norm).filter((x): x is number => x !== null)).filter((xs) => xs.length).map(mean);
   const tasks = new Set(rs.filter((r) => norm(r) !== null).map((r) => r.task)).size;
-  lines.push(`| ${h} | ${rs.length} | ${tasks} | ${bySeed.length ? ms(bySeed) : "— (no baselines)"} | ${mean(rs.map((r) => r.validRate)).toFixed(2)} |`);
+  const gaps = rs.map(gap).filter((g): g is NonNullable<typeof g> => g !== null);
+  const gapCell = gaps.length ? `${mean(gaps.map((g) => g.relative)).toFixed(3)} (${Math.max(...gaps.map((g) => g.relative)).toFixed(3)})` : "—";
+  lines.push(`| ${h} | ${rs.length} | ${tasks} | ${bySeed.length ? ms(bySeed) : "— (no baselines)"} | ${mean(rs.map((r) => r.validRate)).toFixed(2)} | ${gapCell} | ${gaps.filter((g) => g.large).length} of ${gaps.length} |`);
 }
 writeFileSync(join(a.out!, "harnesses.md"), `${lines.join("\n")}\n`);
 process.stdout.write(`${lines.join("\n")}\n`);
