@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTask, type TaskPackage } from "../gym/index.js";
 import { SandboxCancelledError, SandboxConfigError } from "./errors.js";
@@ -50,6 +51,13 @@ describe.skipIf(!!noBwrap)("SandboxPool", () => {
     const [a, b] = await Promise.all([pool.submit(job), pool.submit(job)]);
     const c = await pool.submit(job);
     expect(new Set([a.executionId, b.executionId, c.executionId]).size).toBe(1);
+  });
+
+  it("leaves no abort listener on a long-lived signal once its jobs are done", async () => {
+    const pool = new SandboxPool({ cpuSlots: 2 });
+    const search = new AbortController();
+    await Promise.all([0, 1, 2].map((i) => pool.submit({ task, code: sleeper(0, `l${i}`), limits, signal: search.signal })));
+    expect(getEventListeners(search.signal, "abort")).toHaveLength(0);
   });
 
   it("cancels a queued job and a running one", async () => {

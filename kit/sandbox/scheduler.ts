@@ -76,15 +76,21 @@ export class SandboxPool {
     if (limits.gpus > (this.opts.gpuSlots ?? 0)) {
       return Promise.reject(new SandboxConfigError(`Job asks for ${limits.gpus} GPU(s) but the pool has ${this.opts.gpuSlots ?? 0}. Give the pool gpuSlots or the job gpus: 0.`));
     }
+    let onAbort: (() => void) | undefined;
     const p = new Promise<ExecutionRecord>((resolve, reject) => {
       const q: Queued = { job: { ...job, limits }, key, cpu, gpu: limits.gpus, seq: this.seq++, resolve, reject };
       this.queue.push(q);
       this.queue.sort((a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0) || a.seq - b.seq);
-      job.signal?.addEventListener("abort", () => this.cancelQueued(q), { once: true });
+      onAbort = () => this.cancelQueued(q);
+      job.signal?.addEventListener("abort", onAbort, { once: true });
       this.pump();
     });
     this.inFlight.set(key, p);
-    const forget = () => this.inFlight.delete(key);
+    // A long-lived signal (one per search) would otherwise keep a listener per finished job.
+    const forget = () => {
+      this.inFlight.delete(key);
+      if (onAbort) job.signal?.removeEventListener("abort", onAbort);
+    };
     p.then(forget, forget);
     return p;
   }
