@@ -57,7 +57,8 @@ const PANEL_SCRIPT = `function openmleTreeView(figId, details){
     panel.appendChild(table("Experience card", d.card)); panel.appendChild(table("Execution record", d.record));
     if(pick) pick.value=id;}
   if(pick) pick.addEventListener("change", function(){show(pick.value);});
-  (function attach(){ if(fig && fig.on) fig.on("plotly_click", function(ev){var p=ev.points&&ev.points[0]; if(p&&p.customdata) show(p.customdata);}); else setTimeout(attach, 50); })();
+  // Plotly may draw after this script; a static snapshot (no plotly) never does: back off, give up after ~1 min.
+  (function attach(wait){ if(fig && fig.on) fig.on("plotly_click", function(ev){var p=ev.points&&ev.points[0]; if(p&&p.customdata) show(p.customdata);}); else if(wait<60000) setTimeout(function(){attach(wait*1.5);}, Math.min(wait, 5000)); })(50);
   window.openmleShowNode=window.openmleShowNode||{}; window.openmleShowNode[figId]=show;
 }`;
 
