@@ -15,6 +15,29 @@ const pyList = (xs: readonly (string | number)[]) => `[${xs.map((x) => (typeof x
  * `Final Validation Score: <float>`. The decision trace, when given, is kept as a last comment line
  * so `logProb` can re-score the program later.
  */
+/**
+ * The time-series regression stacker: weights on the simplex (non-negative, summing to 1), i.e. a weighted
+ * average of the models, so the stack cannot scale its models' predictions past their range. Non-negative
+ * weights alone did: on co2-concentration, models predicting the change from the last known value gave
+ * near-zero changes over the horizon and the stacker multiplied them by ~270 to fit the holdout's trend
+ * (validation RMSE 7.8, test 59; honest-validation.test.ts).
+ */
+const CONVEX_STACK = `
+class ConvexStack:
+    """Stack weights on the simplex: a weighted average of the models (least squares, SLSQP)."""
+    def fit(self, Z, y):
+        k = Z.shape[1]
+        res = minimize(lambda w: float(np.mean((Z @ w - y) ** 2)), np.full(k, 1.0 / k),
+                       jac=lambda w: 2.0 * Z.T @ (Z @ w - y) / len(y), bounds=[(0.0, 1.0)] * k, method="SLSQP",
+                       constraints=[{"type": "eq", "fun": lambda w: w.sum() - 1.0, "jac": lambda w: np.ones(k)}])
+        w = np.clip(res.x, 0.0, None) if res.success else np.full(k, 1.0 / k)
+        self.coef_ = w / w.sum() if w.sum() > 0 else np.full(k, 1.0 / k)
+        return self
+
+    def predict(self, Z):
+        return Z @ self.coef_
+`;
+
 export function renderProgram(spec: SolutionSpec, task: TaskPackage, opts: { plan?: string; trace?: readonly TraceStep[] } = {}): string {
   const m = task.meta;
   // A paper-format package names its metric by its class; metricKind is the metric that class computes.
@@ -26,7 +49,8 @@ export function renderProgram(spec: SolutionSpec, task: TaskPackage, opts: { pla
   const isTs = spec.modality === "time_series";
   const imports = modelImports(spec);
   if (spec.ensemble === "stack" && spec.models.length > 1) {
-    const meta = `from sklearn.linear_model import ${spec.taskType === "classification" ? "LogisticRegression" : isTs ? "LinearRegression" : "Ridge"}`;
+    const meta = spec.taskType === "classification" ? "from sklearn.linear_model import LogisticRegression"
+      : isTs ? "from scipy.optimize import minimize" : "from sklearn.linear_model import Ridge";
     if (!imports.includes(meta)) imports.push(meta);
   }
   const code = `"""
@@ -169,8 +193,9 @@ def time_order(df):
 def stack_matrix(preds):
     return np.column_stack([p if p.ndim == 2 else p.reshape(-1, 1) for p in preds])
 
+${spec.taskType !== "classification" && isTs ? CONVEX_STACK : ""}
 def meta_model():
-    return ${spec.taskType === "classification" ? "LogisticRegression(C=1.0, max_iter=500)" : isTs ? "LinearRegression(positive=True, fit_intercept=False)  # non-negative weights: no extrapolating contrasts of the models" : "Ridge(alpha=1.0)"}
+    return ${spec.taskType === "classification" ? "LogisticRegression(C=1.0, max_iter=500)" : isTs ? "ConvexStack()" : "Ridge(alpha=1.0)"}
 
 def combine(preds, Z_fit=None, y_fit=None):
     """Average the models, or apply the stacker fitted on validation predictions."""
