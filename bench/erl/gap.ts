@@ -14,8 +14,8 @@ type Row = { loop_id: string; task_id: string; valid_score: number | null; test_
 try {
   const rows = await ws.query<Row>(
     `SELECT h.loop_id, h.task_id, h.valid_score, h.test_score, h.trivial, h.reference, t.higher_is_better AS hib
-     FROM loop_heldout h JOIN tasks t USING (task_id) WHERE list_contains($loops, h.loop_id) ORDER BY h.task_id`,
-    { loops });
+     FROM loop_heldout h JOIN tasks t USING (task_id) WHERE list_contains(string_split($loops, ','), h.loop_id) ORDER BY h.task_id`,
+    { loops: loops.join(",") });
   const f = (x: number) => (x >= 0 ? " " : "") + x.toFixed(3);
   const lines = ["| task | loop | champions | gap mean | gap max | large (> 0.1) |", "|---|---|---|---|---|---|"];
   const summary = (rs: Row[]) => {
