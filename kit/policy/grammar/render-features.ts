@@ -222,7 +222,7 @@ def time_column(df):
     return None
 
 def build_features(tr, te, y):
-    """Time series: target lags ${f.lags.join("/")}, rolling means ${f.windows.join("/") || "none"}${f.calendar ? ", calendar features" : ""}${f.difference ? ", target as change from the last value" : ""}${f.exogenousLags ? ", lags of other numeric columns" : ""}."""
+    """Time series: target lags ${f.lags.join("/")}, rolling means ${f.windows.join("/") || "none"}${f.calendar ? ", calendar features" : ""}${f.difference ? ", target as change from a drift forecast" : ""}${f.exogenousLags ? ", lags of other numeric columns" : ""}."""
     tcol = time_column(tr)
     full = pd.concat([tr.assign(_train=1), te.assign(_train=0)], ignore_index=True)
     full["_order"] = np.arange(len(full))
@@ -252,10 +252,15 @@ ${f.calendar ? `    if tcol:
         X["t_index"] = (t - t.min()).dt.total_seconds() / 86400.0
     else:
         X["t_index"] = full["_order"].astype(float)
-` : ""}${f.difference ? `    # The model predicts y minus the series' last known value (added back to predictions).
+` : ""}${f.difference ? `    # The model predicts y minus a drift forecast from the series' last known value (added back to predictions):
+    # last + drift x steps since it, drift = the series' mean one-step change over its known targets (a random
+    # walk with drift), so a trend carries on over a forecast horizon instead of stopping at the last value.
     last = by.shift(1).groupby(keys).ffill()
     last = last.fillna(target.groupby(keys).transform("first")).fillna(np.nanmean(y))
-    X["_last"] = last
+    pos = pd.Series(np.arange(len(full), dtype=float), index=full.index)
+    steps = (pos - pos.where(target.notna()).groupby(keys).shift(1).groupby(keys).ffill()).fillna(1.0)
+    drift = target.groupby(keys).transform(lambda s: s.diff().mean()).fillna(0.0)
+    X["_last"] = last + drift * steps
 ` : ""}    X = X.fillna(X.median(numeric_only=True)).fillna(0.0)
     X["_order"], X["_train"] = full["_order"], full["_train"]
     X = X.sort_values("_order")
