@@ -46,7 +46,7 @@ export interface TimeSeriesFeatures {
   readonly calendar: boolean;
   /** Lags of the other numeric columns too. */
   readonly exogenousLags: boolean;
-  /** Regression: model the change from the series' last known value (lets trees follow a trend). */
+  /** Regression: model the change from a drift forecast (last known value + mean one-step change × steps since it), so trees follow a trend over a forecast horizon. */
   readonly difference: boolean;
 }
 
