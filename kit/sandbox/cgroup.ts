@@ -50,16 +50,6 @@ export class JobCgroup {
     return JobCgroup.cached;
   }
 
-  /**
-   * Move process `pid` (and so whatever it later forks or execs) into the cgroup, written by this
-   * process. Used with a gated start (limited-command.ts): a shell that joins by itself and then
-   * execs pays about 12 ms more per job on cgroup v1 hosts than one placed by its parent while it
-   * waits (bench/sandbox/floor.ts).
-   */
-  admit(pid: number): void {
-    for (const c of CONTROLLERS) writeFileSync(join(this.dirs[c], "cgroup.procs"), String(pid));
-  }
-
   /** A shell prologue that moves the shell (and so everything it execs) into the cgroup. */
   enterScript(): string {
     return CONTROLLERS.map((c) => `echo $$ > ${join(this.dirs[c], "cgroup.procs")}`).join(" && ");

@@ -11,7 +11,7 @@ import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-
 import { interpreterPrefix, sandboxPython } from "./interpreter.js";
 import { reachableBy, stagePrefix, stagingPoint } from "./stage-mounts.js";
 import { limitedCommand } from "./limited-command.js";
-import { gateFd, supervise } from "./supervise.js";
+import { supervise } from "./supervise.js";
 
 export const PYTHON = "/usr/bin/python3";
 
@@ -128,7 +128,7 @@ export class LocalExecutor implements Executor {
         }),
       ];
     }
-    const [cmd, args] = limitedCommand(cg, { fsizeBytes: diskBytes, asBytes: memBytes }, command, { gateFd: gateFd() });
+    const [cmd, args] = limitedCommand(cg, { fsizeBytes: diskBytes, asBytes: memBytes }, command);
     const quotaKill = new AbortController();
     const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
     const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () => quotaKill.abort());
@@ -142,7 +142,6 @@ export class LocalExecutor implements Executor {
         outputCapBytes: spec.outputCapBytes,
         signal,
         killTree: cg ? () => cg.killAll() : undefined,
-        gate: cg ? (pid) => cg.admit(pid) : undefined,
       });
       if (cg) await cg.killAll(); // nothing of the job outlives it
       const diskQuota = await quota.stop();

@@ -13,11 +13,6 @@ export interface Supervised {
   readonly wallS: number;
 }
 
-/** The fd number a gated child reads its go-ahead from (supervise's `gate`). */
-export function gateFd(extraFds: readonly number[] = []): number {
-  return 3 + extraFds.length;
-}
-
 /**
  * Spawn a command in its own process group, keep bounded output, and enforce a wall-clock
  * limit and an AbortSignal. On either, `killTree` runs (it must kill every process of the job)
@@ -35,13 +30,6 @@ export function supervise(opts: {
   killTree?: () => Promise<unknown>;
   /** Open file descriptors handed to the child as fds 3, 4, ... */
   extraFds?: readonly number[];
-  /**
-   * A gated start: the child gets one more pipe (fd 3 + extraFds.length, see gateFd) and must wait
-   * for a line on it before running anything. `gate(pid)` runs right after the spawn (e.g. to put
-   * the child in its cgroup); when it returns the line is sent, when it throws the pipe is closed
-   * without one and the error is reported as the spawn error.
-   */
-  gate?: (pid: number) => void;
 }): Promise<Supervised> {
   const t0 = performance.now();
   const out = new TailBuffer(opts.outputCapBytes, 2048);
@@ -55,20 +43,9 @@ export function supervise(opts: {
     const child = spawn(opts.command, opts.args as string[], {
       cwd: opts.cwd,
       env: opts.env ?? {},
-      stdio: ["ignore", "pipe", "pipe", ...(opts.extraFds ?? []), ...(opts.gate ? ["pipe" as const] : [])],
+      stdio: ["ignore", "pipe", "pipe", ...(opts.extraFds ?? [])],
       detached: true,
     });
-    if (opts.gate && child.pid !== undefined) {
-      const gate = child.stdio[gateFd(opts.extraFds)] as NodeJS.WritableStream & { destroy(): void };
-      gate.on("error", () => undefined); // the child died before reading: its exit tells the rest
-      try {
-        opts.gate(child.pid);
-        gate.end("go\n");
-      } catch (e) {
-        spawnError = `could not start ${opts.command}: ${e instanceof Error ? e.message : String(e)}`;
-        gate.end();
-      }
-    }
     child.stdout!.on("data", (b: Buffer) => out.push(b));
     child.stderr!.on("data", (b: Buffer) => err.push(b));
 
