@@ -69,16 +69,19 @@ for (const t of [...new Set(rows.map((r) => r.task))]) for (const h of HARNESSES
   if (rs.length) lines.push(`| ${t} (${rs[0].metric}${rs[0].higherIsBetter ? "↑" : "↓"}) | ${h} | ${rs.length} | ${ms(rs.map((r) => r.bestValid))} | ${ms(rs.map((r) => r.test))} |`);
 }
 // Per harness: normalised = (test − trivial) / (reference − trivial); mean over tasks with baselines per seed, then mean ± std over seeds.
+/** The task's baselines when both were measured. */
+const known = (task: string) => {
+  const b = baselines[task];
+  return b && b.trivial !== null && b.reference !== null ? { trivial: b.trivial, reference: b.reference } : undefined;
+};
 const norm = (r: { task: string; test: number | null; higherIsBetter: boolean }) => {
-  const b = baselines[r.task];
-  return b && b.trivial !== null && b.reference !== null ? normalizedScore(r.test, { trivial: b.trivial, reference: b.reference }, r.higherIsBetter) : null;
+  const b = known(r.task);
+  return b ? normalizedScore(r.test, b, r.higherIsBetter) : null;
 };
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 // Champion's validation–test gap in normalised-score units (kit/report validationGap; > 0: validation was optimistic).
-const gap = (r: { task: string; bestValid: number | null; test: number | null; higherIsBetter: boolean }) => {
-  const b = baselines[r.task];
-  return validationGap(r.bestValid, r.test, r.higherIsBetter, b && b.trivial !== null && b.reference !== null ? { baselines: { trivial: b.trivial, reference: b.reference } } : {});
-};
+const gap = (r: { task: string; bestValid: number | null; test: number | null; higherIsBetter: boolean }) =>
+  validationGap(r.bestValid, r.test, r.higherIsBetter, { baselines: known(r.task) });
 lines.push("", "| harness | runs | tasks with baselines | mean normalised (± std over seeds) | mean valid rate | champion gap, mean (max) | large gaps (> 0.1) |", "|---|---|---|---|---|---|---|");
 for (const h of HARNESSES) {
   const rs = rows.filter((r) => r.harness === h);

@@ -10,12 +10,6 @@ const pyStr = (s: string) => JSON.stringify(s);
 const pyList = (xs: readonly (string | number)[]) => `[${xs.map((x) => (typeof x === "number" ? String(x) : pyStr(x))).join(", ")}]`;
 
 /**
- * Render a spec into a complete main.py following the program contract: reads DATA_DIR, writes
- * submission.csv (sample submission's columns and ids) in the working directory, and prints
- * `Final Validation Score: <float>`. The decision trace, when given, is kept as a last comment line
- * so `logProb` can re-score the program later.
- */
-/**
  * The time-series regression stacker: weights on the simplex (non-negative, summing to 1), i.e. a weighted
  * average of the models, so the stack cannot scale its models' predictions past their range. Non-negative
  * weights alone did: on co2-concentration, models predicting the change from the last known value gave
@@ -38,6 +32,12 @@ class ConvexStack:
         return Z @ self.coef_
 `;
 
+/**
+ * Render a spec into a complete main.py following the program contract: reads DATA_DIR, writes
+ * submission.csv (sample submission's columns and ids) in the working directory, and prints
+ * `Final Validation Score: <float>`. The decision trace, when given, is kept as a last comment line
+ * so `logProb` can re-score the program later.
+ */
 export function renderProgram(spec: SolutionSpec, task: TaskPackage, opts: { plan?: string; trace?: readonly TraceStep[] } = {}): string {
   const m = task.meta;
   // A paper-format package names its metric by its class; metricKind is the metric that class computes.
