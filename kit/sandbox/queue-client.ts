@@ -4,6 +4,7 @@ import { packageHash, type TaskPackage } from "../gym/index.js";
 import type { Workspace } from "../store/index.js";
 import { SandboxError } from "./errors.js";
 import { idempotencyKey } from "./idempotency-key.js";
+import { jobSettled } from "./job-settled.js";
 import { resolveLimits } from "./limits.js";
 import { findExecution, writeExecution } from "./record-store.js";
 import type { ExecutionRecord, SandboxLimits } from "./types.js";
@@ -94,7 +95,7 @@ export class SandboxQueueClient {
     }
     const name = limits.gpus > 0 ? GPU_QUEUE : CPU_QUEUE;
     const data: QueueJobData = { ...ref, code: s.code, limits, priority: s.priority ?? 0, ...(s.runId ? { runId: s.runId } : {}), ...(s.nodeId ? { nodeId: s.nodeId } : {}) };
-    const job = await this.queues[name]!.add("run", data, {
+    await this.queues[name]!.add("run", data, {
       jobId: key,
       attempts: 3,
       backoff: { type: "fixed", delay: 500 },
@@ -104,7 +105,7 @@ export class SandboxQueueClient {
     });
     let raw: Record<string, unknown>;
     try {
-      raw = await job.waitUntilFinished(this.events[name]!);
+      raw = await jobSettled<Record<string, unknown>>(this.queues[name]!, key, this.events[name]!);
     } catch (e) {
       throw new SandboxError(`Queue job ${key} for task ${ref.taskId} failed on every attempt: ${(e as Error).message}`, { cause: e });
     }

@@ -8,9 +8,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Queue, QueueEvents } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTask, type TaskPackage } from "../gym/index.js";
+import { loadTask, packageHash, type TaskPackage } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { probeBwrap } from "./local-executor.js";
+import { jobSettled } from "./job-settled.js";
 import { CPU_QUEUE, SandboxQueueClient } from "./queue-client.js";
 import { copyTask, hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
 
@@ -148,10 +149,27 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
       const code = 'import os, shutil\nshutil.copy(os.path.join(os.environ["DATA_DIR"], "sample_submission.csv"), "submission.csv")\n';
       const forged = { taskRef: evil, taskId: "evil-task", taskHash: "0", code, limits: { timeoutS: 30, memoryMb: 512, cpus: 1, gpus: 0, diskMb: 1024 }, priority: 0 };
       const job = await queue.add("run", forged, { jobId: `forged-${Date.now()}`, attempts: 3 });
-      await expect(job.waitUntilFinished(events)).rejects.toThrow(/does not run task "evil-task"/);
+      await expect(jobSettled(queue, job.id!, events, 200)).rejects.toThrow(/does not run task "evil-task"/);
       expect(existsSync(marker)).toBe(false);
     } finally {
       await events.close();
+      await queue.close();
+    }
+  });
+
+  it("a job that finishes while no events are read still settles: the wait polls its state", async () => {
+    // autorun off: this QueueEvents never reads the stream, as one that has not issued its first read yet.
+    const queue = new Queue(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
+    const deaf = new QueueEvents(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle", autorun: false });
+    try {
+      const data = { taskId: task.meta.id, taskHash: packageHash(task.dir), code: 'print("Final Validation Score: 0.25")\n', limits: { timeoutS: 30, memoryMb: 512, cpus: 1, gpus: 0, diskMb: 1024 }, priority: 0 };
+      const job = await queue.add("run", data, { jobId: `poll-${Date.now()}` });
+      const record = await jobSettled<{ status: string; validScore: number }>(queue, job.id!, deaf, 200);
+      expect(record.status).toBe("missing_submission");
+      expect(record.validScore).toBe(0.25);
+      expect(deaf.listenerCount(`completed:${job.id}`)).toBe(0);
+    } finally {
+      await deaf.close();
       await queue.close();
     }
   });
