@@ -6,7 +6,7 @@ import type { Queue, QueueEvents } from "bullmq";
  * state. Events alone can miss a job that finishes while a fresh QueueEvents has not yet issued
  * its first blocking read (it starts reading at "$", after the client is ready and named), and
  * BullMQ's waitUntilFinished then waits forever; the poll (every `pollMs`) ends that wait.
- * Resolves with the job's return value; rejects with its failed reason.
+ * Resolves with the job's return value; rejects with its failed reason, or when the queue closes.
  */
 export function jobSettled<T = unknown>(queue: Queue, jobId: string, events: QueueEvents, pollMs = 2000): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -29,6 +29,8 @@ export function jobSettled<T = unknown>(queue: Queue, jobId: string, events: Que
     bus.on(completed, onCompleted);
     bus.on(failed, onFailed);
     const poll = async () => {
+      // BullMQ's Queue has no close event; its `closing` promise is set once close() is called.
+      if (queue.closing) return finish(() => reject(new Error(`the queue was closed while waiting for job ${jobId}`)));
       try {
         const state = await queue.getJobState(jobId);
         if (state === "completed" || state === "failed") {

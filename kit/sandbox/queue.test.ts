@@ -174,6 +174,22 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
     }
   });
 
+  it("a wait ends with an error when its queue is closed, instead of polling on", async () => {
+    const owner = new Queue(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
+    const waiter = new Queue(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
+    const events = new QueueEvents(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
+    const job = await owner.add("run", { taskId: "none" }, { jobId: `later-${Date.now()}`, delay: 60_000 });
+    try {
+      const wait = jobSettled(waiter, job.id!, events, 100);
+      await new Promise((r) => setTimeout(r, 300));
+      await waiter.close();
+      await expect(wait).rejects.toThrow(/the queue was closed while waiting/);
+    } finally {
+      await job.remove();
+      await Promise.all([owner.close(), events.close()]);
+    }
+  });
+
   it("refuses a package whose content differs from the worker's (same task id): no record of one served for the other", async () => {
     const other = await loadTask(copyTask(join(dir, "other", "tiny-task"), { "data/private/test_answer.csv": "id,label\n60,1\n" }, task.meta));
     expect(other.meta.id).toBe(task.meta.id);
