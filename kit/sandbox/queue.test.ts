@@ -180,10 +180,11 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
     const events = new QueueEvents(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
     const job = await owner.add("run", { taskId: "none" }, { jobId: `later-${Date.now()}`, delay: 60_000 });
     try {
-      const wait = jobSettled(waiter, job.id!, events, 100);
+      // The rejection can come while close() is awaited, so the expectation is attached first.
+      const wait = expect(jobSettled(waiter, job.id!, events, 100)).rejects.toThrow(/the queue was closed while waiting/);
       await new Promise((r) => setTimeout(r, 300));
       await waiter.close();
-      await expect(wait).rejects.toThrow(/the queue was closed while waiting/);
+      await wait;
     } finally {
       await job.remove();
       await Promise.all([owner.close(), events.close()]);
