@@ -8,6 +8,10 @@ export { exportParquet, importParquet } from "./parquet.js";
 export { toDanfo } from "./danfo.js";
 export { stableHash, configHash, canonicalJson } from "./hash.js";
 export { startRun, finishRun, type RunStart } from "./runs.js";
+export {
+  openRun, readRun, insertRun, markRunning, endRun, RUN_TABLES,
+  type RunTable, type RunStatus, type StoredRun, type OpenRunSpec, type OpenedRun, type OpenMode,
+} from "./run-lifecycle.js";
 export { WorkspaceConfig } from "./config.js";
 export {
   WorkspaceError, NotAWorkspaceError, NewerSchemaError, CorruptWorkspaceError, WorkspaceLockedError, ReadOnlyWorkspaceError, WorkspaceClosedError,

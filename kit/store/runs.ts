@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { configHash } from "./hash.js";
+import { endRun, insertRun } from "./run-lifecycle.js";
 import type { Workspace } from "./workspace.js";
 
 export interface RunStart {
@@ -12,29 +12,17 @@ export interface RunStart {
   readonly runId?: string;
 }
 
-/** Insert a runs row with the config and its hash; returns the run id. */
-export async function startRun(ws: Workspace, run: RunStart): Promise<string> {
+/** Insert a `runs` row with the config and its hash; returns the run id (kit/store/run-lifecycle.ts). */
+export async function startRun(ws: Workspace, run: RunStart, now: () => number = Date.now): Promise<string> {
   const runId = run.runId ?? `run-${randomUUID().slice(0, 8)}`;
-  await ws.append("runs", [
-    {
-      run_id: runId,
-      task_id: run.taskId,
-      harness: run.harness,
-      policy: run.policy,
-      seed: run.seed,
-      config: run.config,
-      config_hash: configHash(run.config),
-      status: "running",
-      started_at: new Date(),
-    },
-  ]);
+  const columns = { task_id: run.taskId, harness: run.harness, policy: run.policy, seed: run.seed };
+  await insertRun(ws, "runs", { id: runId, config: run.config, columns, now });
   return runId;
 }
 
-export async function finishRun(ws: Workspace, runId: string, status: "finished" | "failed" | "killed", summary: unknown): Promise<void> {
-  await ws.exec("UPDATE runs SET status = $status, summary = $summary, ended_at = current_timestamp WHERE run_id = $runId", {
-    status,
-    summary: JSON.stringify(summary ?? null),
-    runId,
-  });
+/** End a `runs` row with its summary. */
+export async function finishRun(
+  ws: Workspace, runId: string, status: "finished" | "failed" | "killed", summary: unknown, now: () => number = Date.now,
+): Promise<void> {
+  await endRun(ws, "runs", runId, status, summary, now);
 }
