@@ -52,7 +52,9 @@ export function scanSource(file: string, text: string): Finding[] {
       const literal = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text
         : ts.isTemplateExpression(node) ? [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(" ? ")
           : null;
-      if (literal !== null && SQL_TEXT.some((re) => re.test(literal))) {
+      // A hint that tells a person what to type at `openmle workspace query` is the researcher's interface.
+      const hint = literal !== null && literal.includes("workspace query");
+      if (literal !== null && !hint && SQL_TEXT.some((re) => re.test(literal))) {
         out.push({ file, line: lineOf(node.getStart(sf)), rule: "sql-text", text: literal.slice(0, 80) });
       }
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)
