@@ -23,4 +23,5 @@ export {
 export { gspoUpdate, sequenceLogProb, GspoOptions, type GspoSample, type GspoStats } from "./gspo-update.js";
 export { runGroup, type ExecuteProgram, type GroupResult, type GroupSpec, type Rollout } from "./rollout-group.js";
 export { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
-export { exportRollouts, ROLLOUT_EXPORT_SQL } from "./export-rollouts.js";
+export { exportRollouts } from "./export-rollouts.js";
+export { ROLLOUT_EXPORT_SQL } from "./rollout-export-store.js";

@@ -5,6 +5,7 @@
  * cached in memory_cache (operator "judge") by model and prompt hash.
  */
 import { z } from "zod";
+import { readJudgeCache, writeJudgeCache } from "../../evo/index.js";
 import type { ChatMessage, LanguageModel } from "../../llm/spec.js";
 import { stableHash, type Workspace } from "../../store/index.js";
 import { ErlError } from "../errors.js";
@@ -106,8 +107,8 @@ export async function judgeSegment(model: LanguageModel, prompt: JudgePrompt, op
   const messages = renderJudgePrompt(prompt);
   const key = `judge/${model.provider}:${model.modelId}/${stableHash(messages)}`;
   if (opts.ws) {
-    const hit = await opts.ws.query<{ summary: string }>("SELECT summary FROM memory_cache WHERE cache_key = $key", { key });
-    if (hit[0]) return { verdicts: JSON.parse(hit[0].summary) as StepVerdict[], cached: true };
+    const hit = await readJudgeCache(opts.ws, key);
+    if (hit !== null) return { verdicts: JSON.parse(hit) as StepVerdict[], cached: true };
   }
   let text: string;
   try {
@@ -121,7 +122,7 @@ export async function judgeSegment(model: LanguageModel, prompt: JudgePrompt, op
   }
   const verdicts = parseJudgeVerdicts(text, prompt.decide);
   if (opts.ws && !opts.ws.readOnly) {
-    await opts.ws.append("memory_cache", [{ cache_key: key, run_id: opts.runId ?? null, node_id: prompt.steps[0]?.nodeId ?? null, operator: "judge", model: model.modelId, summary: JSON.stringify(verdicts) }]);
+    await writeJudgeCache(opts.ws, { cacheKey: key, runId: opts.runId ?? null, nodeId: prompt.steps[0]?.nodeId ?? null, operator: "judge", model: model.modelId, summary: JSON.stringify(verdicts) });
   }
   return { verdicts, cached: false };
 }

@@ -1,4 +1,5 @@
-import { loadTask, resolveTask } from "../../gym/index.js";
+import { endedRunIds, readStoredRun } from "../../evo/index.js";
+import { loadTask, resolveTask, storedTaskDir } from "../../gym/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { LanguageModel } from "../../llm/spec.js";
 import type { LlmPolicyConfigInput } from "../../policy/llm/index.js";
@@ -57,10 +58,10 @@ export interface CollectSftResult {
 async function taskOfRun(ws: Workspace, taskId: string, cache: Map<string, TaskPackage>): Promise<TaskPackage> {
   const hit = cache.get(taskId);
   if (hit) return hit;
-  const row = (await ws.query<{ dir: string | null }>("SELECT dir FROM tasks WHERE task_id = $t", { t: taskId }))[0];
+  const dir = await storedTaskDir(ws, taskId);
   let task: TaskPackage;
   try {
-    task = row?.dir ? await loadTask(row.dir) : await resolveTask(taskId);
+    task = dir ? await loadTask(dir) : await resolveTask(taskId);
   } catch (e) {
     throw new ErlError(`task ${taskId} of a stored run cannot be loaded (${(e as Error).message.split("\n")[0]}): restore its folder or pass its runs elsewhere`, { cause: e });
   }
@@ -110,12 +111,10 @@ export async function collectSft(opts: CollectSftOptions): Promise<CollectSftRes
   const skippedRuns: { runId: string; reason: string }[] = [];
   if (opts.runs) {
     const all = opts.runs === "all";
-    const runIds = all
-      ? (await ws.query<{ run_id: string }>("SELECT run_id FROM runs WHERE status <> 'running' ORDER BY started_at, run_id")).map((r) => r.run_id)
-      : opts.runs;
+    const runIds = all ? await endedRunIds(ws) : opts.runs;
     const tasks = new Map<string, TaskPackage>((opts.tasks ?? []).map((t) => [t.meta.id, t]));
     for (const runId of runIds) {
-      const row = (await ws.query<{ task_id: string }>("SELECT task_id FROM runs WHERE run_id = $r", { r: runId }))[0];
+      const row = await readStoredRun(ws, runId);
       if (!row) throw new ErlError(`run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`);
       try {
         const task = await taskOfRun(ws, row.task_id, tasks);

@@ -1,4 +1,4 @@
-import { buildContext, EvolveConfig, loadNodes, upgradeStoredConfig, type EvoNode } from "../../evo/index.js";
+import { buildContext, EvolveConfig, loadNodes, readStoredRun, upgradeStoredConfig, type EvoNode } from "../../evo/index.js";
 import { gradeScore, liteCompetitionIds, loadLiteLeaderboard } from "../../eval/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { LanguageModel } from "../../llm/spec.js";
@@ -63,7 +63,7 @@ export async function evolutionSegments(
   ws: Workspace, runId: string, task: TaskPackage, cfg: CollectSftConfig,
   opts: { judge?: LanguageModel; llmPolicy?: LlmPolicyConfigInput; onSegment?: (s: SegmentReport) => void } = {},
 ): Promise<{ examples: SftExample[]; segments: SegmentReport[] }> {
-  const run = (await ws.query<{ config: string | null; policy: string | null }>("SELECT config, policy FROM runs WHERE run_id = $r", { r: runId }))[0];
+  const run = await readStoredRun(ws, runId);
   if (!run) throw new ErlError(`run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`);
   const nodes = await loadNodes(ws, runId);
   if (nodes.length === 0) throw new ErlError(`run ${runId} has no nodes: drop it from --runs (or resume it with openmle evolve --resume ${runId})`);

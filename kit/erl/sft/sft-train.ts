@@ -1,6 +1,7 @@
 import { gradientStep, logSoftmax, type GrammarChoice, type GrammarParams } from "../../policy/grammar/index.js";
 import type { Workspace } from "../../store/index.js";
 import { createRng } from "../../util/rng.js";
+import { checkpointExists } from "../checkpoint-store.js";
 import { resolvePolicyParams, saveCheckpoint, type Checkpoint } from "../checkpoints.js";
 import { SftTrainConfig, type SftTrainConfigInput } from "./sft-config.js";
 import { loadDataset } from "./dataset-store.js";
@@ -90,7 +91,7 @@ export async function sftTrain(ws: Workspace, opts: SftRunOptions): Promise<{ ch
   if (usable.length === 0) {
     throw new ErlError(`dataset "${opts.dataset}" has no programs written by the grammar policy (no decisions to train on): collect with --teacher grammar`);
   }
-  if (!opts.replace && (await ws.query("SELECT 1 FROM policy_checkpoints WHERE name = $n", { n: opts.to })).length) {
+  if (!opts.replace && (await checkpointExists(ws, opts.to))) {
     throw new ErlError(`checkpoint "${opts.to}" already exists in ${ws.dir}: pick another --to name or pass --replace`);
   }
   const { params, metrics } = trainGrammarSft(start.params, usable, cfg);
