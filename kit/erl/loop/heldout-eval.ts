@@ -1,28 +1,32 @@
-import { evolve, type EvolveConfigInput, type EvoEvent, type RunSummary } from "../../evo/index.js";
-import { normalizedScore } from "../../eval/index.js";
+import {
+  evolve, meanDraftValidScore, readStoredRun, type EvolveConfigInput, type EvoEvent, type RunSummary,
+} from "../../evo/index.js";
+import { normalizedScore, runBaselines } from "../../eval/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { Policy } from "../../policy/types.js";
 import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
 import type { Workspace } from "../../store/index.js";
-
-/** One held-out evolve run of a checkpoint (table `loop_heldout`). */
-export interface HeldoutRow {
-  readonly loopId: string;
-  readonly generation: number;
-  readonly checkpoint: string;
-  readonly taskId: string;
-  readonly seed: number;
-  readonly runId: string;
-  readonly validScore: number | null;
-  readonly testScore: number | null;
-  readonly validRate: number;
-  readonly meanDraftScore: number | null;
-  readonly trivial: number | null;
-  readonly reference: number | null;
-  readonly normalized: number | null;
-}
+import { replaceHeldout, type HeldoutRow } from "./heldout-store.js";
 
 export type Baselines = Record<string, { readonly trivial: number | null; readonly reference: number | null }>;
+
+/**
+ * The hidden test scores of kit/eval's trivial and reference baselines per held-out task (once per
+ * loop), for the normalised score; null pairs when `enabled` is false or kit/eval has none for the task.
+ */
+export async function heldoutBaselines(ws: Workspace, tasks: readonly TaskPackage[], enabled: boolean): Promise<Baselines> {
+  const out: Baselines = {};
+  for (const t of tasks) {
+    if (!enabled) { out[t.meta.id] = { trivial: null, reference: null }; continue; }
+    try {
+      const b = await runBaselines(t, { workspace: ws });
+      out[t.meta.id] = { trivial: b.trivial, reference: b.reference };
+    } catch {
+      out[t.meta.id] = { trivial: null, reference: null }; // kit/eval has no baseline programs for this modality
+    }
+  }
+  return out;
+}
 
 /**
  * Evolve `task` as run `runId`: a finished run is reused, a run left by a kill is resumed, else a
@@ -30,7 +34,7 @@ export type Baselines = Record<string, { readonly trivial: number | null; readon
  */
 export async function evolveRun(ws: Workspace, task: TaskPackage, runId: string, policy: Policy, config: EvolveConfigInput,
   opts: { evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>; onEvent?: (e: EvoEvent) => void } = {}): Promise<RunSummary> {
-  const row = (await ws.query<{ status: string; summary: string | null }>("SELECT status, summary FROM runs WHERE run_id = $r", { r: runId }))[0];
+  const row = await readStoredRun(ws, runId);
   if (row?.status === "finished") return JSON.parse(row.summary!) as RunSummary;
   const res = await evolve({ task, workspace: ws, policy, evaluate: opts.evaluate, onEvent: opts.onEvent, ...(row ? { resume: runId } : { config, runId }) });
   return res.summary;
@@ -54,7 +58,7 @@ export async function evaluateHeldout(opts: {
     for (const seed of opts.seeds) {
       const runId = `${opts.loopId}-h${opts.generation}-${task.meta.id}-s${seed}`;
       const s = await evolveRun(ws, task, runId, opts.policy, { ...opts.evolve, seed }, { evaluate: opts.evaluate, onEvent: opts.onEvent });
-      const draft = (await ws.query<{ m: number | null }>("SELECT avg(valid_score) AS m FROM nodes WHERE run_id = $r AND operator = 'draft' AND status = 'success'", { r: runId }))[0]?.m ?? null;
+      const draft = await meanDraftValidScore(ws, runId);
       const b = opts.baselines[task.meta.id] ?? { trivial: null, reference: null };
       const test = s.champion?.testScore ?? null;
       rows.push({
@@ -65,23 +69,6 @@ export async function evaluateHeldout(opts: {
       });
     }
   }
-  await ws.transaction(async () => {
-    await ws.exec("DELETE FROM loop_heldout WHERE loop_id = $l AND generation = $g", { l: opts.loopId, g: opts.generation });
-    await ws.append("loop_heldout", rows.map((r) => ({
-      loop_id: r.loopId, generation: r.generation, checkpoint: r.checkpoint, task_id: r.taskId, seed: r.seed, run_id: r.runId,
-      valid_score: r.validScore, test_score: r.testScore, valid_rate: r.validRate, mean_draft_score: r.meanDraftScore,
-      trivial: r.trivial, reference: r.reference, normalized: r.normalized,
-    })));
-  });
+  await replaceHeldout(ws, opts.loopId, opts.generation, rows);
   return rows;
-}
-
-/** The held-out rows of a loop (all generations), ordered by generation, task and seed. */
-export async function loadHeldout(ws: Workspace, loopId: string): Promise<HeldoutRow[]> {
-  const rows = await ws.query<Record<string, unknown>>("SELECT * FROM loop_heldout WHERE loop_id = $l ORDER BY generation, task_id, seed", { l: loopId });
-  return rows.map((r) => ({
-    loopId: r.loop_id as string, generation: Number(r.generation), checkpoint: r.checkpoint as string, taskId: r.task_id as string, seed: Number(r.seed),
-    runId: r.run_id as string, validScore: r.valid_score as number | null, testScore: r.test_score as number | null, validRate: Number(r.valid_rate),
-    meanDraftScore: r.mean_draft_score as number | null, trivial: r.trivial as number | null, reference: r.reference as number | null, normalized: r.normalized as number | null,
-  }));
 }

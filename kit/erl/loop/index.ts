@@ -7,5 +7,6 @@ export {
   type LoopConfigInput, type LoopPreset, type LoopStageSettings,
 } from "./loop-config.js";
 export { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";
-export { evaluateHeldout, evolveRun, loadHeldout, type HeldoutRow, type Baselines } from "./heldout-eval.js";
+export { evaluateHeldout, evolveRun, type Baselines } from "./heldout-eval.js";
+export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 export { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";

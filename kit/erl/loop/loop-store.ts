@@ -11,7 +11,8 @@ export async function stageResult<T>(ws: Workspace, loopId: string, generation: 
   return r && r.status === "done" ? (JSON.parse(r.result ?? "null") as T) : null;
 }
 
-export async function markStage(ws: Workspace, loopId: string, generation: number, stage: LoopStage, status: "running" | "done", result: unknown = null): Promise<void> {
+/** Records a stage `running` (started now) or `done` with its result (its start time kept, ended now). */
+export async function markStage(ws: Workspace, loopId: string, generation: number, stage: LoopStage, status: "running" | "done", result: unknown = null, now: () => number = Date.now): Promise<void> {
   const prev = status === "done"
     ? (await ws.query<{ started_at: Date }>("SELECT started_at FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s", { l: loopId, g: generation, s: stage }))[0]?.started_at
     : undefined;
@@ -19,7 +20,7 @@ export async function markStage(ws: Workspace, loopId: string, generation: numbe
     await ws.exec("DELETE FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s", { l: loopId, g: generation, s: stage });
     await ws.append("loop_stages", [{
       loop_id: loopId, generation, stage, status, result: JSON.stringify(result),
-      started_at: prev ?? new Date(), ended_at: status === "done" ? new Date() : null,
+      started_at: prev ?? new Date(now()), ended_at: status === "done" ? new Date(now()) : null,
     }]);
   });
 }
@@ -27,4 +28,11 @@ export async function markStage(ws: Workspace, loopId: string, generation: numbe
 /** Every stage record of a loop, in order. */
 export async function loopStages(ws: Workspace, loopId: string): Promise<{ generation: number; stage: string; status: string }[]> {
   return ws.query("SELECT generation, stage, status FROM loop_stages WHERE loop_id = $l ORDER BY generation, started_at", { l: loopId });
+}
+
+/** The training and held-out task ids a loop was started with (table `loops`), or null without the loop. */
+export async function loopTaskSets(ws: Workspace, loopId: string): Promise<{ train: string[]; heldout: string[] } | null> {
+  const [row] = await ws.query<{ train_tasks: string; heldout_tasks: string }>(
+    "SELECT train_tasks, heldout_tasks FROM loops WHERE loop_id = $l", { l: loopId });
+  return row ? { train: JSON.parse(row.train_tasks) as string[], heldout: JSON.parse(row.heldout_tasks) as string[] } : null;
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { TaskPackage } from "../../gym/types.js";
 import { openWorkspace } from "../../store/index.js";
-import { loadHeldout } from "./heldout-eval.js";
+import { loadHeldout } from "./heldout-store.js";
 import { markStage, stageResult } from "./loop-store.js";
 import { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";
 

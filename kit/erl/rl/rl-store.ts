@@ -1,21 +1,9 @@
 import type { Workspace } from "../../store/index.js";
-import { configHash } from "../../store/index.js";
 import { ParentStore } from "./parent-store.js";
-import type { RlConfig } from "./rl-config.js";
 import type { GroupResult } from "./rollout-group.js";
 import type { RlStepMetrics, ScoredGroup } from "./rl-step.js";
 
-/** rl_* tables: what trainRL writes, and what a resume reads back. */
-export async function insertRlRun(ws: Workspace, r: { runId: string; tasks: string[]; from: string; to: string; cfg: RlConfig }): Promise<void> {
-  await ws.append("rl_runs", [{
-    run_id: r.runId, tasks: JSON.stringify(r.tasks), from_checkpoint: r.from, to_name: r.to, mode: r.cfg.mode, seed: r.cfg.seed,
-    config: JSON.stringify(r.cfg), config_hash: configHash(r.cfg), status: "running", started_at: new Date(),
-  }]);
-}
-
-export async function finishRlRun(ws: Workspace, runId: string, status: string, summary: unknown): Promise<void> {
-  await ws.exec("UPDATE rl_runs SET status = $s, summary = $m, ended_at = current_timestamp WHERE run_id = $r", { s: status, m: JSON.stringify(summary), r: runId });
-}
+/** rl_* tables: what trainRL writes per step, and what a resume reads back (rl_runs: kit/store's run lifecycle). */
 
 const groupRow = (runId: string, g: GroupResult, t0: number, extra: Record<string, unknown>) => ({
   run_id: runId, group_id: g.groupId, task_id: g.task.meta.id, operator: g.operator, parent_ids: JSON.stringify(g.parents.map((p) => p.nodeId)),
