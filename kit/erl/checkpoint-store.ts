@@ -15,7 +15,7 @@ export async function checkpointExists(ws: Workspace, name: string): Promise<boo
   return (await ws.query("SELECT name FROM policy_checkpoints WHERE name = $name", { name })).length > 0;
 }
 
-/** Writes a checkpoint row; with `replace`, the row of that name is deleted first, in the same transaction. */
+/** Writes a checkpoint row; with `replace`, the row of that name is deleted first, in one transaction. */
 export async function writeCheckpointRow(ws: Workspace, row: CheckpointRow, replace: boolean): Promise<void> {
   await ws.transaction(async () => {
     if (replace) await ws.exec("DELETE FROM policy_checkpoints WHERE name = $name", { name: row.name });

@@ -1,5 +1,5 @@
-// kit/erl/loop: the closed loop (issue 13): evolve → collectSft → SFT → trainRL → checkpoint k+1, with a
-// held-out evaluation of every checkpoint at equal budget.
+// kit/erl/loop: the closed loop (issue 13): evolve → collectSft → SFT → trainRL → checkpoint k+1,
+// with a held-out evaluation of every checkpoint at equal budget.
 export { LoopError } from "../errors.js";
 export { loop, type LoopOptions, type LoopResult, type LoopEvent, type GenerationRecord } from "./loop.js";
 export {

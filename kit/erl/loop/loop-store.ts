@@ -11,7 +11,7 @@ export async function stageResult<T>(ws: Workspace, loopId: string, generation: 
   return r && r.status === "done" ? (JSON.parse(r.result ?? "null") as T) : null;
 }
 
-/** Records a stage `running` (started now) or `done` with its result (its start time kept, ended now). */
+/** Records a stage `running` (started now) or `done` with its result (start time kept, ended now). */
 export async function markStage(ws: Workspace, loopId: string, generation: number, stage: LoopStage, status: "running" | "done", result: unknown = null, now: () => number = Date.now): Promise<void> {
   const prev = status === "done"
     ? (await ws.query<{ started_at: Date }>("SELECT started_at FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s", { l: loopId, g: generation, s: stage }))[0]?.started_at

@@ -8,7 +8,7 @@ export interface GroupSource {
   start(): { readonly groupId: string; readonly done: Promise<GroupResult> };
   /** One update from a batch of completed groups and the groups dropped since the last update. */
   consume(batch: GroupResult[], dropped: GroupResult[]): Promise<void>;
-  /** A completed group that lagged more than `maxLag` versions behind (not re-weighted, its task is sampled again). */
+  /** A group lagging more than `maxLag` versions: dropped (not re-weighted), its task sampled again. */
   dropped(group: GroupResult, lag: number): void;
 }
 

@@ -3,7 +3,7 @@ import { ParentStore } from "./parent-store.js";
 import type { GroupResult } from "./rollout-group.js";
 import type { RlStepMetrics, ScoredGroup } from "./rl-step.js";
 
-/** rl_* tables: what trainRL writes per step, and what a resume reads back (rl_runs: kit/store's run lifecycle). */
+/** rl_* tables: what trainRL writes per step and a resume reads back (rl_runs: kit/store's run lifecycle). */
 
 const groupRow = (runId: string, g: GroupResult, t0: number, extra: Record<string, unknown>) => ({
   run_id: runId, group_id: g.groupId, task_id: g.task.meta.id, operator: g.operator, parent_ids: JSON.stringify(g.parents.map((p) => p.nodeId)),

@@ -54,7 +54,7 @@ export class RlTrainer implements GroupSource {
     this.lastStepAt = s.t0;
   }
 
-  /** 2. One group with the current params: the task with the fewest groups so far, an operator, parents ∝ fitness. */
+  /** 2. One group with the current params: the least-sampled task, an operator, parents ∝ fitness. */
   plan(): GroupSpec {
     const { cfg, perTask, inFlight } = this;
     const rng = groupRng(cfg.seed, this.serial);
@@ -80,7 +80,7 @@ export class RlTrainer implements GroupSource {
     this.s.emit({ type: "group-dropped", groupId: group.groupId, lag });
   }
 
-  /** 4. One update from a batch: rewards → advantages → GSPO; the step's checkpoint, then the step atomically. */
+  /** 4. One update from a batch: rewards → advantages → GSPO; its checkpoint, then the step atomically. */
   async consume(batch: GroupResult[], dropped: GroupResult[]): Promise<void> {
     const { ws, to, now } = this.s;
     const out = consumeBatch(batch, this.params, { history: this.history, store: this.store, info: this.info, cfg: this.cfg, perTask: this.perTask });
