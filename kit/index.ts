@@ -9,6 +9,7 @@ export { createLlmPolicy, buildPrompt, renderPrompt, parseReply } from "./policy
 export { evolve, experienceBoard, threeFactorSelection, EvolveConfig, type EvolveResult, type EvoEvent, type RunSummary } from "./evo/index.js";
 export { collectSft, sftTrain, loadCheckpoint, resolvePolicyParams, type CollectSftResult, type SftExample } from "./erl/index.js";
 export { trainRL, RlConfig, exportRollouts, type TrainRlResult, type RlEvent } from "./erl/index.js";
+export { loop, LoopConfig, type LoopOptions, type LoopResult, type LoopEvent } from "./erl/index.js";
 export {
   evaluate, evaluateRuns, gradeScore, summarizeGrades, loadLiteLeaderboard, loadLeaderboardFile, liteCompetitionIds, medalPositions,
   humanRank, natureBench, instanceGap, normalizedScore, searchEfficiency, loadSearchEfficiency, meanStd,

@@ -6,9 +6,9 @@ import { LlmPolicyConfig } from "../policy/llm/llm-policy-config.js";
 import { SandboxConfig } from "../sandbox/config.js";
 import { ReportConfig } from "../report/config.js";
 import { TaskSpec } from "../gym/task-spec.js";
-import { CollectSftConfig, SftTrainConfig } from "../erl/config.js";
-import { RlConfig } from "../erl/rl-config.js";
-import { LoopConfig } from "../erl/loop-config.js";
+import { CollectSftConfig, SftTrainConfig } from "../erl/sft/sft-config.js";
+import { RlConfig } from "../erl/rl/rl-config.js";
+import { LoopConfig } from "../erl/loop/loop-config.js";
 
 /**
  * Every configurable part of the kit, by name. Each schema lives beside the code it

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mkNode } from "../evo/test-helpers/make-node.js";
-import { writeStoredRun } from "../erl/test-helpers/stored-run.js";
+import { writeStoredRun } from "../erl/sft/test-helpers/stored-run.js";
 import { resolveTask } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
 

@@ -3,6 +3,9 @@ import { resolve } from "node:path";
 import { projectRoot } from "../gym/index.js";
 import { defaultGrammarParams, paramsFromJson, paramsToJson, type GrammarParams } from "../policy/grammar/index.js";
 import { configHash, type Workspace } from "../store/index.js";
+import {
+  checkpointExists, checkpointSummaryRows, readCheckpointRow, writeCheckpointRow, type CheckpointRow,
+} from "./checkpoint-store.js";
 import { CheckpointExistsError, CheckpointNotFoundError, CheckpointVersionError, ErlError } from "./errors.js";
 
 /** Where a checkpoint's params came from. */
@@ -68,12 +71,12 @@ export async function saveCheckpoint(ws: Workspace, input: CheckpointInput, opts
   }
   // Round-trip through the JSON format so what is stored is exactly what loads.
   const params = paramsFromJson(paramsToJson(input.params));
-  const existing = await ws.query("SELECT name FROM policy_checkpoints WHERE name = $name", { name: input.name });
-  if (existing.length > 0 && !opts.replace) {
+  const existing = await checkpointExists(ws, input.name);
+  if (existing && !opts.replace) {
     throw new CheckpointExistsError(`checkpoint "${input.name}" already exists in ${ws.dir}: pick another name or pass --replace`);
   }
   const config = input.config ?? null;
-  const row = {
+  const row: CheckpointRow = {
     name: input.name,
     policy: "grammar",
     format_version: params.version,
@@ -87,19 +90,11 @@ export async function saveCheckpoint(ws: Workspace, input: CheckpointInput, opts
     metrics: JSON.stringify(input.metrics ?? {}),
     created_at: new Date(),
   };
-  await ws.transaction(async () => {
-    if (existing.length > 0) await ws.exec("DELETE FROM policy_checkpoints WHERE name = $name", { name: input.name });
-    await ws.append("policy_checkpoints", [row]);
-  });
+  await writeCheckpointRow(ws, row, existing);
   return loadCheckpoint(ws, input.name);
 }
 
-interface CheckpointRow {
-  name: string; policy: string; format_version: number; kit_version: string; parent: string | null; source: string;
-  dataset: string | null; params: string; config: string | null; config_hash: string; metrics: string | null; created_at: Date | string;
-}
-
-function summaryOf(r: CheckpointRow): CheckpointSummary {
+function summaryOf(r: Omit<CheckpointRow, "params" | "config">): CheckpointSummary {
   return {
     name: r.name, policy: "grammar", parent: r.parent, source: r.source as CheckpointSource, dataset: r.dataset,
     configHash: r.config_hash, metrics: r.metrics ? (JSON.parse(r.metrics) as Record<string, unknown>) : {},
@@ -110,8 +105,7 @@ function summaryOf(r: CheckpointRow): CheckpointSummary {
 
 /** Load a checkpoint; CheckpointNotFoundError lists the names there are, CheckpointVersionError says which version wrote it. */
 export async function loadCheckpoint(ws: Workspace, name: string): Promise<Checkpoint> {
-  const rows = await ws.query<CheckpointRow>("SELECT * FROM policy_checkpoints WHERE name = $name", { name });
-  const r = rows[0];
+  const r = await readCheckpointRow(ws, name);
   if (!r) {
     const names = (await listCheckpoints(ws)).map((c) => c.name);
     throw new CheckpointNotFoundError(
@@ -129,8 +123,7 @@ export async function loadCheckpoint(ws: Workspace, name: string): Promise<Check
 
 /** Every checkpoint in the workspace, oldest first (without params). */
 export async function listCheckpoints(ws: Workspace): Promise<CheckpointSummary[]> {
-  const rows = await ws.query<CheckpointRow>("SELECT * EXCLUDE (params, config) FROM policy_checkpoints ORDER BY created_at, name");
-  return rows.map(summaryOf);
+  return (await checkpointSummaryRows(ws)).map(summaryOf);
 }
 
 /**

@@ -18,3 +18,11 @@ export class CheckpointNotFoundError extends ErlError {
 export class CheckpointVersionError extends ErlError {
   override name = "CheckpointVersionError";
 }
+
+/** A closed loop that cannot run or resume as asked (task sets, loop id); the message says what to pass. */
+export class LoopError extends ErlError {
+  constructor(message: string) {
+    super(message);
+    this.name = "LoopError";
+  }
+}

@@ -28,3 +28,5 @@ export { distillPriors } from "./priors.js";
 export { loadNodes } from "./node-store.js";
 export { nodeTiming, kitShare, type NodeTiming } from "./node-timing.js";
 export { EvoError, ResumeError, EvoConfigError } from "./errors.js";
+export { readStoredRun, endedRunIds, runHasSuccess, meanDraftValidScore, taskNodesWithCode, type StoredRunRow, type TaskNodeRow } from "./stored-runs-store.js";
+export { readJudgeCache, writeJudgeCache, type JudgeCacheEntry } from "./judge-cache-store.js";

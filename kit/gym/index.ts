@@ -21,3 +21,4 @@ export { METRIC_CHECKS, type CheckResult, type CheckStatus, type QualityReport }
 export { semanticGate, gatePrompt, renderGatePrompt, parseGateReply, gateVerdict, metricSmokeTest, GATE_AXES, GATE_THRESHOLDS, type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview } from "./semantic-gate.js";
 export { recordTaskReview } from "./record-review.js";
 export { importMlebench, liteLeaderboardPath, liteCompetitions, leaderboardHigherIsBetter } from "./mlebench-import.js";
+export { storedTaskDir } from "./task-dir-store.js";

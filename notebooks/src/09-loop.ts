@@ -1,6 +1,6 @@
 // %% [markdown]
 // # 09 · The closed loop: evolve → collectSft → SFT → trainRL → a better policy?
-// `erl.loop()` runs generation k with checkpoint k: it evolves on the **training** tasks, collects SFT
+// `loop()` runs generation k with checkpoint k: it evolves on the **training** tasks, collects SFT
 // data from those runs (evolutionary path) and from fresh drafts (parallel path), trains SFT then RL
 // from checkpoint k and stores checkpoint k+1 with its lineage. Every checkpoint is also evaluated on
 // **held-out** tasks it never trained on, with the same harness, step budget and seeds.
@@ -13,7 +13,7 @@ import * as tslab from "tslab";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { erl, htmlTable, notebookFigure, openWorkspace, resolveTask, createGrammarPolicy, createRng } from "openmle";
+import { erl, loop, htmlTable, notebookFigure, openWorkspace, resolveTask, createGrammarPolicy, createRng } from "openmle";
 
 const givenWs = process.env.OPENMLE_LOOP_WORKSPACE;
 const wsDir = givenWs ?? join(mkdtempSync(join(tmpdir(), "nb09-")), "ws");
@@ -22,7 +22,7 @@ if (!givenWs) {
   const ws = await openWorkspace(wsDir);
   const t0 = Date.now();
   try {
-    await erl.loop({
+    await loop({
       workspace: ws, loopId, trainTasks: [await resolveTask("penguins")], heldoutTasks: [await resolveTask("wine")],
       config: { preset: "smoke", generations: 1, seeds: [1] },
     });

@@ -1,0 +1,111 @@
+import type { EvoEvent } from "../../evo/index.js";
+import type { TaskPackage } from "../../gym/types.js";
+import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
+import { endRun, type Workspace } from "../../store/index.js";
+import { loadCheckpoint, resolvePolicyParams } from "../checkpoints.js";
+import { LoopError } from "../errors.js";
+import { evaluateHeldout, heldoutBaselines } from "./heldout-eval.js";
+import { loadHeldout, type HeldoutRow } from "./heldout-store.js";
+import { stageSettings, type LoopConfig, type LoopConfigInput } from "./loop-config.js";
+import type { LoopStage } from "./loop-store.js";
+import { openLoop } from "./open-loop.js";
+import { stageRunner } from "./stage-runner.js";
+import { policyFor, trainGeneration, type LoopRun } from "./train-generation.js";
+
+export type LoopEvent =
+  | { readonly type: "stage-start"; readonly generation: number; readonly stage: LoopStage }
+  | { readonly type: "stage-done"; readonly generation: number; readonly stage: LoopStage; readonly result: unknown }
+  | { readonly type: "stage-skipped"; readonly generation: number; readonly stage: LoopStage }
+  | { readonly type: "evo"; readonly event: EvoEvent };
+
+export interface LoopOptions {
+  readonly workspace: Workspace;
+  /** Loop id: a new loop, or an existing one to resume (its stored config and task sets are used). */
+  readonly loopId: string;
+  readonly trainTasks: readonly TaskPackage[];
+  readonly heldoutTasks: readonly TaskPackage[];
+  readonly config?: LoopConfigInput;
+  /** Runs one program for evolve and collectSft (default: the sandbox, cached in the workspace); trainRL uses its own pool. */
+  readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
+  /** The clock of the loop's own records (loops, loop_stages) and of trainRL (default Date.now). */
+  readonly now?: () => number;
+  readonly onEvent?: (e: LoopEvent) => void;
+}
+
+/** One generation's lineage, stored with checkpoint k+1 and returned. */
+export interface GenerationRecord {
+  readonly generation: number;
+  readonly checkpoint: string;
+  readonly parent: string;
+  readonly trainRuns: readonly string[];
+  readonly dataset: string;
+  readonly examples: number;
+  readonly composition: unknown;
+  readonly sftCheckpoint: string;
+  readonly rlRun: string;
+}
+
+export interface LoopResult {
+  readonly loopId: string;
+  readonly config: LoopConfig;
+  /** checkpoints[k] is generation k's policy ("default" or a name). */
+  readonly checkpoints: readonly string[];
+  readonly generations: readonly GenerationRecord[];
+  readonly heldout: readonly HeldoutRow[];
+}
+
+const ids = (ts: readonly TaskPackage[]) => ts.map((t) => t.meta.id);
+
+/**
+ * The closed loop (issue 13). Generation k's policy is checkpoint k (k = 0: `config.from`). For k = 0 … G−1:
+ * 1. heldout: evolve each held-out task per seed with checkpoint k (equal budget), record scores (loop_heldout);
+ * 2. evolve: evolve each training task per seed with checkpoint k;
+ * 3. collect: collectSft from those runs (evolutionary path) and fresh drafts of checkpoint k (parallel path);
+ * 4. sft: SFT from checkpoint k on that dataset;
+ * 5. rl: trainRL from the SFT checkpoint on the training tasks;
+ * 6. checkpoint: store checkpoint k+1 (source "loop") with its lineage (parent, runs, dataset, SFT checkpoint, RL run, config hash).
+ * Finally 1. for checkpoint G. Every stage is recorded (loop_stages); a loop killed in a stage resumes at that
+ * stage (evolve and trainRL runs resume from their own records, finished ones are reused).
+ * Refuses overlapping training and held-out task sets.
+ */
+export async function loop(opts: LoopOptions): Promise<LoopResult> {
+  const ws = opts.workspace;
+  const L = opts.loopId;
+  const now = opts.now ?? Date.now;
+  const emit = opts.onEvent ?? (() => {});
+  const [train, held] = [ids(opts.trainTasks), ids(opts.heldoutTasks)];
+  const overlap = train.filter((t) => held.includes(t));
+  if (overlap.length) throw new LoopError(`training and held-out tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen, so remove them from one set`);
+  if (!train.length || !held.length) throw new LoopError("the loop needs at least one training task and one held-out task");
+  // Start, or resume with the stored config (the task sets must match).
+  const cfg = await openLoop(ws, L, train, held, opts.config, now);
+  const evoEvent = (event: EvoEvent) => emit({ type: "evo", event });
+  const stage = stageRunner(ws, L, emit, now);
+  const run: LoopRun = { ws, loopId: L, cfg, settings: stageSettings(cfg), trainTasks: opts.trainTasks, evaluate: opts.evaluate, evoEvent, stage, now };
+  try {
+    const baselines = await stage(-1, "baselines", () => heldoutBaselines(ws, opts.heldoutTasks, cfg.baselines));
+    const start = await resolvePolicyParams(cfg.from, ws);
+    const checkpoints = [start.checkpoint];
+    let params = start.params;
+    const generations: GenerationRecord[] = [];
+    // 1. for checkpoint k.
+    const heldout = (k: number) => stage(k, "heldout", async () => {
+      const rows = await evaluateHeldout({ workspace: ws, loopId: L, generation: k, checkpoint: checkpoints[k]!, policy: policyFor(params, checkpoints[k]!), tasks: opts.heldoutTasks, seeds: cfg.seeds, evolve: run.settings.evolve, baselines, evaluate: opts.evaluate, onEvent: evoEvent });
+      return { runs: rows.map((r) => r.runId) };
+    });
+    for (let k = 0; k < cfg.generations; k++) {
+      await heldout(k);
+      // 2.–6. (train-generation.ts)
+      const rec = await trainGeneration(run, k, checkpoints[k]!, params);
+      generations.push(rec);
+      checkpoints.push(rec.checkpoint);
+      params = (await loadCheckpoint(ws, rec.checkpoint)).params;
+    }
+    await heldout(cfg.generations);
+    await endRun(ws, "loops", L, "finished", undefined, now);
+    return { loopId: L, config: cfg, checkpoints, generations, heldout: await loadHeldout(ws, L) };
+  } catch (e) {
+    await endRun(ws, "loops", L, "failed", undefined, now).catch(() => {});
+    throw e;
+  }
+}

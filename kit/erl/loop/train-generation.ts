@@ -1,0 +1,85 @@
+import { runHasSuccess, type EvoEvent } from "../../evo/index.js";
+import type { TaskPackage } from "../../gym/types.js";
+import { createCheckpointPolicy, type GrammarParams } from "../../policy/grammar/index.js";
+import type { Policy } from "../../policy/types.js";
+import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
+import { configHash, readRun, type Workspace } from "../../store/index.js";
+import { loadCheckpoint, saveCheckpoint } from "../checkpoints.js";
+import { trainRL } from "../rl/train-rl.js";
+import { collectSft } from "../sft/collect-sft.js";
+import { listDatasets } from "../sft/dataset-store.js";
+import { sftTrain } from "../sft/sft-train.js";
+import { evolveRun } from "./heldout-eval.js";
+import type { LoopConfig, LoopStageSettings } from "./loop-config.js";
+import type { GenerationRecord } from "./loop.js";
+import type { RunStage } from "./stage-runner.js";
+
+/** What every stage of one loop shares. */
+export interface LoopRun {
+  readonly ws: Workspace;
+  readonly loopId: string;
+  readonly cfg: LoopConfig;
+  readonly settings: LoopStageSettings;
+  readonly trainTasks: readonly TaskPackage[];
+  readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
+  readonly evoEvent: (e: EvoEvent) => void;
+  readonly stage: RunStage;
+  readonly now: () => number;
+}
+
+/** Generation k's policy: the grammar policy with checkpoint k's params, named after the checkpoint. */
+export const policyFor = (params: GrammarParams, checkpoint: string): Policy => createCheckpointPolicy(params, checkpoint);
+
+/**
+ * Stages 2–6 of generation k (policy: checkpoint `ck` with `params`), each run once (stage-runner.ts):
+ * 2. evolve every training task per seed; 3. collectSft from those runs and fresh drafts; 4. SFT from
+ * checkpoint k; 5. trainRL from the SFT checkpoint; 6. checkpoint k+1 with its lineage.
+ */
+export async function trainGeneration(run: LoopRun, k: number, ck: string, params: GrammarParams): Promise<GenerationRecord> {
+  const { ws, loopId: L, cfg, settings: s, stage } = run;
+  // 2.
+  const evo = await stage(k, "evolve", async () => {
+    const runs: string[] = [];
+    for (const task of run.trainTasks) {
+      for (const seed of cfg.seeds) {
+        const runId = `${L}-g${k}-${task.meta.id}-s${seed}`;
+        await evolveRun(ws, task, runId, policyFor(params, ck), { ...s.evolve, seed }, { evaluate: run.evaluate, onEvent: run.evoEvent });
+        runs.push(runId);
+      }
+    }
+    return { runs };
+  });
+  // 3. collectSft stores its dataset atomically: one already there is complete.
+  const dataset = `${L}-g${k}`;
+  const col = await stage(k, "collect", async () => {
+    const have = (await listDatasets(ws)).find((d) => d.dataset === dataset);
+    if (have) return { dataset, examples: have.examples, composition: null };
+    // Runs without any valid score cannot reach a segment threshold (collectSft refuses them by name).
+    const scored: string[] = [];
+    for (const r of evo.runs) if (await runHasSuccess(ws, r)) scored.push(r);
+    const r = await collectSft({ workspace: ws, dataset, tasks: run.trainTasks, teachers: { primary: policyFor(params, ck) }, runs: scored, config: { ...s.collect, seed: k }, evaluate: run.evaluate });
+    return { dataset, examples: r.examples.length, composition: r.composition };
+  });
+  // 4.
+  const sftName = `${L}-g${k + 1}-sft`;
+  await stage(k, "sft", async () => {
+    const r = await sftTrain(ws, { dataset, from: ck, to: sftName, config: s.sft, replace: true });
+    return { checkpoint: sftName, metrics: r.metrics };
+  });
+  // 5. trainRL resumes its own run after a kill; a finished run's checkpoint is reused.
+  const rlRun = `${L}-g${k + 1}-rl`;
+  const rl = await stage(k, "rl", async () => {
+    const row = await readRun(ws, "rl_runs", rlRun);
+    if (row?.status === "finished") return { runId: rlRun, checkpoint: rlRun };
+    const r = await trainRL({ workspace: ws, tasks: run.trainTasks, from: sftName, to: rlRun, config: { ...s.rl, seed: (s.rl.seed ?? 1) + k }, now: run.now, ...(row ? { resume: rlRun } : { runId: rlRun }) });
+    return { runId: r.runId, checkpoint: r.checkpoint };
+  });
+  // 6.
+  const next = `${L}-g${k + 1}`;
+  return stage(k, "checkpoint", async () => {
+    const rlCk = await loadCheckpoint(ws, rl.checkpoint);
+    const record: GenerationRecord = { generation: k + 1, checkpoint: next, parent: ck, trainRuns: evo.runs, dataset, examples: col.examples, composition: col.composition, sftCheckpoint: sftName, rlRun: rl.runId };
+    await saveCheckpoint(ws, { name: next, params: rlCk.params, parent: ck, source: "loop", dataset, config: { loop: L, loopConfigHash: configHash(cfg), stages: s, lineage: record }, metrics: { examples: col.examples } }, { replace: true });
+    return record;
+  });
+}

@@ -1,0 +1,109 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { TaskPackage } from "../../gym/types.js";
+import type { ChatMessage, LanguageModel } from "../../llm/spec.js";
+import { buildPrompt, createGrammarPolicy, renderPrompt, type GrammarChoice, type GrammarParams, type NodeView, type Operator, type OperatorContext } from "../../policy/index.js";
+import { SUBMISSION_FILES, type ExecutionRecord, type SandboxJob } from "../../sandbox/index.js";
+import type { Rng } from "../../util/rng.js";
+import { hackJudgePrompt, judgeProgram } from "./hack-judge.js";
+import { submissionHackCheck } from "./submission-hack-check.js";
+
+/** Runs one program; records with `workDir` set get the deterministic submission check. */
+export type ExecuteProgram = (job: SandboxJob) => Promise<ExecutionRecord>;
+
+export interface Rollout {
+  readonly idx: number;
+  readonly code: string;
+  readonly plan: string;
+  readonly spec: unknown;
+  readonly choices: readonly GrammarChoice[];
+  readonly oldLogProb: number;
+  /** null when the judge flagged the program (not executed). */
+  readonly record: ExecutionRecord | null;
+  /** judge | sample_submission | sample_permutation | constant_predictions | null */
+  readonly hack: string | null;
+  readonly hackReason: string | null;
+}
+
+export interface GroupSpec {
+  readonly groupId: string;
+  readonly task: TaskPackage;
+  readonly operator: Operator;
+  readonly parents: readonly NodeView[];
+  readonly params: GrammarParams;
+  /** The policy version (step) the params belong to. */
+  readonly version: number;
+  readonly size: number;
+  readonly rng: Rng;
+}
+
+export interface GroupResult extends GroupSpec {
+  readonly messages: ChatMessage[];
+  readonly rollouts: Rollout[];
+  readonly startedMs: number;
+  readonly endedMs: number;
+}
+
+export interface GroupRunner {
+  readonly execute: ExecuteProgram;
+  readonly judge?: LanguageModel;
+  readonly judgeTimeoutMs?: number;
+  readonly limits: { timeoutS: number; memoryMb: number };
+  readonly runId: string;
+  readonly now: () => number;
+}
+
+const checked = new Map<string, Promise<{ hack: string | null; reason: string | null }>>();
+
+/** The deterministic check on a successful record's submission (once per execution id; the job folder is removed after). */
+function checkSubmission(task: TaskPackage, rec: ExecutionRecord): Promise<{ hack: string | null; reason: string | null }> {
+  if (!rec.workDir) return Promise.resolve({ hack: null, reason: null });
+  let p = checked.get(rec.executionId);
+  if (!p) {
+    p = (async () => {
+      if (rec.status !== "success") {
+        rmSync(rec.workDir!, { recursive: true, force: true });
+        return { hack: null, reason: null };
+      }
+      const file = SUBMISSION_FILES.map((f) => join(rec.workDir!, f)).find((f) => existsSync(f));
+      const sample = readFileSync(join(task.publicDir, task.meta.files.sampleSubmission), "utf8");
+      const hack = file ? submissionHackCheck(readFileSync(file, "utf8"), sample) : null;
+      rmSync(rec.workDir!, { recursive: true, force: true });
+      return { hack, reason: hack ? `the submission's predictions are ${hack.replaceAll("_", " ")}` : null };
+    })();
+    checked.set(rec.executionId, p);
+  }
+  return p;
+}
+
+/**
+ * One rollout group (spec §3.2 point 4):
+ * 1. render the operator prompt as the LLM policy would (for exports);
+ * 2. sample G programs from the grammar policy with the group's params, keeping old log-probs;
+ * 3. the judge (when configured) reads each program; flagged ones are not executed;
+ * 4. the others run in the sandbox concurrently; 5. successful submissions get the deterministic check.
+ */
+export async function runGroup(spec: GroupSpec, runner: GroupRunner): Promise<GroupResult> {
+  const startedMs = runner.now();
+  const { task, operator } = spec;
+  const context: OperatorContext = { parents: spec.parents, budget: { remainingSteps: 1, remainingTimeS: runner.limits.timeoutS, perRunTimeLimitS: runner.limits.timeoutS }, runId: runner.runId, nodeId: spec.groupId };
+  // 1.
+  const messages = renderPrompt(buildPrompt(task, operator, context));
+  // 2.
+  const policy = createGrammarPolicy(spec.params);
+  const outs = [];
+  for (let i = 0; i < spec.size; i++) outs.push(await policy.propose(task, operator, context, spec.rng.fork()));
+  const sample = runner.judge ? readFileSync(join(task.publicDir, task.meta.files.sampleSubmission), "utf8") : "";
+  // 3.–5.
+  const rollouts = await Promise.all(outs.map(async (o, idx): Promise<Rollout> => {
+    const base = { idx, code: o.code, plan: o.plan, spec: o.spec, choices: o.choices, oldLogProb: o.logProb };
+    if (runner.judge) {
+      const v = await judgeProgram(runner.judge, hackJudgePrompt(task, sample, o.code), { timeoutMs: runner.judgeTimeoutMs, runId: runner.runId });
+      if (v.verdict === "hack") return { ...base, record: null, hack: "judge", hackReason: v.reason };
+    }
+    const record = await runner.execute({ task, code: o.code, limits: runner.limits, runId: runner.runId, nodeId: `${spec.groupId}-${idx}` });
+    const c = await checkSubmission(task, record);
+    return { ...base, record, hack: c.hack, hackReason: c.reason };
+  }));
+  return { ...spec, messages, rollouts, startedMs, endedMs: runner.now() };
+}

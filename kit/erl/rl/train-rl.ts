@@ -1,0 +1,109 @@
+import { setMaxListeners } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TaskPackage } from "../../gym/types.js";
+import type { LanguageModel } from "../../llm/spec.js";
+import type { GrammarParams } from "../../policy/grammar/index.js";
+import type { Operator } from "../../policy/types.js";
+import { SandboxPool } from "../../sandbox/index.js";
+import { endRun, type Workspace } from "../../store/index.js";
+import { saveCheckpoint } from "../checkpoints.js";
+import { ErlError } from "../errors.js";
+import { scheduleGroups } from "./group-scheduler.js";
+import { openRlRun } from "./open-rl-run.js";
+import type { RlConfigInput } from "./rl-config.js";
+import type { RlStepMetrics } from "./rl-step.js";
+import { RlTrainer } from "./rl-trainer.js";
+import type { ExecuteProgram } from "./rollout-group.js";
+
+export interface TrainRlOptions {
+  readonly workspace: Workspace;
+  readonly tasks: readonly TaskPackage[];
+  /** Start params: "default", a checkpoint name or a params .json file (ignored on resume). */
+  readonly from?: string;
+  /** Final checkpoint name; step k is stored as `<to>-step<k>`. */
+  readonly to: string;
+  readonly config?: RlConfigInput;
+  /** Continue this run id after a kill (its stored config is used; `config.steps` may extend it). */
+  readonly resume?: string;
+  readonly runId?: string;
+  /** Runs one program (default: a SandboxPool of `workers` slots). Records with workDir get the submission check. */
+  readonly execute?: ExecuteProgram;
+  /** Pre-execution reward-hacking judge (absent: only the deterministic post-execution check). */
+  readonly judge?: LanguageModel;
+  readonly now?: () => number;
+  readonly onEvent?: (e: RlEvent) => void;
+  readonly signal?: AbortSignal;
+}
+
+export type RlEvent =
+  | { readonly type: "run-start"; readonly runId: string; readonly resumed: boolean; readonly step: number; readonly steps: number }
+  | { readonly type: "group"; readonly groupId: string; readonly taskId: string; readonly operator: Operator; readonly version: number; readonly wallS: number }
+  | { readonly type: "group-dropped"; readonly groupId: string; readonly lag: number }
+  | { readonly type: "step"; readonly metrics: RlStepMetrics; readonly checkpoint: string }
+  | { readonly type: "run-end"; readonly runId: string; readonly checkpoint: string };
+
+export interface TrainRlResult {
+  readonly runId: string;
+  readonly checkpoint: string;
+  readonly params: GrammarParams;
+  readonly steps: readonly RlStepMetrics[];
+  readonly perTask: Record<string, number>;
+}
+
+/**
+ * Execution-grounded RL of the grammar policy (spec §3.2):
+ * 1. start (or resume from the last stored step: its checkpoint, parent store, history and counts);
+ * 2. plan groups: the task with the fewest groups so far, an operator from the mix, parents from
+ *    the store (∝ fitness), the current params and their version;
+ * 3. generate and execute groups (sync: a whole batch per step; async: up to `inFlightGroups` at
+ *    once, each sampled from the params current when it starts);
+ * 4. consume a batch of completed groups (async: dropping those lagging more than `maxLag`
+ *    versions): rewards → advantages → GSPO; store the checkpoint, then the step atomically;
+ * 5. store the final checkpoint `to`.
+ * Steps 2–4 are RlTrainer's (rl-trainer.ts), driven by scheduleGroups (group-scheduler.ts).
+ */
+export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
+  const ws = opts.workspace;
+  const now = opts.now ?? Date.now;
+  const emit = opts.onEvent ?? (() => {});
+  if (opts.tasks.length === 0) throw new ErlError("trainRL needs at least one task: pass --tasks <ids|dirs>");
+  const from = opts.from ?? "default";
+  // 1. Start or resume (open-rl-run.ts).
+  const start = await openRlRun(ws, opts, now);
+  const { runId, cfg } = start;
+  emit({ type: "run-start", runId, resumed: !!opts.resume, step: start.version, steps: cfg.steps });
+  const batchSize = cfg.groupsPerStep ?? opts.tasks.length;
+  const jobsDir = mkdtempSync(join(tmpdir(), "openmle-rl-"));
+  const pool = opts.execute ? null : new SandboxPool({ cpuSlots: cfg.workers, jobsDir });
+  const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // one listener per pooled job
+  const execute: ExecuteProgram = opts.execute ?? ((job) => pool!.submit({ ...job, limits: { ...job.limits, cpus: 1 }, signal: abort.signal }));
+  const runner = { execute, judge: opts.judge, judgeTimeoutMs: cfg.judgeTimeoutMs, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, now };
+  const trainer = new RlTrainer(start, { ws, tasks: opts.tasks, from, to: opts.to, runner, t0: now(), now, emit });
+
+  let status: "finished" | "failed" | "killed" = "finished";
+  try {
+    // 2.–4. Plan, execute and consume groups.
+    const inFlight = cfg.inFlightGroups ?? 2 * batchSize;
+    await scheduleGroups(trainer, { mode: cfg.mode, steps: cfg.steps, batchSize, inFlight, maxLag: cfg.maxLag, signal: opts.signal, abort: () => abort.abort() });
+    if (opts.signal?.aborted) status = "killed";
+  } catch (e) {
+    status = "failed";
+    abort.abort();
+    await endRun(ws, "rl_runs", runId, status, { error: String(e), steps: trainer.version }, now);
+    throw e;
+  } finally {
+    rmSync(jobsDir, { recursive: true, force: true });
+  }
+  // 5. The final checkpoint.
+  const version = trainer.version;
+  if (status === "finished") {
+    await saveCheckpoint(ws, { name: opts.to, params: trainer.params, parent: version ? `${opts.to}-step${version}` : from, source: "rl", dataset: runId, config: cfg, metrics: { steps: version } }, { replace: !!opts.resume });
+  }
+  const perTask = Object.fromEntries(trainer.perTask);
+  await endRun(ws, "rl_runs", runId, status, { steps: version, perTask, last: trainer.steps.at(-1) ?? null }, now);
+  emit({ type: "run-end", runId, checkpoint: opts.to });
+  return { runId, checkpoint: opts.to, params: trainer.params, steps: trainer.steps, perTask };
+}

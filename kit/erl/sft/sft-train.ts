@@ -1,0 +1,104 @@
+import { gradientStep, logSoftmax, type GrammarChoice, type GrammarParams } from "../../policy/grammar/index.js";
+import type { Workspace } from "../../store/index.js";
+import { createRng } from "../../util/rng.js";
+import { checkpointExists } from "../checkpoint-store.js";
+import { resolvePolicyParams, saveCheckpoint, type Checkpoint } from "../checkpoints.js";
+import { SftTrainConfig, type SftTrainConfigInput } from "./sft-config.js";
+import { loadDataset } from "./dataset-store.js";
+import { ErlError } from "../errors.js";
+
+/** log g_θ(program) from its recorded decisions: Σ_choices log softmax(θ[name])[value] over the recorded options. */
+export function choicesLogLik(params: GrammarParams, choices: readonly GrammarChoice[]): number {
+  let s = 0;
+  for (const c of choices) {
+    const i = c.options.indexOf(String(c.value));
+    s += i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [])[i]!;
+  }
+  return s;
+}
+
+/** Mean log-likelihood per example (NaN-free: 0 for no examples). */
+export const meanLogLik = (params: GrammarParams, set: readonly (readonly GrammarChoice[])[]): number =>
+  set.length ? set.reduce((s, c) => s + choicesLogLik(params, c), 0) / set.length : 0;
+
+export interface SftMetrics {
+  readonly trainExamples: number;
+  readonly heldOutExamples: number;
+  /** Examples of the dataset the grammar policy did not write (no decisions to train on). */
+  readonly skippedExamples: number;
+  readonly trainLogLikBefore: number;
+  readonly trainLogLikAfter: number;
+  /** null without a held-out split. */
+  readonly heldOutLogLikBefore: number | null;
+  readonly heldOutLogLikAfter: number | null;
+  /** Mean train log-likelihood after each epoch. */
+  readonly curve: readonly number[];
+}
+
+/**
+ * SFT of the grammar policy: L_evo with w = 1 (spec §1), i.e. maximum likelihood of the kept programs' decisions.
+ * Pure: 1. split off `heldOut` of the examples (seeded shuffle); 2. each epoch, one gradient-ascent step on
+ * the mean log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n);
+ * 3. log-likelihood before and after on both splits.
+ */
+export function trainGrammarSft(params: GrammarParams, examples: readonly (readonly GrammarChoice[])[], cfgIn: SftTrainConfigInput = {}): { params: GrammarParams; metrics: Omit<SftMetrics, "skippedExamples"> } {
+  const cfg = SftTrainConfig.parse(cfgIn);
+  const order = examples.map((_, i) => i);
+  const rng = createRng(cfg.seed);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const nHeld = examples.length > 1 ? Math.min(examples.length - 1, Math.round(examples.length * cfg.heldOut)) : 0;
+  const held = order.slice(0, nHeld).map((i) => examples[i]!);
+  const train = order.slice(nHeld).map((i) => examples[i]!);
+  const before = { train: meanLogLik(params, train), held: meanLogLik(params, held) };
+  let p = params;
+  const curve: number[] = [];
+  for (let e = 0; e < cfg.epochs; e++) {
+    p = gradientStep(p, train.map((choices) => ({ choices, weight: 1 / train.length })), cfg.lr);
+    curve.push(meanLogLik(p, train));
+  }
+  return {
+    params: p,
+    metrics: {
+      trainExamples: train.length, heldOutExamples: held.length, trainLogLikBefore: before.train, trainLogLikAfter: meanLogLik(p, train),
+      heldOutLogLikBefore: held.length ? before.held : null, heldOutLogLikAfter: held.length ? meanLogLik(p, held) : null, curve,
+    },
+  };
+}
+
+export interface SftRunOptions {
+  readonly dataset: string;
+  /** Params to start from: "default", a checkpoint name or a .json file (resolvePolicyParams). */
+  readonly from: string;
+  /** Name of the checkpoint to write. */
+  readonly to: string;
+  readonly config?: SftTrainConfigInput;
+  readonly replace?: boolean;
+}
+
+/**
+ * `openmle sft train`: 1. resolve the starting params and load the dataset; 2. keep the examples
+ * with grammar decisions; 3. train (trainGrammarSft); 4. store the result as a checkpoint
+ * (parent, dataset, config hash, metrics). Fails before writing anything on bad input.
+ */
+export async function sftTrain(ws: Workspace, opts: SftRunOptions): Promise<{ checkpoint: Checkpoint; metrics: SftMetrics }> {
+  const cfg = SftTrainConfig.parse(opts.config ?? {});
+  const start = await resolvePolicyParams(opts.from, ws);
+  const examples = await loadDataset(ws, opts.dataset);
+  const usable = examples.filter((e) => e.choices && e.choices.length > 0).map((e) => e.choices!);
+  if (usable.length === 0) {
+    throw new ErlError(`dataset "${opts.dataset}" has no programs written by the grammar policy (no decisions to train on): collect with --teacher grammar`);
+  }
+  if (!opts.replace && (await checkpointExists(ws, opts.to))) {
+    throw new ErlError(`checkpoint "${opts.to}" already exists in ${ws.dir}: pick another --to name or pass --replace`);
+  }
+  const { params, metrics } = trainGrammarSft(start.params, usable, cfg);
+  const full: SftMetrics = { ...metrics, skippedExamples: examples.length - usable.length };
+  const checkpoint = await saveCheckpoint(
+    ws, { name: opts.to, params, parent: start.checkpoint, source: "sft", dataset: opts.dataset, config: { ...cfg, from: opts.from, dataset: opts.dataset }, metrics: { ...full } },
+    { replace: opts.replace },
+  );
+  return { checkpoint, metrics: full };
+}
