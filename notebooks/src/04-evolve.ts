@@ -3,9 +3,11 @@
 // `evolve` composes the four operators (Draft, Improve, Debug, Crossover) into a search (spec §4). Each step
 // the harness picks an operator and parents from the stored tree, builds the operator's context, asks the
 // policy for a program, runs it in the sandbox and writes the node, its execution record and its
-// **experience card** to the workspace in one transaction. This notebook runs OpenMLE-Evo with the offline
-// grammar policy on the built-in `penguins` task, draws its tree, shows the experience board and the
-// three-factor selection probabilities, and puts the four harnesses side by side at an equal small budget.
+// **experience card** to the workspace in one transaction. This notebook first opens runs the kit recorded
+// itself (four harnesses × 40 nodes on the built-in `cars` task): their results, a tidy tree to click through and
+// the selection distribution a step actually sampled from. Then it runs a small live search with OpenMLE-Evo and
+// the offline grammar policy on `penguins`, shows the experience board and puts the four harnesses side by side
+// at an equal small budget.
 //
 // (tslab note: top-level variables are passed as `task: task`, not shorthand `{ task }`.)
 //
