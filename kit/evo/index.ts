@@ -15,7 +15,8 @@ export { debugDecision, debugChain, debugDepth, terminalCategory, TERMINAL_FAILU
 export { admits, islandMembers, loopGeneration, childLineageDepth } from "./islands.js";
 export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily } from "./method-family.js";
 export { buildCard, cardSummary, type ExperienceCard } from "./experience-card.js";
-export { experienceBoard, renderBoard, BOARD_QUERIES, type ExperienceBoard } from "./board.js";
+export { experienceBoard, BOARD_QUERIES, type ExperienceBoard } from "./board-store.js";
+export { renderBoard } from "./board.js";
 export { boardLines, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";
 export {
   selectContext, selectedIds, conditionedContext, historyContext, nodeUtilities, topSiblings, relatedNodes, exploredIdeas, DEFAULT_CONTEXT_LIMITS,
