@@ -1,6 +1,7 @@
 // kit/evo: long-horizon search (spec §4): OpenMLE-Evo with experience cards, three-factor selection and
 // operator-conditioned memory; the AIRA-Evo, AIDE greedy and MCTS baselines; Evo-Max; resume.
-export { evolve, stepRng, type EvolveOptions, type EvolveResult } from "./evolve.js";
+export { evolve, type EvolveOptions, type EvolveResult } from "./evolve.js";
+export { stepRng } from "./node-step.js";
 export { EvolveConfig, EVOLVE_PRESETS, HARNESSES, upgradeStoredConfig, type Harness, type EvolveConfigInput, type EvolvePreset } from "./config.js";
 export type { EvoEvent } from "./events.js";
 export type { EvoNode, Action } from "./types.js";
