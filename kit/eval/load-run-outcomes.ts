@@ -1,4 +1,5 @@
 import { configHash, type Workspace } from "../store/index.js";
+import { readFinishedRuns, readNodeScores } from "./eval-store.js";
 import { evaluateRuns, type EvaluateOptions, type Evaluation, type RunOutcome } from "./evaluate-runs.js";
 import { liteCompetitionIds, loadLiteLeaderboard, type Leaderboard } from "./leaderboard.js";
 
@@ -33,13 +34,8 @@ const num = (v: unknown): number | null => (typeof v === "number" && Number.isFi
  * (the independent repeats of avg@k) share it; a run without a stored config keeps `runs.config_hash`.
  */
 export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
-  const runs = await ws.query<Record<string, unknown>>(
-    `SELECT r.run_id, r.task_id, r.harness, r.policy, r.config, r.config_hash, r.seed, r.status, r.summary, t.modality, t.higher_is_better
-     FROM runs r LEFT JOIN tasks t USING (task_id) WHERE coalesce(r.status, '') <> 'running' ORDER BY r.run_id`,
-  );
-  const nodes = await ws.query<{ run_id: string; node_id: string; status: string | null; valid_score: number | null; test_score: number | null }>(
-    "SELECT run_id, node_id, status, valid_score, test_score FROM nodes",
-  );
+  const runs = await readFinishedRuns(ws);
+  const nodes = await readNodeScores(ws);
   const byRun = new Map<string, typeof nodes>();
   for (const n of nodes) byRun.set(n.run_id, [...(byRun.get(n.run_id) ?? []), n]);
 

@@ -1,4 +1,4 @@
-import type { ExperienceBoard } from "./board.js";
+import type { ExperienceBoard } from "./board-store.js";
 
 /** Numbers as people read them: 4 significant digits, no float noise (0.09999999999999998 → 0.1). */
 const fmt = (x: number) => String(Number(x.toPrecision(4)));

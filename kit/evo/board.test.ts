@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { experienceBoard, renderBoard } from "./board.js";
+import { renderBoard } from "./board.js";
+import { experienceBoard } from "./board-store.js";
 import { distillPriors } from "./priors.js";
 import { seededWorkspace } from "./test-helpers/board-tree.js";
 

@@ -2,7 +2,7 @@ import type { LanguageModel } from "../llm/spec.js";
 import type { OperatorContext } from "../policy/types.js";
 import type { Workspace } from "../store/index.js";
 import { airaContext, airaMemoryNodes } from "./aira-memory.js";
-import { experienceBoard } from "./board.js";
+import { experienceBoard } from "./board-store.js";
 import { boardLines } from "./board-lines.js";
 import type { EvolveConfig } from "./config.js";
 import { conditionedContext, exploredIdeas, historyContext, nodeUtilities, selectContext, selectedIds } from "./context.js";

@@ -1,6 +1,7 @@
 // kit/evo: long-horizon search (spec §4): OpenMLE-Evo with experience cards, three-factor selection and
 // operator-conditioned memory; the AIRA-Evo, AIDE greedy and MCTS baselines; Evo-Max; resume.
-export { evolve, stepRng, type EvolveOptions, type EvolveResult } from "./evolve.js";
+export { evolve, type EvolveOptions, type EvolveResult } from "./evolve.js";
+export { stepRng } from "./node-step.js";
 export { EvolveConfig, EVOLVE_PRESETS, HARNESSES, upgradeStoredConfig, type Harness, type EvolveConfigInput, type EvolvePreset } from "./config.js";
 export type { EvoEvent } from "./events.js";
 export type { EvoNode, Action } from "./types.js";
@@ -15,7 +16,8 @@ export { debugDecision, debugChain, debugDepth, terminalCategory, TERMINAL_FAILU
 export { admits, islandMembers, loopGeneration, childLineageDepth } from "./islands.js";
 export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily } from "./method-family.js";
 export { buildCard, cardSummary, type ExperienceCard } from "./experience-card.js";
-export { experienceBoard, renderBoard, BOARD_QUERIES, type ExperienceBoard } from "./board.js";
+export { experienceBoard, BOARD_QUERIES, type ExperienceBoard } from "./board-store.js";
+export { renderBoard } from "./board.js";
 export { boardLines, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";
 export {
   selectContext, selectedIds, conditionedContext, historyContext, nodeUtilities, topSiblings, relatedNodes, exploredIdeas, DEFAULT_CONTEXT_LIMITS,

@@ -2,16 +2,15 @@ import type { LanguageModel } from "../llm/spec.js";
 import type { Workspace } from "../store/index.js";
 import type { ChatMessage } from "../llm/spec.js";
 import { cardSummary } from "./experience-card.js";
-
-type CardRow = { node_id: string; operator: string; method_family: string; plan: string; analysis: string; parents: string[] };
+import { readCachedSummaries, readMemoryCards, writeSummary, type CardMemoryRow } from "./memory-store.js";
 
 /**
  * The memory model's prompt for one node: its card and plan next to its parent's (each parent's, for a
  * Crossover), asking what changed against the parent and whether it helped; a Draft has no parent to
  * compare with.
  */
-export function memoryPrompt(node: CardRow, parents: readonly CardRow[]): ChatMessage[] {
-  const card = (c: CardRow) => `${cardSummary({ ...c, parents: c.parents ?? [], plan: c.plan ?? "" })}\nPlan:\n${c.plan ?? ""}`;
+export function memoryPrompt(node: CardMemoryRow, parents: readonly CardMemoryRow[]): ChatMessage[] {
+  const card = (c: CardMemoryRow) => `${cardSummary({ ...c, parents: c.parents ?? [], plan: c.plan ?? "" })}\nPlan:\n${c.plan ?? ""}`;
   const vs = parents.length
     ? parents.map((p, i) => `Parent${parents.length > 1 ? ` ${String.fromCharCode(65 + i)}` : ""}: ${card(p)}`).join("\n\n")
     : "Parent: none (a fresh draft).";
@@ -31,11 +30,7 @@ export function memoryPrompt(node: CardRow, parents: readonly CardRow[]): ChatMe
 export async function synthesizeMemory(ws: Workspace, runId: string, nodeIds: readonly string[], opts: { model?: LanguageModel; operator?: string } = {}): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (nodeIds.length === 0) return out;
-  const list = nodeIds.map((i) => `'${i.replaceAll("'", "''")}'`).join(",");
-  const cards = await ws.query<CardRow>(
-    `SELECT node_id, operator, method_family, plan, analysis, parents FROM cards WHERE run_id = $runId AND node_id IN (${list}) ORDER BY node_id`,
-    { runId },
-  );
+  const cards = await readMemoryCards(ws, runId, nodeIds);
   const model = opts.model;
   if (!model) {
     for (const c of cards) out.set(c.node_id, cardSummary({ ...c, parents: c.parents ?? [], plan: c.plan ?? "" }));
@@ -43,30 +38,21 @@ export async function synthesizeMemory(ws: Workspace, runId: string, nodeIds: re
   }
   // One query for every cached summary, then the model only for the misses.
   const keyOf = (nodeId: string) => `${runId}/${nodeId}/${model.provider}:${model.modelId}`;
-  const keys = cards.map((c) => `'${keyOf(c.node_id).replaceAll("'", "''")}'`).join(",");
-  const hits = new Map(
-    (keys ? await ws.query<{ node_id: string; summary: string }>(`SELECT node_id, summary FROM memory_cache WHERE cache_key IN (${keys})`) : [])
-      .map((h) => [h.node_id, h.summary]),
-  );
+  const hits = await readCachedSummaries(ws, cards.map((c) => keyOf(c.node_id)));
   // The parents' cards, for the comparison (one query for every miss).
   const misses = cards.filter((c) => !hits.has(c.node_id));
   const parentIds = [...new Set(misses.flatMap((c) => c.parents ?? []))];
-  const parentCards = new Map(
-    (parentIds.length
-      ? await ws.query<CardRow>(`SELECT node_id, operator, method_family, plan, analysis, parents FROM cards WHERE run_id = $runId AND node_id IN (${parentIds.map((i) => `'${i.replaceAll("'", "''")}'`).join(",")})`, { runId })
-      : []).map((p) => [p.node_id, p]),
-  );
+  const parentCards = new Map((await readMemoryCards(ws, runId, parentIds)).map((p) => [p.node_id, p]));
   for (const c of cards) {
     const hit = hits.get(c.node_id);
     if (hit !== undefined) { out.set(c.node_id, hit); continue; }
-    const parents = (c.parents ?? []).map((p) => parentCards.get(p)).filter((p): p is CardRow => p !== undefined);
+    const parents = (c.parents ?? []).map((p) => parentCards.get(p)).filter((p): p is CardMemoryRow => p !== undefined);
     const res = await model.chat({
       messages: memoryPrompt(c, parents),
       temperature: 0, maxTokens: 200, purpose: "memory", runId, nodeId: c.node_id, operator: opts.operator,
     });
     const summary = `${c.node_id}: ${res.text.trim()}`;
-    await ws.append("memory_cache", [{ cache_key: keyOf(c.node_id), run_id: runId, node_id: c.node_id, operator: opts.operator ?? null, model: model.modelId, summary }]);
-    await ws.exec("UPDATE cards SET rich_summary = $summary WHERE run_id = $runId AND node_id = $nodeId", { summary, runId, nodeId: c.node_id });
+    await writeSummary(ws, { cacheKey: keyOf(c.node_id), runId, nodeId: c.node_id, operator: opts.operator ?? null, model: model.modelId, summary });
     out.set(c.node_id, summary);
   }
   return out;

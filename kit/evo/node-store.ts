@@ -1,6 +1,7 @@
 import type { ExecutionRecord } from "../sandbox/types.js";
 import type { Workspace } from "../store/index.js";
 import type { ExperienceCard } from "./experience-card.js";
+import type { NodeTiming } from "./node-timing.js";
 import type { EvoNode } from "./types.js";
 
 /**
@@ -15,7 +16,10 @@ export async function writeNode(ws: Workspace, runId: string, node: EvoNode, rec
     const known = await ws.query("SELECT 1 FROM executions WHERE execution_id = $id", { id: rec.executionId });
     // A record detached on resume (below) and reused for the same step's program belongs to this node again.
     if (known.length) {
-      await ws.exec("UPDATE executions SET node_id = $n WHERE execution_id = $id AND run_id = $r AND node_id IS NULL", { n: node.nodeId, id: rec.executionId, r: runId });
+      await ws.exec(
+        "UPDATE executions SET node_id = $n WHERE execution_id = $id AND run_id = $r AND node_id IS NULL",
+        { n: node.nodeId, id: rec.executionId, r: runId },
+      );
     } else await ws.append("executions", [{
       execution_id: rec.executionId, idempotency_key: rec.idempotencyKey, run_id: runId, node_id: node.nodeId,
       task_id: rec.taskId, backend: rec.backend, status: rec.status, valid_score: rec.validScore, test_score: rec.testScore,
@@ -43,12 +47,17 @@ export async function writeNode(ws: Workspace, runId: string, node: EvoNode, rec
  */
 export async function detachOrphanExecutions(ws: Workspace, runId: string): Promise<number> {
   const orphans = await ws.query<{ n: number }>(
-    "SELECT count(*) AS n FROM executions WHERE run_id = $r AND node_id IS NOT NULL AND node_id NOT IN (SELECT node_id FROM nodes WHERE run_id = $r)",
+    `SELECT count(*) AS n FROM executions
+     WHERE run_id = $r AND node_id IS NOT NULL AND node_id NOT IN (SELECT node_id FROM nodes WHERE run_id = $r)`,
     { r: runId },
   );
   const n = orphans[0]!.n;
   if (n > 0) {
-    await ws.exec("UPDATE executions SET node_id = NULL WHERE run_id = $r AND node_id IS NOT NULL AND node_id NOT IN (SELECT node_id FROM nodes WHERE run_id = $r)", { r: runId });
+    await ws.exec(
+      `UPDATE executions SET node_id = NULL
+       WHERE run_id = $r AND node_id IS NOT NULL AND node_id NOT IN (SELECT node_id FROM nodes WHERE run_id = $r)`,
+      { r: runId },
+    );
   }
   return n;
 }
@@ -64,7 +73,8 @@ interface NodeRow {
 /** The run's nodes, rebuilt from the nodes, executions and cards tables, in step order. */
 export async function loadNodes(ws: Workspace, runId: string): Promise<EvoNode[]> {
   const rows = await ws.query<NodeRow>(
-    `SELECT n.*, e.wall_s, e.traceback, e.stdout_tail, c.lineage_depth, c.method_family, c.imports, c.prompt_tokens, c.completion_tokens, c.model_time_s, c.cost_usd
+    `SELECT n.*, e.wall_s, e.traceback, e.stdout_tail, c.lineage_depth, c.method_family, c.imports, c.prompt_tokens,
+            c.completion_tokens, c.model_time_s, c.cost_usd
      FROM nodes n LEFT JOIN executions e ON e.execution_id = n.execution_id
      LEFT JOIN cards c ON c.run_id = n.run_id AND c.node_id = n.node_id
      WHERE n.run_id = $runId ORDER BY n.step`,
@@ -78,4 +88,12 @@ export async function loadNodes(ws: Workspace, runId: string): Promise<EvoNode[]
     methodFamily: r.method_family ?? "unknown", imports: r.imports ?? [],
     usage: { promptChars: 0, promptTokens: r.prompt_tokens ?? 0, completionTokens: r.completion_tokens ?? 0, latencyMs: (r.model_time_s ?? 0) * 1000, costUsd: r.cost_usd ?? 0 },
   }));
+}
+
+/** Where one node's time went (node-timing.ts), as its `node_timings` row. */
+export async function writeNodeTiming(ws: Workspace, runId: string, nodeId: string, t: NodeTiming): Promise<void> {
+  await ws.append("node_timings", [{
+    run_id: runId, node_id: nodeId, node_s: t.nodeS, policy_s: t.policyS, context_s: t.contextS, sandbox_s: t.sandboxS,
+    program_s: t.programS, scoring_s: t.scoringS, store_s: t.storeS,
+  }]);
 }

@@ -1,5 +1,4 @@
 import type { ExecutionRecord } from "../sandbox/types.js";
-import type { Workspace } from "../store/index.js";
 
 /** Where one node's wall time went, in seconds (the `node_timings` table). */
 export interface NodeTiming {
@@ -31,11 +30,4 @@ export function nodeTiming(m: { nodeS: number; policyS: number; contextS: number
 /** The kit's share of a node's time: everything but the program itself. */
 export function kitShare(t: Pick<NodeTiming, "nodeS" | "programS">): number {
   return t.nodeS > 0 ? Math.max(0, t.nodeS - t.programS) / t.nodeS : 0;
-}
-
-export async function writeNodeTiming(ws: Workspace, runId: string, nodeId: string, t: NodeTiming): Promise<void> {
-  await ws.append("node_timings", [{
-    run_id: runId, node_id: nodeId, node_s: t.nodeS, policy_s: t.policyS, context_s: t.contextS, sandbox_s: t.sandboxS,
-    program_s: t.programS, scoring_s: t.scoringS, store_s: t.storeS,
-  }]);
 }

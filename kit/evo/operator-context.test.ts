@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createOpenAIModel, replies, startReplayServer } from "../llm/index.js";
-import { experienceBoard } from "./board.js";
+import { experienceBoard } from "./board-store.js";
 import { boardLines } from "./board-lines.js";
 import { buildContext } from "./build-context.js";
 import { EvolveConfig } from "./config.js";

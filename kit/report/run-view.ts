@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { EvolveConfig, loadNodes, upgradeStoredConfig, type EvoNode } from "../evo/index.js";
 import type { Workspace } from "../store/index.js";
 import { EmptyRunError, UnknownRunError } from "./errors.js";
+import { readNodeRecords, readReportRuns } from "./report-store.js";
 
 /** A node with its execution record and experience card, as the report shows it. */
 export interface ViewNode extends EvoNode {
@@ -52,22 +53,14 @@ export const isWorkspaceDir = (dir: string) => existsSync(join(dir, "openmle.duc
  * Throws UnknownRunError for a run that is not there and EmptyRunError when there is nothing to show.
  */
 export async function loadRunViews(ws: Workspace, runId?: string): Promise<RunView[]> {
-  const runs = await ws.query<Record<string, unknown>>(
-    `SELECT r.run_id, r.task_id, r.harness, r.policy, r.seed, r.status, r.config, r.summary, t.name AS task_name, t.metric, t.higher_is_better
-     FROM runs r LEFT JOIN tasks t USING (task_id) ORDER BY r.started_at, r.run_id`,
-  );
+  const runs = await readReportRuns(ws);
   const chosen = runId === undefined ? runs : runs.filter((r) => r.run_id === runId);
   if (runId !== undefined && !chosen.length) throw new UnknownRunError(runId, ws.dir, runs.map((r) => String(r.run_id)));
   const out: RunView[] = [];
   for (const r of chosen) {
     const id = String(r.run_id);
     const base = await loadNodes(ws, id);
-    const extra = await ws.query<Record<string, unknown>>(
-      `SELECT n.node_id, to_json(c) AS card, to_json(e) AS record FROM nodes n
-       LEFT JOIN cards c ON c.run_id = n.run_id AND c.node_id = n.node_id
-       LEFT JOIN executions e ON e.execution_id = n.execution_id WHERE n.run_id = $id`,
-      { id },
-    );
+    const extra = await readNodeRecords(ws, id);
     const byId = new Map(extra.map((x) => [String(x.node_id), x]));
     const nodes: ViewNode[] = base.map((n) => {
       const x = byId.get(n.nodeId);

@@ -1,5 +1,6 @@
 import type { Workspace } from "../store/index.js";
 import { htmlTable } from "./html-table.js";
+import { readTimingTotals, TIMING_PARTS } from "./report-store.js";
 
 /** Where the nodes of one run (or of all runs: run_id "all") spent their time, in total seconds. */
 export interface TimeSplitRow {
@@ -18,20 +19,15 @@ export interface TimeSplitRow {
   readonly kit_share: number;
 }
 
-const PARTS = ["policy_s", "context_s", "sandbox_s", "program_s", "scoring_s", "store_s"] as const;
-
 /** Per-run totals from the node_timings table, then one "all" row; empty when nothing was timed. */
 export async function timeSplit(ws: Workspace): Promise<TimeSplitRow[]> {
-  const rows = await ws.query<Record<string, number> & { run_id: string }>(
-    `SELECT run_id, count(*) AS nodes, sum(node_s) AS node_s, ${PARTS.map((p) => `sum(${p}) AS ${p}`).join(", ")}
-     FROM node_timings GROUP BY GROUPING SETS ((run_id), ()) ORDER BY run_id NULLS LAST`,
-  );
-  return rows.filter((r) => r.nodes! > 0).map((r) => {
-    const parts = PARTS.reduce((s, p) => s + r[p]!, 0);
+  const rows = await readTimingTotals(ws);
+  return rows.filter((r) => r.nodes > 0).map((r) => {
+    const parts = TIMING_PARTS.reduce((s, p) => s + r[p], 0);
     return {
-      run_id: r.run_id ?? "all", nodes: r.nodes!, node_s: r.node_s!, policy_s: r.policy_s!, context_s: r.context_s!,
-      sandbox_s: r.sandbox_s!, program_s: r.program_s!, scoring_s: r.scoring_s!, store_s: r.store_s!,
-      other_s: Math.max(0, r.node_s! - parts), kit_share: r.node_s! > 0 ? Math.max(0, r.node_s! - r.program_s!) / r.node_s! : 0,
+      run_id: r.run_id ?? "all", nodes: r.nodes, node_s: r.node_s, policy_s: r.policy_s, context_s: r.context_s,
+      sandbox_s: r.sandbox_s, program_s: r.program_s, scoring_s: r.scoring_s, store_s: r.store_s,
+      other_s: Math.max(0, r.node_s - parts), kit_share: r.node_s > 0 ? Math.max(0, r.node_s - r.program_s) / r.node_s : 0,
     };
   });
 }

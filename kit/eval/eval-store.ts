@@ -1,0 +1,87 @@
+// The read model of evo's tables for eval: runs and nodes (with gym's tasks and llm's llm_calls rows they
+// join). eval sits below evo (erl → eval), so it reads the tables here instead of importing kit/evo.
+import type { Workspace } from "../store/index.js";
+import type { EffCall, EffNode } from "./search-efficiency.js";
+
+/** A run that is not still running, with its task's modality and metric direction (null: no tasks row). */
+export interface FinishedRunRow {
+  readonly run_id: string;
+  readonly task_id: string;
+  readonly harness: string | null;
+  readonly policy: string | null;
+  /** The stored config (JSON text or object). */
+  readonly config: unknown;
+  readonly config_hash: string | null;
+  readonly seed: number | null;
+  readonly status: string | null;
+  /** The stored summary (JSON text or object). */
+  readonly summary: unknown;
+  readonly modality: string | null;
+  readonly higher_is_better: boolean | null;
+}
+
+/** Every run not still running, in run id order. */
+export async function readFinishedRuns(ws: Workspace): Promise<FinishedRunRow[]> {
+  return ws.query<FinishedRunRow>(
+    `SELECT r.run_id, r.task_id, r.harness, r.policy, r.config, r.config_hash, r.seed, r.status, r.summary,
+            t.modality, t.higher_is_better
+     FROM runs r LEFT JOIN tasks t USING (task_id)
+     WHERE coalesce(r.status, '') <> 'running' ORDER BY r.run_id`,
+  );
+}
+
+/** A node's outcome and scores. */
+export interface NodeScoreRow {
+  readonly run_id: string;
+  readonly node_id: string;
+  readonly status: string | null;
+  readonly valid_score: number | null;
+  readonly test_score: number | null;
+}
+
+/** Every node of the workspace, with its outcome and scores. */
+export async function readNodeScores(ws: Workspace): Promise<NodeScoreRow[]> {
+  return ws.query<NodeScoreRow>("SELECT run_id, node_id, status, valid_score, test_score FROM nodes");
+}
+
+/** A node as search efficiency reads it, with its run's harness. */
+export type SearchNodeRow = EffNode & { harness: string; parents: string[]; status: string | null; generation: number | null };
+
+/** The runs' filter: every run, or those of `runIds`. */
+const runFilter = (runIds?: readonly string[]) => ({
+  where: runIds ? `WHERE n.run_id IN (SELECT unnest($ids::VARCHAR[]))` : "",
+  params: (runIds ? { ids: [...runIds] } : undefined) as never,
+});
+
+/** The nodes of the workspace's runs (or of `runIds`), by run, step and node id. */
+export async function readSearchNodes(ws: Workspace, runIds?: readonly string[]): Promise<SearchNodeRow[]> {
+  const { where, params } = runFilter(runIds);
+  return ws.query<SearchNodeRow>(
+    `SELECT n.run_id, n.node_id, n.step, n.generation, coalesce(n.operator, 'unknown') AS operator, n.valid_score,
+            n.status, coalesce(n.parents, []) AS parents, coalesce(r.harness, 'unknown') AS harness
+     FROM nodes n LEFT JOIN runs r USING (run_id) ${where} ORDER BY n.run_id, n.step, n.node_id`,
+    params,
+  );
+}
+
+/** The operator LLM calls (llm_calls with purpose `operator` or none) of the runs (or of `runIds`). */
+export async function readOperatorCalls(ws: Workspace, runIds?: readonly string[]): Promise<EffCall[]> {
+  const { where, params } = runFilter(runIds);
+  return ws.query<EffCall>(
+    `SELECT run_id, operator, prompt_chars, prompt_tokens, completion_tokens FROM llm_calls n
+     ${where ? `${where} AND` : "WHERE"} coalesce(purpose, 'operator') = 'operator'`,
+    params,
+  );
+}
+
+/** A run's task and its metric direction (null: the task has no tasks row). */
+export interface RunTaskRow {
+  readonly run_id: string;
+  readonly task_id: string;
+  readonly higher_is_better: boolean | null;
+}
+
+/** Every run's task and metric direction. */
+export async function readRunTasks(ws: Workspace): Promise<RunTaskRow[]> {
+  return ws.query<RunTaskRow>("SELECT r.run_id, r.task_id, t.higher_is_better FROM runs r LEFT JOIN tasks t USING (task_id)");
+}
