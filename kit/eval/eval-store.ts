@@ -49,8 +49,9 @@ export type SearchNodeRow = EffNode & { harness: string; parents: string[]; stat
 
 /** The runs' filter: every run, or those of `runIds`. */
 const runFilter = (runIds?: readonly string[]) => ({
-  where: runIds ? `WHERE n.run_id IN (SELECT unnest($ids::VARCHAR[]))` : "",
-  params: (runIds ? { ids: [...runIds] } : undefined) as never,
+  where: runIds ? `WHERE n.run_id IN (SELECT unnest(from_json($ids, '["VARCHAR"]')))` : "",
+  // The ids travel as one JSON text: a JS array is no DuckDB parameter ("Cannot create values of type ANY").
+  params: runIds ? { ids: JSON.stringify([...runIds]) } : undefined,
 });
 
 /** The nodes of the workspace's runs (or of `runIds`), by run, step and node id. */

@@ -209,6 +209,11 @@ describe("evaluate() over a real workspace filled by the toy search", () => {
       const eff = await loadSearchEfficiency(ws);
       expect(eff.runs).toHaveLength(6);
       expect(eff.runs.every((r) => r.nodes === 12 && r.tokens > 0 && r.records >= 1)).toBe(true);
+      // Some runs only: the ids reach DuckDB as one parameter (a JS array alone is no DuckDB value).
+      const two = eff.runs.slice(0, 2).map((r) => r.run_id);
+      const some = await loadSearchEfficiency(ws, two);
+      expect(some.runs.map((r) => r.run_id)).toEqual(two);
+      expect(some.runs).toEqual(eff.runs.slice(0, 2));
     } finally {
       ws.close();
     }
