@@ -1,3 +1,5 @@
+import { logSumExp } from "../../util/index.js";
+
 /**
  * Entropic advantage (spec §3.2), applied to rewards *after* the adaptive bounds:
  *   c_i = r_i − max_j r_j;  q_i(β) ∝ exp(β c_i);
@@ -18,8 +20,7 @@ const LOG2 = Math.log(2);
 /** KL(q_β ‖ Uniform(K)) = log K + Σ q_i log q_i for q_i ∝ exp(β c_i), c_i ≤ 0 (pure). */
 export function klToUniform(c: readonly number[], beta: number): number {
   const z = c.map((x) => beta * x);
-  const m = Math.max(...z);
-  const lse = m + Math.log(z.reduce((s, v) => s + Math.exp(v - m), 0));
+  const lse = logSumExp(z);
   return Math.log(c.length) + z.reduce((s, v) => {
     const lq = v - lse;
     return s + (lq > -745 ? Math.exp(lq) * lq : 0);
