@@ -66,7 +66,10 @@ function timeSeriesProgram(spec: SolutionSpec, task: TaskPackage, opts: RenderOp
   ];
 }
 
-/** The task's metric; a paper-format package names its metric by its class, metricKind is what that class computes. */
+/**
+ * The task's metric. A paper-format package names its metric by its class; metricKind is the metric
+ * that class computes.
+ */
 function taskMetric(spec: SolutionSpec, task: TaskPackage): RenderedMetric {
   return renderMetric(task.meta.metricKind ?? task.meta.metric, task.meta.higherIsBetter, spec.taskType);
 }
@@ -76,7 +79,7 @@ function prelude(spec: SolutionSpec, task: TaskPackage, opts: RenderOptions, met
   const m = task.meta;
   const probaSingle = spec.taskType === "classification" && m.targetColumns.length === 1 && wantsProbability(m.metricKind ?? m.metric);
   const extra: PyImport[] = modelImports(spec);
-  if (stacks(spec) && stacker.import && !extra.some((i) => i.line === stacker.import!.line)) extra.push(stacker.import);
+  if (stacks(spec) && !extra.some((i) => i.line === stacker.import.line)) extra.push(stacker.import);
   return [docstring(task, spec, opts.plan), imports(extra), section("1. Settings"), settings(spec, task, metric, probaSingle)];
 }
 

@@ -15,8 +15,10 @@ def stack_matrix(preds):
  * average of the models, so the stack cannot scale its models' predictions past their range. Non-negative
  * weights alone did: on co2-concentration, models predicting the change from the last known value gave
  * near-zero changes over the horizon and the stacker multiplied them by ~270 to fit the holdout's trend
- * (validation RMSE 7.8, test 59; honest-validation.test.ts). scipy's `minimize` is imported only when the
- * program stacks: otherwise ConvexStack is never made and the name stays dormant.
+ * (validation RMSE 7.8, test 59; honest-validation.test.ts).
+ *
+ * scipy's `minimize` is imported only when the program stacks (`stacked`); otherwise nothing makes a
+ * ConvexStack and the name is dormant.
  */
 export function convexStack(stacked: boolean): Fragment {
   return fragment("ensemble.convex_stack", { defines: ["ConvexStack"], uses: ["np", ...(stacked ? ["minimize"] : [])], dormant: stacked ? [] : ["minimize"] }, `
@@ -40,7 +42,7 @@ class ConvexStack:
 export interface Stacker {
   readonly expr: string;
   readonly needs: string;
-  readonly import: PyImport | null;
+  readonly import: PyImport;
 }
 
 /** i.i.d. programs stack with a logistic regression (classes) or a ridge regression (values). */
@@ -48,7 +50,7 @@ export const linearStacker = (s: SolutionSpec): Stacker => (s.taskType === "clas
   ? { expr: "LogisticRegression(C=1.0, max_iter=500)", needs: "LogisticRegression", import: fromImport("sklearn.linear_model", "LogisticRegression") }
   : { expr: "Ridge(alpha=1.0)", needs: "Ridge", import: fromImport("sklearn.linear_model", "Ridge") });
 
-/** Time-series programs stack classes like i.i.d. ones, and values with ConvexStack (which needs scipy's minimize). */
+/** Time-series programs stack classes like i.i.d. ones, values with ConvexStack (scipy's minimize). */
 export const timeSeriesStacker = (s: SolutionSpec): Stacker => (s.taskType === "classification" ? linearStacker(s)
   : { expr: "ConvexStack()", needs: "ConvexStack", import: fromImport("scipy.optimize", "minimize") });
 
@@ -87,7 +89,7 @@ export const iidOutOfFold = outOfFold("ensemble.out_of_fold", ["KFold", "a", "b"
         val_pred[b] = fit_predict(meta_model, Z_val[a], y_val_fit[a], Z_val[b])
 `);
 
-/** The validation predictions of a time-series ensemble; a stacker's chain forward over the time-ordered holdout. */
+/** A time-series ensemble's validation predictions; a stacker's chain forward over the ordered holdout. */
 export const forwardOutOfFold = outOfFold("ensemble.forward_out_of_fold", ["blocks", "j", "a", "b", "KFold"], ["val_idx", "VALIDATION"], `    # Forward chaining over the time-ordered holdout: the stacker is applied to later periods than it was
     # fitted on, as on the test set (shuffled folds let it interpolate the trend inside the holdout).
     val_pred = np.mean(val_preds, axis=0)

@@ -38,9 +38,9 @@ const REG: Record<string, string> = {
   smape: "return float(np.mean(2 * np.abs(pred - y_true) / np.maximum(np.abs(pred) + np.abs(y_true), 1e-9)))",
   medae: "return float(np.median(np.abs(pred - y_true)))",
 };
-/** The metrics the grammar writes itself, by task type (any other gets a stand-in with the same direction). */
+/** The metrics the grammar writes itself, by task type (any other gets a same-direction stand-in). */
 export const KNOWN_METRICS = { classification: Object.keys(CLS), regression: Object.keys(REG) } as const;
-/** What each body reads from the program: every regression body reads numpy; classification bodies as listed. */
+/** What each body reads from the program: every regression body numpy, classification bodies as listed. */
 const CLS_USES: Record<string, readonly string[]> = { accuracy: ["np"], f1: ["N_CLASSES"], rocauc: ["N_CLASSES"], logloss: ["np", "N_CLASSES"] };
 const usesOf = (taskType: "classification" | "regression", k: string) => (taskType === "classification" ? CLS_USES[k] ?? [] : ["np"]);
 const ALIASES: Record<string, string> = {

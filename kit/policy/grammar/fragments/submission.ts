@@ -21,7 +21,7 @@ else:
 out.insert(0, ID_COL, test[ID_COL].values if ID_COL in test.columns else sample[ID_COL].values[: len(out)])
 `);
 
-/** The "sample" writer: exactly the sample submission's rows (by id) and columns; a missing row gets a filler. */
+/** The "sample" writer: exactly the sample submission's rows (by id) and columns, missing rows filled. */
 export const alignToSample = fragment("submission.align", {
   defines: ["position", "rows", "sub", "c", "values", "filler", "out"],
   uses: ["WRITER", "pd", "np", "out", "ID_COL", "sample", "TARGET_COLUMNS"],

@@ -31,7 +31,7 @@ const kfoldOrHoldout = (order: string) => `    if VALIDATION == "kfold":
 `;
 const SPLIT_USES = ["np", "VALIDATION", "TASK_TYPE", "y", "FOLDS", "SEED", "rng", "HOLDOUT_FRAC"];
 
-/** i.i.d. `splits(n)`: (train, validation) row indices: whole groups of GROUP_COL, (stratified) k-fold, or a holdout. */
+/** i.i.d. `splits(n)`, (train, validation) indices: whole groups of GROUP_COL, (stratified) k-fold, holdout. */
 export const groupSplits = fragment("validation.splits", { defines: ["splits"], uses: ["GROUP_COL", "train", ...SPLIT_USES] }, `
 def splits(n):
     idx = np.arange(n)
@@ -46,7 +46,7 @@ def splits(n):
         return [(idx[~mask], idx[mask])]
 ${kfoldOrHoldout("idx")}`);
 
-/** Time-series `splits(n)`: the time-ordered holdout is the latest rows (by the time column of the features). */
+/** Time-series `splits(n)`: the time-ordered holdout is the latest rows (by the features' time column). */
 export const timeSplits = fragment("validation.time_splits", { defines: ["splits", "time_order"], uses: [...SPLIT_USES, "train", "time_column", "pd"] }, `
 def splits(n):
     idx = np.arange(n)

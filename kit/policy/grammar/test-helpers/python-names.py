@@ -79,7 +79,8 @@ class TopLevel(ast.NodeVisitor):
             self.bind(a.asname or a.name)
 
     def visit_FunctionDef(self, node):
-        for d in node.decorator_list + node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
+        defaults = node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+        for d in node.decorator_list + defaults:
             self.visit(d)
         self.bind(node.name)
 
