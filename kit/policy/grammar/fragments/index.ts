@@ -1,5 +1,5 @@
 // The Python fragments grammar programs are composed of (render-program.ts lists them per program).
-export { composeProgram, fragment, section, fromImport, importAs, pyBool, pyList, pyStr, type Fragment, type PyImport } from "./fragment.js";
+export { composeProgram, fragment, section, type Fragment, type PyImport } from "./fragment.js";
 export { FragmentOrderError } from "./fragment-order-error.js";
 export { docstring, imports, settings } from "./prelude.js";
 export { readTables, randomRows, latestRows, featureColumns, target } from "./data.js";

@@ -27,7 +27,7 @@ const trees = (base: string): FamilyRenderer => ({
   reads: () => ["N_JOBS", "SEED"],
 });
 
-export const FAMILIES = {
+const FAMILIES = {
   linear: {
     imports: (c) => [fromImport("sklearn.linear_model", c.cls ? "LogisticRegression" : "Ridge")],
     expr: (p, c) => (c.cls ? `LogisticRegression(C=${num(p.C, 1)}, max_iter=500)` : `Ridge(alpha=${+(1 / num(p.C, 1)).toPrecision(3)})`),
