@@ -1,3 +1,5 @@
+import { fragment, type Fragment } from "./fragment.js";
+
 /**
  * The validation metric a program prints, matched to the task's metric name where the grammar knows
  * it; otherwise a stand-in with the same direction (so search compares scores the right way).
@@ -8,6 +10,8 @@ export interface RenderedMetric {
   readonly exact: boolean;
   /** Python body of `score(y_true, pred)`; `pred` is class probabilities (classification) or values. */
   readonly body: string;
+  /** The program's names the body reads (numpy, N_CLASSES). */
+  readonly uses: readonly string[];
 }
 
 const LABELS = "labels = pred.argmax(axis=1)";
@@ -34,6 +38,11 @@ const REG: Record<string, string> = {
   smape: "return float(np.mean(2 * np.abs(pred - y_true) / np.maximum(np.abs(pred) + np.abs(y_true), 1e-9)))",
   medae: "return float(np.median(np.abs(pred - y_true)))",
 };
+/** The metrics the grammar writes itself, by task type (any other gets a same-direction stand-in). */
+export const KNOWN_METRICS = { classification: Object.keys(CLS), regression: Object.keys(REG) } as const;
+/** What each body reads from the program: every regression body numpy, classification bodies as listed. */
+const CLS_USES: Record<string, readonly string[]> = { accuracy: ["np"], f1: ["N_CLASSES"], rocauc: ["N_CLASSES"], logloss: ["np", "N_CLASSES"] };
+const usesOf = (taskType: "classification" | "regression", k: string) => (taskType === "classification" ? CLS_USES[k] ?? [] : ["np"]);
 const ALIASES: Record<string, string> = {
   acc: "accuracy", auc: "rocauc", roc: "rocauc", aucroc: "rocauc", f1score: "f1", f1macro: "macrof1", f1weighted: "weightedf1",
   f1micro: "microf1", crossentropy: "logloss", multiclasslogloss: "logloss", multilogloss: "logloss", mlogloss: "logloss",
@@ -57,7 +66,16 @@ export function wantsProbability(metric: string): boolean {
 export function renderMetric(metric: string, higherIsBetter: boolean, taskType: "classification" | "regression"): RenderedMetric {
   const k = normaliseMetricName(metric);
   const table = taskType === "classification" ? CLS : REG;
-  if (table[k] && HIGHER.has(k) === higherIsBetter) return { name: k, exact: true, body: table[k] };
+  if (table[k] && HIGHER.has(k) === higherIsBetter) return { name: k, exact: true, body: table[k], uses: usesOf(taskType, k) };
   const fallback = taskType === "classification" ? (higherIsBetter ? "accuracy" : "logloss") : (higherIsBetter ? "r2" : "rmse");
-  return { name: fallback, exact: false, body: table[fallback]! };
+  return { name: fallback, exact: false, body: table[fallback]!, uses: usesOf(taskType, fallback) };
+}
+
+/** `score(y_true, pred)`: the validation metric. */
+export function scoreFragment(metric: RenderedMetric): Fragment {
+  return fragment("metric", { defines: ["score"], uses: metric.uses }, `
+def score(y_true, pred):
+    """Validation ${metric.name}."""
+    ${metric.body}
+`);
 }
