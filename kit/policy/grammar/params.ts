@@ -1,4 +1,5 @@
 import type { Choice } from "../types.js";
+import { KitError, logSumExp } from "../../util/index.js";
 
 type Row = Readonly<Record<string, number>>;
 
@@ -29,12 +30,8 @@ export interface GrammarChoice extends Choice {
   readonly features?: readonly string[];
 }
 
-export class GrammarParamsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "GrammarParamsError";
-  }
-}
+/** Params that cannot be read or used (bad JSON, another format version); the message says which. */
+export class GrammarParamsError extends KitError {}
 
 /** `<operator>.<modality>.<decision>` → `<operator>.<decision>` (the key of the conditioned rows). */
 export function genericDecision(name: string): string {
@@ -89,8 +86,7 @@ export function decisionLogits(params: GrammarParams, name: string, options: rea
 /** log softmax over `options` of the decision's logits under features F (pure). */
 export function logSoftmax(params: GrammarParams, name: string, options: readonly string[], features: readonly string[] = []): number[] {
   const z = decisionLogits(params, name, options, features);
-  const m = Math.max(...z);
-  const lse = m + Math.log(z.reduce((s, v) => s + Math.exp(v - m), 0));
+  const lse = logSumExp(z);
   return z.map((v) => v - lse);
 }
 
