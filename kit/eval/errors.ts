@@ -1,15 +1,10 @@
+import { KitError } from "../util/index.js";
+
 /** Base class of kit/eval errors: user-facing (the CLI prints the message without a stack). */
-export class EvalError extends Error {
-  override name = "EvalError";
-  readonly userFacing = true;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+export class EvalError extends KitError {}
 
 /** A competition id that has no bundled leaderboard. */
 export class UnknownCompetitionError extends EvalError {
-  override name = "UnknownCompetitionError";
   constructor(readonly competitionId: string, readonly valid: readonly string[]) {
     super(`unknown competition "${competitionId}". Valid ids (MLE-bench Lite): ${valid.join(", ")}`);
   }
@@ -17,7 +12,6 @@ export class UnknownCompetitionError extends EvalError {
 
 /** A score that is not a finite number. */
 export class InvalidScoreError extends EvalError {
-  override name = "InvalidScoreError";
   constructor(readonly value: unknown) {
     super(`score ${JSON.stringify(String(value))} is not a finite number. Pass a numeric score such as 0.85.`);
   }
@@ -25,7 +19,6 @@ export class InvalidScoreError extends EvalError {
 
 /** A leaderboard that cannot be graded against (missing columns, too few rows, bad cells). */
 export class LeaderboardFormatError extends EvalError {
-  override name = "LeaderboardFormatError";
   constructor(readonly source: string, detail: string) {
     super(`leaderboard ${source}: ${detail}`);
   }

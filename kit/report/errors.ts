@@ -1,12 +1,10 @@
+import { KitError } from "../util/index.js";
+
 /** Report errors say what to do; the CLI prints them as one line (userFacing) and exits 1. */
-export class ReportError extends Error {
-  override name = "ReportError";
-  readonly userFacing = true;
-}
+export class ReportError extends KitError {}
 
 /** `--run` names a run the workspace does not hold. */
 export class UnknownRunError extends ReportError {
-  override name = "UnknownRunError";
   constructor(runId: string, dir: string, known: readonly string[]) {
     super(`run "${runId}" is not in workspace ${dir}. ${known.length ? `Runs there: ${known.slice(0, 8).join(", ")}${known.length > 8 ? ", …" : ""}.` : "It holds no runs: start one with openmle evolve --workspace " + dir + "."}`);
   }
@@ -14,7 +12,6 @@ export class UnknownRunError extends ReportError {
 
 /** The run (or workspace) has no nodes yet: nothing to show. */
 export class EmptyRunError extends ReportError {
-  override name = "EmptyRunError";
   constructor(what: string, dir: string) {
     super(`${what} in workspace ${dir} has no nodes yet: run openmle evolve --workspace ${dir} (or --resume the run) first.`);
   }
@@ -22,7 +19,6 @@ export class EmptyRunError extends ReportError {
 
 /** No workspace at the path. */
 export class MissingWorkspaceError extends ReportError {
-  override name = "MissingWorkspaceError";
   constructor(dir: string) {
     super(`no workspace at ${dir}: pass the folder given to openmle evolve --workspace, or create one with openmle evolve --workspace ${dir}.`);
   }

@@ -8,7 +8,6 @@ import { bestOverTimeFigure, searchTreeFigure } from "./tree-figures.js";
 
 /** The port is taken: say which and how to pick another. */
 export class PortInUseError extends ReportError {
-  override name = "PortInUseError";
   constructor(host: string, port: number) {
     super(`port ${port} on ${host} is in use: pass --port with a free one (--port 0 picks any free port).`);
   }

@@ -3,5 +3,6 @@ export { createRng, sampleIndex, type Rng } from "./rng.js";
 export { pythonPath } from "./python.js";
 export { softmax } from "./softmax.js";
 export { logSumExp } from "./log-sum-exp.js";
+export { KitError } from "./kit-error.js";
 export { processTree, signalAll } from "./kill-tree.js";
 export { MAX_TIMER_MS, MAX_TIMER_S, timerLimitMessage } from "./timer-limit.js";

@@ -39,7 +39,6 @@ export interface StepVerdict {
 }
 
 export class JudgeError extends ErlError {
-  override name = "JudgeError";
 }
 
 const RULES = `You review one segment of an ML-engineering search tree: a start program followed by Debug steps, ending at an accepted endpoint.

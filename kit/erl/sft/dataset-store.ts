@@ -19,10 +19,8 @@ export interface DatasetInfo {
 }
 
 export class DatasetExistsError extends ErlError {
-  override name = "DatasetExistsError";
 }
 export class DatasetNotFoundError extends ErlError {
-  override name = "DatasetNotFoundError";
 }
 
 /** Names of the datasets in a workspace, with their example counts. */

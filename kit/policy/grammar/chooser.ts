@@ -1,5 +1,6 @@
 import type { Rng } from "../../util/rng.js";
 import { logSoftmax, type GrammarChoice, type GrammarParams } from "./params.js";
+import { KitError } from "../../util/index.js";
 
 /** A (name, value) pair of a recorded trace, as embedded in rendered programs. */
 export interface TraceStep {
@@ -7,12 +8,8 @@ export interface TraceStep {
   readonly value: string;
 }
 
-export class GrammarReplayError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "GrammarReplayError";
-  }
-}
+/** A trace that cannot be replayed: missing, or written for another task, operator or context. */
+export class GrammarReplayError extends KitError {}
 
 /**
  * The only source of randomness of the grammar operators. Sampling mode draws each decision from
