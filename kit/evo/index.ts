@@ -28,3 +28,4 @@ export { distillPriors } from "./priors.js";
 export { loadNodes } from "./node-store.js";
 export { nodeTiming, kitShare, type NodeTiming } from "./node-timing.js";
 export { EvoError, ResumeError, EvoConfigError } from "./errors.js";
+export * from "./run-view-store.js"; // what people read of runs: runs list, node show/diff, family board
