@@ -36,8 +36,17 @@ export interface LimitFlags {
   readonly disk: string;
 }
 
-/** --backend, --docker-image, --unsafe and (local backend of `sandbox run`) --python. */
-export function executorOptions(command: SandboxCommand): { backend: Option; dockerImage: Option; unsafe: Option; python: Option } {
+/** The executor flags as commander options, for `addOption` in a command's own help order. */
+export interface ExecutorOptions {
+  readonly backend: Option;
+  readonly dockerImage: Option;
+  readonly unsafe: Option;
+  /** Only `sandbox run` offers it (a worker's local backend uses the default interpreter). */
+  readonly python: Option;
+}
+
+/** --backend, --docker-image, --unsafe and --python, with this command's backends and help texts. */
+export function executorOptions(command: SandboxCommand): ExecutorOptions {
   return {
     backend: new Option("--backend <name>", BACKENDS[command].join(" | ")).default("local"),
     dockerImage: new Option("--docker-image <tag>", "image for --backend docker").default("openmle-sandbox:latest"),
@@ -89,7 +98,10 @@ export function limitsFromFlags(o: LimitFlags): SandboxLimits {
     return n;
   };
   return {
-    timeoutS: num("timeout", o.timeout, 0.1, MAX_TIMER_S), memoryMb: num("memory", o.memory, 32), cpus: num("cpus", o.cpus, 1),
-    gpus: num("gpus", o.gpus, 0), diskMb: num("disk", o.disk, 1),
+    timeoutS: num("timeout", o.timeout, 0.1, MAX_TIMER_S),
+    memoryMb: num("memory", o.memory, 32),
+    cpus: num("cpus", o.cpus, 1),
+    gpus: num("gpus", o.gpus, 0),
+    diskMb: num("disk", o.disk, 1),
   };
 }
