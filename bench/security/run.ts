@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { loadTask } from "../../kit/gym/index.js";
 import { DockerExecutor, ensureDockerEngine, importHostPythonImage, LocalExecutor, type Executor } from "../../kit/sandbox/index.js";
 import { startCanary, TINY_TASK_DIR } from "../../kit/sandbox/test-helpers.js";
-import { ATTEMPT_MODULES, type AttemptContext, type Outcome } from "./registry.js";
+import type { AttemptContext, Outcome } from "./attempt.js";
+import { ATTEMPT_MODULES } from "./registry.js";
 
 const args = process.argv.slice(2);
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;

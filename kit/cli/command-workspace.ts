@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { countRuns } from "../evo/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 
 /**
@@ -18,7 +19,7 @@ export async function withCommandWorkspace<T>(dir: string, fn: (ws: Workspace) =
   try {
     return await fn(ws);
   } catch (e) {
-    const holdsRuns = isNew && (await ws.query<{ n: number }>("SELECT count(*) AS n FROM runs").catch(() => [{ n: 1 }]))[0]!.n > 0;
+    const holdsRuns = isNew && (await countRuns(ws).catch(() => 1)) > 0;
     close();
     if (isNew && !holdsRuns) {
       if (folderExisted) for (const f of readdirSync(abs)) rmSync(resolve(abs, f), { recursive: true, force: true });

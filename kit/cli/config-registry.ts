@@ -1,14 +1,12 @@
 import type { ZodType } from "zod";
-import { EvolveConfig } from "../evo/config.js";
-import { WorkspaceConfig } from "../store/config.js";
-import { LlmConfig } from "../llm/llm-config.js";
-import { LlmPolicyConfig } from "../policy/llm/llm-policy-config.js";
-import { SandboxConfig } from "../sandbox/config.js";
-import { ReportConfig } from "../report/config.js";
-import { TaskSpec } from "../gym/task-spec.js";
-import { CollectSftConfig, SftTrainConfig } from "../erl/sft/sft-config.js";
-import { RlConfig } from "../erl/rl/rl-config.js";
-import { LoopConfig } from "../erl/loop/loop-config.js";
+import { CollectSftConfig, LoopConfig, RlConfig, SftTrainConfig } from "../erl/index.js";
+import { EvolveConfig } from "../evo/index.js";
+import { TaskSpec } from "../gym/index.js";
+import { LlmConfig } from "../llm/index.js";
+import { LlmPolicyConfig } from "../policy/index.js";
+import { ReportConfig } from "../report/index.js";
+import { SandboxConfig } from "../sandbox/index.js";
+import { WorkspaceConfig } from "../store/index.js";
 
 /**
  * Every configurable part of the kit, by name. Each schema lives beside the code it

@@ -12,6 +12,7 @@ import { readConfigFile } from "./config-file.js";
 import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
 import { withCommandWorkspace } from "./command-workspace.js";
 import { output, UsageError } from "./run-cli.js";
+import { programTimeoutOption } from "./sandbox-flags.js";
 
 export interface EvolveFlags extends LlmFlags {
   task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
@@ -31,7 +32,7 @@ export function registerEvolve(program: Command): void {
     .option("--workers <k>", "executions in flight (Evo-Max steady-state workers)", "1")
     .option("--islands <n>", "number of islands")
     .option("--priors", "Evo-Max: show priors distilled from earlier runs on other tasks")
-    .option("--timeout <s>", "time limit of one program in seconds")
+    .addOption(programTimeoutOption())
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
     .option("--preset <name>", "settings preset: laptop (default, small) or paper (the reference code's full scale)")
     .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags given on the command line win")

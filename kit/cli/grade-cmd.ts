@@ -1,7 +1,5 @@
 import type { Command } from "commander";
-// Imported file by file, not through kit/eval/index.ts, so `openmle grade` does not load the sandbox layer.
-import { gradeScore, parseScore, type CompetitionReport } from "../eval/grade-score.js";
-import { liteCompetitionIds, loadLeaderboardFile, loadLiteLeaderboard } from "../eval/leaderboard.js";
+import { gradeScore, liteCompetitionIds, loadLeaderboardFile, loadLiteLeaderboard, parseScore, type CompetitionReport } from "../eval/index.js";
 import { output, UsageError } from "./run-cli.js";
 
 /** Human text for one grade. */

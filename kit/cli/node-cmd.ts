@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { createTwoFilesPatch } from "diff";
-import { openWorkspace, type Row, type Workspace } from "../store/index.js";
+import { cardTableRow, nodeIdsOfRun, nodeTableRow, runExists, type CardTableRow, type NodeTableRow } from "../evo/index.js";
+import { executionRow, type ExecutionRow } from "../sandbox/index.js";
+import { openWorkspace, type Workspace } from "../store/index.js";
 import { formatNumber } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
@@ -8,18 +10,17 @@ import { output, UsageError } from "./run-cli.js";
 export interface NodeDetail {
   readonly runId: string;
   readonly nodeId: string;
-  readonly node: Row;
-  readonly execution: Row | null;
-  readonly card: Row | null;
+  readonly node: NodeTableRow;
+  readonly execution: ExecutionRow | null;
+  readonly card: CardTableRow | null;
 }
 
-async function nodeRow(ws: Workspace, runId: string, nodeId: string): Promise<Row> {
-  const rows = await ws.query("SELECT * FROM nodes WHERE run_id = $r AND node_id = $n", { r: runId, n: nodeId });
-  if (rows[0]) return rows[0];
-  const run = await ws.query("SELECT 1 FROM runs WHERE run_id = $r", { r: runId });
-  if (!run.length) throw new UsageError(`run "${runId}" is not in workspace ${ws.dir}. List runs with: openmle runs list --workspace ${ws.dir}`);
-  const ids = await ws.query<{ node_id: string }>("SELECT node_id FROM nodes WHERE run_id = $r ORDER BY step", { r: runId });
-  const list = ids.length ? ids.map((i) => i.node_id).join(", ") : "none yet";
+async function nodeRow(ws: Workspace, runId: string, nodeId: string): Promise<NodeTableRow> {
+  const row = await nodeTableRow(ws, runId, nodeId);
+  if (row) return row;
+  if (!(await runExists(ws, runId))) throw new UsageError(`run "${runId}" is not in workspace ${ws.dir}. List runs with: openmle runs list --workspace ${ws.dir}`);
+  const ids = await nodeIdsOfRun(ws, runId);
+  const list = ids.length ? ids.join(", ") : "none yet";
   throw new UsageError(`node "${nodeId}" is not in run ${runId} (its nodes: ${list}). Pass one of them to --node.`);
 }
 
@@ -28,9 +29,9 @@ export async function showNode(dir: string, runId: string, nodeId: string): Prom
   const ws = await openWorkspace(dir, { readOnly: true });
   try {
     const node = await nodeRow(ws, runId, nodeId);
-    const [execution] = await ws.query("SELECT * FROM executions WHERE execution_id = $e", { e: node.execution_id });
-    const [card] = await ws.query("SELECT * FROM cards WHERE run_id = $r AND node_id = $n", { r: runId, n: nodeId });
-    return { runId, nodeId, node, execution: execution ?? null, card: card ?? null };
+    const execution = await executionRow(ws, node.execution_id);
+    const card = await cardTableRow(ws, runId, nodeId);
+    return { runId, nodeId, node, execution, card };
   } finally {
     ws.close();
   }

@@ -4,6 +4,7 @@ import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
 import { output, UsageError } from "./run-cli.js";
+import { programTimeoutOption } from "./sandbox-flags.js";
 
 interface TrainFlags {
   workspace: string; tasks: string; from: string; to: string; steps?: string; group?: string; async?: boolean; sync?: boolean;
@@ -24,7 +25,7 @@ export function registerRl(program: Command): void {
     .option("--sync", "synchronous: wait for the whole batch each step")
     .option("--workers <k>", "sandbox slots (default 2)")
     .option("--seed <s>", "seed (default 1)")
-    .option("--timeout <s>", "time limit of one program in seconds (default 120)")
+    .addOption(programTimeoutOption(" (default 120)"))
     .option("--resume <runId>", "continue a killed run from its last stored step")
     .option("--judge-base-url <url>", "an OpenAI-compatible endpoint for the pre-execution reward-hacking judge")
     .option("--judge-model <id>", "the judge's model id", "Qwen/Qwen3-8B")

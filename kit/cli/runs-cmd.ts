@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import { runNodeCounts } from "../evo/index.js";
+import { taskDirections } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
 import { formatNumber, formatTable } from "./format.js";
 import { output } from "./run-cli.js";
@@ -25,20 +27,11 @@ export interface RunListRow {
 export async function listRuns(dir: string): Promise<RunListRow[]> {
   const ws = await openWorkspace(dir, { readOnly: true });
   try {
-    const rows = await ws.query<{
-      run_id: string; task_id: string; harness: string; policy: string; seed: number; status: string; started_at: string | null;
-      nodes: number; valid_nodes: number; best_hi: number | null; best_lo: number | null; higher_is_better: boolean | null;
-    }>(`
-      SELECT r.run_id, r.task_id, r.harness, r.policy, r.seed, r.status, CAST(r.started_at AS VARCHAR) AS started_at,
-             count(n.node_id) AS nodes, count(n.valid_score) FILTER (WHERE n.status = 'success') AS valid_nodes,
-             max(n.valid_score) FILTER (WHERE n.status = 'success') AS best_hi,
-             min(n.valid_score) FILTER (WHERE n.status = 'success') AS best_lo,
-             any_value(t.higher_is_better) AS higher_is_better
-      FROM runs r LEFT JOIN nodes n USING (run_id) LEFT JOIN tasks t ON t.task_id = r.task_id
-      GROUP BY r.run_id, r.task_id, r.harness, r.policy, r.seed, r.status, r.started_at ORDER BY r.started_at, r.run_id`);
+    const rows = await runNodeCounts(ws);
+    const higherIsBetter = await taskDirections(ws);
     return rows.map((r) => ({
       runId: r.run_id, taskId: r.task_id, harness: r.harness, policy: r.policy, seed: Number(r.seed), nodes: Number(r.nodes),
-      validNodes: Number(r.valid_nodes), best: r.higher_is_better === false ? r.best_lo : r.best_hi, status: r.status, startedAt: r.started_at,
+      validNodes: Number(r.valid_nodes), best: higherIsBetter.get(r.task_id) === false ? r.best_lo : r.best_hi, status: r.status, startedAt: r.started_at,
     }));
   } finally {
     ws.close();

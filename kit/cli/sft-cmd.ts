@@ -8,6 +8,7 @@ import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { output, UsageError } from "./run-cli.js";
+import { programTimeoutOption } from "./sandbox-flags.js";
 
 interface CollectFlags {
   workspace: string; tasks?: string; runs?: string; allRuns?: boolean; teacher: string; secondaryTeacher?: string; attempts?: string;
@@ -70,7 +71,7 @@ export function registerSft(program: Command): void {
     .option("--batch <n>", "attempts per batch", "4")
     .option("--cap <n>", "drafts kept per task", "4")
     .option("--seed <n>", "seed of the parallel draws", "0")
-    .option("--timeout <s>", "time limit of one program in seconds")
+    .addOption(programTimeoutOption())
     .option("--base-url <url>", "--teacher openai: endpoint base URL", "http://127.0.0.1:8000/v1")
     .option("--model <id>", "--teacher openai: model id", "Qwen/Qwen3-8B")
     .option("--judge-base-url <url>", "the causal-inheritance judge's endpoint (omit to skip the judge)")

@@ -1,35 +1,41 @@
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { resolveTask } from "../gym/index.js";
-import { createExecutor, startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
+import { startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
 import { runCli, UsageError } from "./run-cli.js";
+import { checkBackend, executorFromFlags, executorOptions, type ExecutorFlags } from "./sandbox-flags.js";
+
+interface WorkerFlags extends ExecutorFlags {
+  redis: string; task: string[]; cpus: string; gpus: string; lockMs: string; stalledMs: string; id?: string;
+}
 
 /** `openmle worker`: take sandbox jobs from Redis until SIGINT/SIGTERM. Prints one JSON line per event. */
 export function registerWorker(program: Command): void {
+  const flags = executorOptions("worker");
   program
     .command("worker")
     .description("Run sandbox jobs from a Redis queue (BullMQ) on this machine")
     .requiredOption("--redis <url>", "Redis URL, e.g. redis://127.0.0.1:6379")
     .option("--task <dirOrId>", "a task this worker runs (folder or built-in id; repeat for more); jobs for other tasks are refused", (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option("--backend <name>", "local | docker", "local")
+    .addOption(flags.backend)
     .option("--cpus <n>", "concurrent CPU job slots", "2")
     .option("--gpus <n>", "GPU slots (also takes GPU jobs when > 0)", "0")
-    .option("--docker-image <tag>", "image for --backend docker", "openmle-sandbox:latest")
-    .option("--unsafe", "local backend without bubblewrap: NO isolation (warns every run)")
+    .addOption(flags.dockerImage)
+    .addOption(flags.unsafe)
     .option("--lock-ms <ms>", "job lock duration; a dead worker's job is retried after it", "30000")
     .option("--stalled-ms <ms>", "how often to look for stalled jobs", "15000")
     .option("--id <id>", "worker id (default host-pid)")
-    .action(async (o: { redis: string; task: string[]; backend: string; cpus: string; gpus: string; dockerImage: string; unsafe?: boolean; lockMs: string; stalledMs: string; id?: string }) => {
+    .action(async (o: WorkerFlags) => {
       const int = (name: string, v: string, min: number) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
         return n;
       };
-      if (!["local", "docker"].includes(o.backend)) throw new UsageError(`--backend ${o.backend} is invalid: use local or docker.`);
+      checkBackend("worker", o.backend);
       const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${JSON.stringify(e)}\n`);
       if (o.task.length === 0) throw new UsageError("--task is required: name each task this worker may run (a folder or a built-in id; repeat --task for more).");
       const tasks = await Promise.all(o.task.map((t) => resolveTask(t)));
-      const executor = createExecutor(o.backend, { unsafe: o.unsafe, dockerImage: o.dockerImage, onWarning: (message) => log({ type: "warning", message }) });
+      const executor = executorFromFlags(o, (message) => log({ type: "warning", message }));
       const worker = await startSandboxWorker({
         redisUrl: o.redis, executor, cpus: int("cpus", o.cpus, 1), gpus: int("gpus", o.gpus, 0),
         tasks, workerId: o.id,

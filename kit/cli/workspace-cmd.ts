@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
-import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, TABLES, WorkspaceError } from "../store/index.js";
+import { familyBoard } from "../evo/index.js";
+import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, tableCounts, WorkspaceError } from "../store/index.js";
 import { formatTable } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
@@ -14,8 +15,7 @@ export function registerWorkspace(program: Command): void {
     .action(async (dir: string, o: { json?: boolean }) => {
       const w = await openWorkspace(dir, { readOnly: true });
       try {
-        const counts: Record<string, number> = {};
-        for (const t of TABLES) counts[t] = (await w.query<{ n: number }>(`SELECT count(*) AS n FROM ${t}`))[0]!.n;
+        const counts = await tableCounts(w);
         output(!!o.json, { dir: w.dir, schemaVersion: w.schemaVersion, counts }, () =>
           [`workspace ${w.dir} (schema v${w.schemaVersion})`, ...Object.entries(counts).map(([t, n]) => `  ${t.padEnd(14)} ${n}`)].join("\n"),
         );
@@ -95,13 +95,10 @@ export function registerWorkspace(program: Command): void {
           })),
         );
         await finishRun(w, runId, "finished", { nodes: ops.length });
-        const board = await w.query(
-          "SELECT method_family, count(*) AS nodes, max(score) AS best FROM cards WHERE run_id = $r GROUP BY 1 ORDER BY 1",
-          { r: runId },
-        );
+        const board = await familyBoard(w, runId);
         mkdirSync(resolve(o.out), { recursive: true });
         const file = await exportParquet(w, "cards", join(o.out, "cards.parquet"));
-        process.stdout.write(`workspace ${w.dir} (schema v${SCHEMA_VERSION}), run ${runId}\n${formatTable(board)}\nexported ${file}\n`);
+        process.stdout.write(`workspace ${w.dir} (schema v${SCHEMA_VERSION}), run ${runId}\n${formatTable(board.map((r) => ({ ...r })))}\nexported ${file}\n`);
       } finally {
         w.close();
       }

@@ -30,5 +30,12 @@ export { distillPriors } from "./priors.js";
 export { loadNodes } from "./node-store.js";
 export { nodeTiming, kitShare, type NodeTiming } from "./node-timing.js";
 export { EvoError, ResumeError, EvoConfigError } from "./errors.js";
-export { readStoredRun, endedRunIds, runHasSuccess, meanDraftValidScore, taskNodesWithCode, type StoredRunRow, type TaskNodeRow } from "./stored-runs-store.js";
+// Typed reads of evo's tables for the layers above (erl, the CLI).
+export {
+  readStoredRun, endedRunIds, runHasSuccess, meanDraftValidScore, taskNodesWithCode, type StoredRunRow, type TaskNodeRow,
+} from "./stored-runs-store.js";
 export { readJudgeCache, writeJudgeCache, type JudgeCacheEntry } from "./judge-cache-store.js";
+export {
+  runNodeCounts, countRuns, runExists, nodeTableRow, nodeIdsOfRun, cardTableRow, familyBoard,
+  type RunNodeCounts, type NodeTableRow, type CardTableRow, type FamilyBoardRow,
+} from "./run-view-store.js";

@@ -20,5 +20,6 @@ export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.j
 export { METRIC_CHECKS, type CheckResult, type CheckStatus, type QualityReport } from "./check-result.js";
 export { semanticGate, gatePrompt, renderGatePrompt, parseGateReply, gateVerdict, metricSmokeTest, GATE_AXES, GATE_THRESHOLDS, type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview } from "./semantic-gate.js";
 export { recordTaskReview } from "./record-review.js";
+export { taskDirections, type TaskRow, type TaskReviewRow } from "./task-store.js";
 export { importMlebench, liteLeaderboardPath, liteCompetitions, leaderboardHigherIsBetter } from "./mlebench-import.js";
 export { storedTaskDir } from "./task-dir-store.js";

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Workspace } from "../store/index.js";
 import type { QualityReport } from "./check-result.js";
 import type { SemanticReview } from "./semantic-gate.js";
+import { appendTaskReviews, replaceTask, type TaskReviewRow } from "./task-store.js";
 import type { TaskPackage } from "./types.js";
 
 /**
@@ -12,12 +13,11 @@ export async function recordTaskReview(ws: Workspace, task: TaskPackage, reviews
   const m = task.meta;
   const ids: string[] = [];
   await ws.transaction(async () => {
-    await ws.exec("DELETE FROM tasks WHERE task_id = $id", { id: m.id });
-    await ws.append("tasks", [{
+    await replaceTask(ws, {
       task_id: m.id, name: m.name, modality: m.modality, task_type: m.taskType, metric: m.metric,
       higher_is_better: m.higherIsBetter, dir: task.dir, source: m.source ?? null, spec: JSON.stringify(m),
-    }]);
-    const rows = [];
+    });
+    const rows: TaskReviewRow[] = [];
     if (reviews.quality) {
       const q = reviews.quality;
       ids.push(`${m.id}-quality-${randomUUID().slice(0, 8)}`);
@@ -28,7 +28,7 @@ export async function recordTaskReview(ws: Workspace, task: TaskPackage, reviews
       ids.push(`${m.id}-semantic-${randomUUID().slice(0, 8)}`);
       rows.push({ review_id: ids.at(-1)!, task_id: m.id, kind: "semantic", verdict: s.verdict, accepted: s.accepted, report: JSON.stringify(s) });
     }
-    if (rows.length) await ws.append("task_reviews", rows);
+    await appendTaskReviews(ws, rows);
   });
   return ids;
 }

@@ -20,6 +20,6 @@ export { createExecutor, EXECUTORS, type ExecutorName, type ExecutorSettings } f
 export { SandboxPool, type PoolOptions } from "./scheduler.js";
 export { SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueSubmit, type QueueJobData } from "./queue-client.js";
 export { startSandboxWorker, type WorkerOptions, type WorkerEvent } from "./queue-worker.js";
-export { writeExecution, findExecution, recordToRow, rowToRecord } from "./record-store.js";
+export { writeExecution, findExecution, executionRow, recordToRow, rowToRecord, type ExecutionRow } from "./record-store.js";
 export { SandboxConfig } from "./config.js";
 export { SandboxError, SandboxUnavailableError, SandboxConfigError, SandboxCancelledError, DockerUnavailableError } from "./errors.js";

@@ -33,6 +33,39 @@ export async function findExecution(ws: Workspace, idempotencyKey: string): Prom
   return rows[0] ? rowToRecord(rows[0]) : null;
 }
 
+/** An `executions` row as stored (column names of kit/store's schema), for views that show it raw. */
+export interface ExecutionRow {
+  readonly execution_id: string;
+  readonly idempotency_key: string | null;
+  readonly run_id: string | null;
+  readonly node_id: string | null;
+  readonly task_id: string | null;
+  readonly backend: string | null;
+  readonly status: string | null;
+  readonly valid_score: number | null;
+  readonly test_score: number | null;
+  readonly error_type: string | null;
+  readonly error_signature: string | null;
+  readonly traceback: string | null;
+  readonly stdout_tail: string | null;
+  readonly stderr_tail: string | null;
+  readonly wall_s: number | null;
+  readonly cpu_s: number | null;
+  readonly peak_mem_mb: number | null;
+  readonly artifacts: string[] | null;
+  readonly code_hash: string | null;
+  /** The SandboxLimits as JSON text. */
+  readonly limits: string | null;
+  readonly started_at: Date | null;
+  readonly ended_at: Date | null;
+}
+
+/** The stored row of one execution, or null when there is none (or no id). */
+export async function executionRow(ws: Workspace, executionId: string | null): Promise<ExecutionRow | null> {
+  const [row] = await ws.query<ExecutionRow>("SELECT * FROM executions WHERE execution_id = $e", { e: executionId });
+  return row ?? null;
+}
+
 /**
  * Store a record once: a second write with the same idempotency key (a retried queue job, a
  * duplicate submit) is a no-op that returns the record already stored.

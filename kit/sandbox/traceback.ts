@@ -24,7 +24,7 @@ export function extractPythonFailure(stderr: string, maxChars = 4000): PythonFai
     }
   }
   if (excIdx < 0) return { exception: null, message: null, excerpt: null };
-  const m = EXC_LINE.exec(lines[excIdx]!.trim())!;
+  const m = lines[excIdx]!.trim().match(EXC_LINE)!;
   const exception = m[1]!.split(".").pop()!;
   let start = excIdx;
   for (let i = excIdx; i >= 0; i--) {

@@ -3,6 +3,7 @@ export { Workspace, openWorkspace, DB_FILE, quoteIdent, type OpenOptions, type P
 export type { Row } from "./values.js";
 export type { Columns } from "./column-writer.js";
 export { MIGRATIONS, SCHEMA_VERSION, TABLES, type TableName, type Migration } from "./schema.js";
+export { tableCounts } from "./table-counts.js";
 export { toArrow, fromArrow } from "./arrow.js";
 export { exportParquet, importParquet } from "./parquet.js";
 export { toDanfo } from "./danfo.js";

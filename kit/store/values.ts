@@ -1,6 +1,9 @@
 /** A plain row: what `query` returns and `append` takes. */
 export type Row = Record<string, unknown>;
 
+/** A statement's parameters: positional (`?`, `$1`) or named (`$name`). */
+export type Params = readonly unknown[] | Record<string, unknown>;
+
 /** DuckDB → plain JS: bigints become numbers when exact, Dates stay Dates, lists become arrays. */
 export function toPlain(value: unknown): unknown {
   if (typeof value === "bigint") {

@@ -1,42 +1,28 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DuckDBDataChunk, DuckDBInstance, StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBType } from "@duckdb/node-api";
+import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType } from "@duckdb/node-api";
 import { ColumnWriter, UnsupportedColumnTypeError, type Columns } from "./column-writer.js";
-import { CorruptWorkspaceError, NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceClosedError, WorkspaceError, WorkspaceLockedError } from "./errors.js";
+import { NotAWorkspaceError, ReadOnlyWorkspaceError, WorkspaceClosedError, WorkspaceError } from "./errors.js";
 import { acquireWriterLock, type WriterLock } from "./lock.js";
 import { migrate } from "./migrate.js";
-import { toPlain, type Row } from "./values.js";
+import type { OpenOptions } from "./open-options.js";
+import { classifyOpenError } from "./open-error.js";
+import { quoteIdent } from "./quote-ident.js";
+import { CONFINED_SETTINGS, readOnlyStatement } from "./read-only-statement.js";
+import { toPlain, type Params, type Row } from "./values.js";
+import { verifyTables, type VerifyReport } from "./verify-tables.js";
+import { DB_FILE, LOCK_FILE } from "./workspace-files.js";
 
-export const DB_FILE = "openmle.duckdb";
-const LOCK_FILE = "openmle.lock";
+export { DB_FILE } from "./workspace-files.js";
+export { quoteIdent } from "./quote-ident.js";
+export type { Params } from "./values.js";
+export type { VerifyReport } from "./verify-tables.js";
+export type { OpenOptions } from "./open-options.js";
+
 /** DuckDB's vector size: the appender takes whole data chunks of at most this many rows. */
 const CHUNK_ROWS = 2048;
 /** Writer handles this process holds, by folder (see `Workspace.open`, step 2). */
 const writersInProcess = new Map<string, Workspace>();
-
-export interface OpenOptions {
-  /** Open without taking the writer lock; writes throw ReadOnlyWorkspaceError. */
-  readonly readOnly?: boolean;
-  /** Create the folder and database when missing (default true for writers). */
-  readonly create?: boolean;
-  /**
-   * Confine SQL to this database, for SQL you did not write (`openmle workspace query`): no file or
-   * network access (read_csv, COPY TO, ATTACH, INSTALL), no extension loading, and settings locked
-   * so no statement can undo it (DuckDB's enable_external_access=false, lock_configuration=true).
-   * Default false: export/import and toArrow need files.
-   */
-  readonly confined?: boolean;
-  /** Read every block of table data at open (see `verify`), so a corrupt file fails here. Default false. */
-  readonly verify?: boolean;
-}
-
-/** What `Workspace.verify` read. */
-export interface VerifyReport {
-  readonly tables: number;
-  readonly rows: number;
-}
-
-export type Params = readonly unknown[] | Record<string, unknown>;
 
 /**
  * A workspace: one folder, one DuckDB database, one writer at a time.
@@ -111,13 +97,15 @@ export class Workspace {
 
   /** Run a statement without results (read-only handles: one SELECT only). */
   async exec(sql: string, params?: Params): Promise<void> {
-    if (this.readOnly) await this.readOnlyStatement(sql, params);
+    if (this.readOnly) await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params);
     else await this.track(this.live.run(sql, params as never));
   }
 
   /** Run a query; rows as plain JS objects. Read-only handles run exactly one SELECT statement. */
   async query<T = Row>(sql: string, params?: Params): Promise<T[]> {
-    const reader = this.readOnly ? await this.readOnlyStatement(sql, params) : await this.track(this.live.runAndReadAll(sql, params as never));
+    const reader = this.readOnly
+      ? await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params)
+      : await this.track(this.live.runAndReadAll(sql, params as never));
     return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
   }
 
@@ -127,35 +115,9 @@ export class Workspace {
     return { names: reader.columnNames(), types: reader.columnTypes(), columns: reader.getColumnsJS() as unknown[][] };
   }
 
-  /**
-   * Read every column of every table, so DuckDB checks the checksum of each block of table data
-   * (it checks a block whenever it reads it from disk). Opening alone reads only the file header,
-   * the database headers and the catalog's metadata blocks; garbage in a data block goes unnoticed
-   * until a query touches it. Not covered: index blocks (read lazily by index lookups) and blocks
-   * no table uses (never read). Throws CorruptWorkspaceError naming the first unreadable table.
-   */
-  async verify(): Promise<VerifyReport> {
-    const tables = (await this.track(this.live.runAndReadAll(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1",
-    ))).getRowObjectsJS().map((r) => String(r.table_name));
-    let rows = 0;
-    for (const t of tables) {
-      const conn = this.live; // a closed handle says so, not that the table is unreadable
-      try {
-        // hash() of every column makes the scan read every column segment; count(*) alone would read none.
-        const r = await this.track(conn.runAndReadAll(`SELECT count(*) AS n, sum(hash(COLUMNS(*))) FROM ${quoteIdent(t)}`));
-        rows += Number(r.getRowObjectsJS()[0]!.n);
-      } catch (e) {
-        const msg = e instanceof Error ? e.message : String(e);
-        throw new CorruptWorkspaceError(
-          `Workspace ${this.dir}: table ${t} in ${DB_FILE} cannot be read (${msg.split("\n")[0]}). ` +
-            `The file was left untouched: restore it from a backup or a Parquet export.`,
-          this.dir,
-          { cause: e },
-        );
-      }
-    }
-    return { tables: tables.length, rows };
+  /** Read every block of table data, so DuckDB verifies its checksums (see verify-tables.ts). */
+  verify(): Promise<VerifyReport> {
+    return verifyTables(this.dir, () => this.live, (st) => this.track(st));
   }
 
   /** Run `fn` in one transaction: all of its writes land, or none. */
@@ -312,76 +274,6 @@ export class Workspace {
     if (this.readOnly) throw new ReadOnlyWorkspaceError(`Workspace ${this.dir} is open read-only; ${op} writes. Open it without readOnly to write.`, this.dir);
   }
 
-  /**
-   * A read-only handle runs one statement, and only a SELECT (DESCRIBE, SHOW, SUMMARIZE, PRAGMA
-   * table_info are SELECTs). DuckDB's own parser splits and types the text, so comments, string
-   * literals and `;` inside them cannot disguise a COPY, INSTALL, ATTACH or SET.
-   */
-  private async readOnlyStatement(sql: string, params?: Params): Promise<DuckDBResultReader> {
-    const extracted = await this.track(this.live.extractStatements(sql));
-    const refuse = (why: string) =>
-      new ReadOnlyWorkspaceError(`Workspace ${this.dir} is open read-only and runs one SELECT statement; ${why}. Open it without readOnly to write.`, this.dir);
-    if (extracted.count !== 1) throw refuse(`got ${extracted.count} statements`);
-    let prepared;
-    try {
-      prepared = await extracted.prepare(0);
-    } catch (e) {
-      throw this.confinedError(e);
-    }
-    if (prepared.statementType !== StatementType.SELECT) throw refuse(`got a ${StatementType[prepared.statementType] ?? "non-SELECT"} statement`);
-    if (params) prepared.bind(params as never);
-    try {
-      return await prepared.runAndReadAll();
-    } catch (e) {
-      throw this.confinedError(e);
-    }
-  }
-
-  /** DuckDB's refusal of a file, network or settings access, as a workspace error (one CLI line). */
-  private confinedError(e: unknown): unknown {
-    const msg = e instanceof Error ? e.message : String(e);
-    if (!/^(Permission Error|Invalid Input Error: Cannot change configuration)/.test(msg)) return e;
-    return new ReadOnlyWorkspaceError(
-      `Workspace ${this.dir} is open read-only and confined to its own tables: SQL on it cannot read or write files, ` +
-        `use the network, load extensions or change settings (${msg.split("\n")[0]}).`,
-      this.dir,
-      { cause: e },
-    );
-  }
-}
-
-/**
- * DuckDB settings of a confined handle (OpenOptions.confined). Locking the configuration last
- * makes the others permanent for the handle's lifetime.
- */
-const CONFINED_SETTINGS = {
-  enable_external_access: "false",
-  autoinstall_known_extensions: "false",
-  autoload_known_extensions: "false",
-  allow_community_extensions: "false",
-  lock_configuration: "true",
-} as const;
-
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-function classifyOpenError(e: unknown, dir: string): unknown {
-  if (e instanceof WorkspaceError) return e;
-  const msg = e instanceof Error ? e.message : String(e);
-  if (/Could not set lock|Conflicting lock/i.test(msg)) {
-    const pid = /PID (\d+)/.exec(msg)?.[1];
-    return new WorkspaceLockedError(dir, pid ? `pid ${pid}` : "another process", { cause: e });
-  }
-  if (/not a valid DuckDB database|Serialization|Corrupt|checksum|file is not|IO Error: Could not read|database file/i.test(msg)) {
-    return new CorruptWorkspaceError(
-      `Workspace ${dir}: ${DB_FILE} cannot be read as a DuckDB database (${msg.split("\n")[0]}). ` +
-        `The file was left untouched: restore it from a backup or Parquet export, or move it away and open a new workspace.`,
-      dir,
-      { cause: e },
-    );
-  }
-  return e;
 }
 
 /** Open (creating when new) a workspace folder. */

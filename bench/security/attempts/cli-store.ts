@@ -1,5 +1,5 @@
 // Attempts on the CLI, the store and the host-side helpers (issue 10 points 3, 6, 7, 8, 10, 11), in
-// the shape of bench/security/registry.ts: add `{ group: "cli-store", attempts }` to ATTEMPT_MODULES.
+// the shape of bench/security/attempt.ts: add `{ group: "cli-store", attempts }` to registry.ts's ATTEMPT_MODULES.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
@@ -9,7 +9,7 @@ import { resolveLimits, runSandbox, type Executor } from "../../../kit/sandbox/i
 import { program } from "../../../kit/sandbox/test-helpers.js";
 import { openWorkspace, ReadOnlyWorkspaceError } from "../../../kit/store/index.js";
 
-import type { Attempt, Outcome } from "../registry.js";
+import type { Attempt, Outcome } from "../attempt.js";
 
 const short = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 90);
 

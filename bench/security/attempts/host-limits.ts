@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { loadTask } from "../../../kit/gym/index.js";
 import { persistentScorer, runSandbox, sandboxedScorer } from "../../../kit/sandbox/index.js";
 import { copyTask, spyMetric, TINY_TASK_DIR } from "../../../kit/sandbox/test-helpers.js";
-import type { Attempt } from "../registry.js";
+import type { Attempt } from "../attempt.js";
 
 const SAMPLE = 'import os, shutil\nshutil.copy(os.path.join(os.environ["DATA_DIR"], "sample_submission.csv"), "submission.csv")\n';
 const limits = { timeoutS: 30, memoryMb: 512, cpus: 1 };

@@ -4,7 +4,7 @@ import { loadTask } from "../../../kit/gym/index.js";
 import { runSandbox } from "../../../kit/sandbox/index.js";
 import { copyTask, spyMetric } from "../../../kit/sandbox/test-helpers.js";
 import { openWorkspace } from "../../../kit/store/index.js";
-import type { Attempt } from "../registry.js";
+import type { Attempt } from "../attempt.js";
 
 const SAMPLE = 'import os, shutil\nshutil.copy(os.path.join(os.environ["DATA_DIR"], "sample_submission.csv"), "submission.csv")\nprint("Final Validation Score: 0.5")\n';
 const limits = { timeoutS: 30, memoryMb: 512, cpus: 1 };

@@ -6,7 +6,7 @@ import { Queue, QueueEvents } from "bullmq";
 import { loadTask } from "../../../kit/gym/index.js";
 import { CPU_QUEUE, LocalExecutor, SandboxQueueClient, startSandboxWorker } from "../../../kit/sandbox/index.js";
 import { copyTask } from "../../../kit/sandbox/test-helpers.js";
-import type { Attempt, AttemptContext, Outcome } from "../registry.js";
+import type { Attempt, AttemptContext, Outcome } from "../attempt.js";
 
 const SAMPLE = 'import os, shutil\nshutil.copy(os.path.join(os.environ["DATA_DIR"], "sample_submission.csv"), "submission.csv")\n';
 const limits = { timeoutS: 30, memoryMb: 512, cpus: 1, gpus: 0, diskMb: 1024 };

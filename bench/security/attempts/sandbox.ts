@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { diskUsage, runSandbox, type Executor } from "../../../kit/sandbox/index.js";
 import { ADVERSARIAL, copyTask, hostPidsWith, lastJsonLine } from "../../../kit/sandbox/test-helpers.js";
-import type { Attempt, AttemptContext } from "../registry.js";
+import type { Attempt, AttemptContext } from "../attempt.js";
 
 const limits = { timeoutS: 30, memoryMb: 512, cpus: 1 };
 const run = (ctx: AttemptContext, ex: Executor | null, code: string, extra: object = {}) =>

@@ -1,0 +1,107 @@
+// The sandbox flags of the CLI, each written once: where programs run (--backend, --docker-image,
+// --unsafe, --python), a program's limits (--timeout, --memory, --cpus, --gpus, --disk) and the
+// per-program time limit of the search commands. Commands add them with `addOption` in their own
+// help order; the functions below turn the parsed strings into the sandbox's settings.
+import { Option, type Command } from "commander";
+import { createExecutor, type Executor, type SandboxLimits } from "../sandbox/index.js";
+import { MAX_TIMER_S } from "../util/index.js";
+import { UsageError } from "./run-cli.js";
+
+/** The commands that run programs themselves: `sandbox run` (one job) and `worker` (a queue's jobs). */
+export type SandboxCommand = "sandbox run" | "worker";
+
+/** `sandbox run` may also hand its job to a queue; a worker is that queue's far end. */
+const BACKENDS: Readonly<Record<SandboxCommand, readonly string[]>> = {
+  "sandbox run": ["local", "docker", "queue"],
+  worker: ["local", "docker"],
+};
+
+/** What --unsafe warns about: `sandbox run` runs one job, a worker warns on each job it runs. */
+const UNSAFE_WARNS: Readonly<Record<SandboxCommand, string>> = { "sandbox run": "warns", worker: "warns every run" };
+
+/** The executor flags as parsed (strings, as commander gives them). */
+export interface ExecutorFlags {
+  readonly backend: string;
+  readonly dockerImage: string;
+  readonly unsafe?: boolean;
+  readonly python?: string;
+}
+
+/** The limit flags of `sandbox run` as parsed. */
+export interface LimitFlags {
+  readonly timeout: string;
+  readonly memory: string;
+  readonly cpus: string;
+  readonly gpus: string;
+  readonly disk: string;
+}
+
+/** The executor flags as commander options, for `addOption` in a command's own help order. */
+export interface ExecutorOptions {
+  readonly backend: Option;
+  readonly dockerImage: Option;
+  readonly unsafe: Option;
+  /** Only `sandbox run` offers it (a worker's local backend uses the default interpreter). */
+  readonly python: Option;
+}
+
+/** --backend, --docker-image, --unsafe and --python, with this command's backends and help texts. */
+export function executorOptions(command: SandboxCommand): ExecutorOptions {
+  return {
+    backend: new Option("--backend <name>", BACKENDS[command].join(" | ")).default("local"),
+    dockerImage: new Option("--docker-image <tag>", "image for --backend docker").default("openmle-sandbox:latest"),
+    unsafe: new Option("--unsafe", `local backend without bubblewrap: NO isolation (${UNSAFE_WARNS[command]})`),
+    python: new Option(
+      "--python <path>",
+      "local backend: the interpreter (default: OPENMLE_PYTHON, else /usr/bin/python3); " +
+        "a virtualenv outside /usr is mounted read-only",
+    ),
+  };
+}
+
+/** Add --timeout, --memory, --cpus, --gpus, --disk: the limits of one job (`sandbox run`). */
+export function addLimitOptions(cmd: Command): Command {
+  return cmd
+    .option("--timeout <s>", "wall-clock limit in seconds", "600")
+    .option("--memory <MB>", "memory cap in MiB", "4096")
+    .option("--cpus <n>", "CPU threads", "2")
+    .option("--gpus <n>", "GPUs", "0")
+    .option("--disk <MB>", "disk quota of the job folder in MiB", "8192");
+}
+
+/** --timeout of the commands that run many programs (evolve, sft collect, rl train); `note` ends the help. */
+export function programTimeoutOption(note = ""): Option {
+  return new Option("--timeout <s>", `time limit of one program in seconds${note}`);
+}
+
+/** Refuse a --backend the command does not offer, naming the ones it does. */
+export function checkBackend(command: SandboxCommand, backend: string): void {
+  const valid = BACKENDS[command];
+  if (!valid.includes(backend)) {
+    throw new UsageError(`--backend ${backend} is invalid: use ${valid.slice(0, -1).join(", ")} or ${valid.at(-1)}.`);
+  }
+}
+
+/** The executor of a local or docker --backend (checked with `checkBackend` first). */
+export function executorFromFlags(o: ExecutorFlags, onWarning: (message: string) => void): Executor {
+  return createExecutor(o.backend, { unsafe: o.unsafe, python: o.python, dockerImage: o.dockerImage, onWarning });
+}
+
+/** The limits of one job from its flags; a value out of range is a usage error naming its range. */
+export function limitsFromFlags(o: LimitFlags): SandboxLimits {
+  const num = (name: string, v: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      const why = max === MAX_TIMER_S ? " (Node timers cannot wait longer)" : "";
+      throw new UsageError(`--${name} ${v} is invalid: use a number from ${min} to ${max}${why}.`);
+    }
+    return n;
+  };
+  return {
+    timeoutS: num("timeout", o.timeout, 0.1, MAX_TIMER_S),
+    memoryMb: num("memory", o.memory, 32),
+    cpus: num("cpus", o.cpus, 1),
+    gpus: num("gpus", o.gpus, 0),
+    diskMb: num("disk", o.disk, 1),
+  };
+}

@@ -1,0 +1,45 @@
+import type { Workspace } from "../store/index.js";
+
+/** A row of `tasks` (kit/store's schema): a task package as runs name it. */
+export interface TaskRow {
+  readonly task_id: string;
+  readonly name: string;
+  readonly modality: string;
+  readonly task_type: string;
+  readonly metric: string;
+  readonly higher_is_better: boolean;
+  /** The package folder it was loaded from. */
+  readonly dir: string;
+  readonly source: string | null;
+  /** The package's task.json (TaskMeta) as JSON text. */
+  readonly spec: string;
+}
+
+/** A row of `task_reviews`: one review of a task, deterministic ('quality') or by the LLM gate ('semantic'). */
+export interface TaskReviewRow {
+  readonly review_id: string;
+  readonly task_id: string;
+  readonly kind: "quality" | "semantic";
+  /** pass/fail for 'quality'; the gate's verdict for 'semantic'. */
+  readonly verdict: string;
+  readonly accepted: boolean;
+  /** The QualityReport or SemanticReview as JSON text. */
+  readonly report: string;
+}
+
+/** Store a task's row in place of an earlier one of the same id (run it inside a transaction). */
+export async function replaceTask(ws: Workspace, row: TaskRow): Promise<void> {
+  await ws.exec("DELETE FROM tasks WHERE task_id = $id", { id: row.task_id });
+  await ws.append("tasks", [{ ...row }]);
+}
+
+/** Append reviews of stored tasks (none: nothing is written). */
+export async function appendTaskReviews(ws: Workspace, rows: readonly TaskReviewRow[]): Promise<void> {
+  if (rows.length) await ws.append("task_reviews", rows.map((r) => ({ ...r })));
+}
+
+/** Whether each stored task's metric is better when higher (null: not recorded), by task id. */
+export async function taskDirections(ws: Workspace): Promise<Map<string, boolean | null>> {
+  const rows = await ws.query<{ task_id: string; higher_is_better: boolean | null }>("SELECT task_id, higher_is_better FROM tasks");
+  return new Map(rows.map((r) => [r.task_id, r.higher_is_better]));
+}

@@ -1,0 +1,16 @@
+/** How `openWorkspace` opens a workspace folder. */
+export interface OpenOptions {
+  /** Open without taking the writer lock; writes throw ReadOnlyWorkspaceError. */
+  readonly readOnly?: boolean;
+  /** Create the folder and database when missing (default true for writers). */
+  readonly create?: boolean;
+  /**
+   * Confine SQL to this database, for SQL you did not write (`openmle workspace query`): no file or
+   * network access (read_csv, COPY TO, ATTACH, INSTALL), no extension loading, and settings locked
+   * so no statement can undo it (DuckDB's enable_external_access=false, lock_configuration=true).
+   * Default false: export/import and toArrow need files.
+   */
+  readonly confined?: boolean;
+  /** Read every block of table data at open (see `verify`), so a corrupt file fails here. Default false. */
+  readonly verify?: boolean;
+}
