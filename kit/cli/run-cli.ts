@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { WorkspaceError } from "../store/index.js";
 import { inCliWords } from "./cli-words.js";
 import { snakeKeys } from "./json-case.js";
+import { KitError } from "../util/index.js";
 
 /** Known errors print one clear line and exit 1; anything else keeps its stack (a bug). */
 export async function runCli(program: Command, argv: string[]): Promise<void> {
@@ -17,9 +18,7 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
 }
 
 /** Bad arguments: printed without a stack, exit code 1. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export class UsageError extends KitError {}
 
 /**
  * Print either JSON (stable shape, snake_case keys: see json-case.ts) or human text. `rawKeys` keeps

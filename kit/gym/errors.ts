@@ -1,14 +1,13 @@
+import { KitError } from "../util/index.js";
+
 /** Base class of every gym error: each names the file (or folder) at fault and says how to fix it. */
-export class GymError extends Error {
-  /** The CLI prints these as one line (no stack). */
-  readonly userFacing = true;
+export class GymError extends KitError {
   constructor(
     message: string,
     readonly path: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = new.target.name;
   }
 }
 

@@ -1,3 +1,5 @@
+import { KitError } from "../util/index.js";
+
 /**
  * Typed failures of a language-model call, one class per kind. Every error names the endpoint
  * and model and says what to do; `cause` keeps the client's original error. `kind` is what the
@@ -14,11 +16,9 @@ export type LlmErrorKind =
   | "bad_response"
   | "aborted";
 
-export abstract class LlmError extends Error {
+export abstract class LlmError extends KitError {
   abstract readonly kind: LlmErrorKind;
   abstract readonly retryable: boolean;
-  /** The CLI prints these as one line (see kit/cli/run-cli.ts). */
-  readonly userFacing = true;
   /** How many attempts were made before this error was thrown (set by the retry loop). */
   attempts = 1;
 
@@ -29,7 +29,6 @@ export abstract class LlmError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = new.target.name;
   }
 }
 

@@ -1,11 +1,7 @@
+import { KitError } from "../util/index.js";
+
 /** Base class of sandbox errors: each message names the bad value and what to do. */
-export class SandboxError extends Error {
-  readonly userFacing = true;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export class SandboxError extends KitError {}
 
 /** bubblewrap is missing or cannot create namespaces, and unsafe mode was not chosen. */
 export class SandboxUnavailableError extends SandboxError {}

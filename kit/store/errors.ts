@@ -1,5 +1,9 @@
-/** Base class of every workspace error: each names the path and says what to do. */
+/**
+ * Base class of every workspace error: each names the path and says what to do. The store imports
+ * nothing of the kit, so this mirrors kit/util's KitError (userFacing, the class's own name).
+ */
 export class WorkspaceError extends Error {
+  readonly userFacing = true;
   constructor(
     message: string,
     readonly path: string,
