@@ -9,13 +9,24 @@ export const CLI_WORDS: readonly (readonly [RegExp, string])[] = [
   [/\bllm\.maxTokens\b/g, "--max-tokens"],
   [/\bllm\.extraBody\b/g, "--llm-extra"],
   [/\bllm\.temperature\b/g, "--temperature"],
-  [/Set llm\.apiKey or the environment variable named by llm\.apiKeyEnv \(default OPENAI_API_KEY\)\./g,
-    "Export the key in OPENAI_API_KEY, or name another variable with --api-key-env NAME."],
+  [
+    /Set llm\.apiKey or the environment variable named by llm\.apiKeyEnv \(default OPENAI_API_KEY\)\./g,
+    "Export the key in OPENAI_API_KEY, or name another variable with --api-key-env NAME.",
+  ],
   [/\bllm\.apiKeyEnv\b/g, "--api-key-env"],
   // Settings without a flag of their own: say where they are set.
-  [/\bllm\.(concurrency|maxRetries|timeoutMs|retryBaseDelayMs|retryMaxDelayMs|maxRetryAfterMs)\b/g, "the llm setting $1 (openmle config schema llm)"],
-  [/open this workspace with \{ readOnly: true \} once it is closed\./g, "read it with a read-only command (openmle workspace info|query|export, openmle runs list) once it is closed."],
-  [/Open it without readOnly to create one\./g, "A command that writes (e.g. openmle evolve --workspace DIR) creates it."],
+  [
+    /\bllm\.(concurrency|maxRetries|timeoutMs|retryBaseDelayMs|retryMaxDelayMs|maxRetryAfterMs)\b/g,
+    "the llm setting $1 (openmle config schema llm)",
+  ],
+  [
+    /open this workspace with \{ readOnly: true \} once it is closed\./g,
+    "read it with a read-only command (openmle workspace info|query|export, openmle runs list) once it is closed.",
+  ],
+  [
+    /Open it without readOnly to create one\./g,
+    "A command that writes (e.g. openmle evolve --workspace DIR) creates it.",
+  ],
   [/Open it without readOnly to write\./g, "Use a command that writes (e.g. openmle workspace import) instead."],
 ];
 

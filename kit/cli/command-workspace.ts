@@ -15,7 +15,12 @@ export async function withCommandWorkspace<T>(dir: string, fn: (ws: Workspace) =
   const folderExisted = existsSync(abs);
   const ws = await openWorkspace(abs);
   let open = true;
-  const close = () => { if (open) { open = false; ws.close(); } };
+  const close = () => {
+    if (open) {
+      open = false;
+      ws.close();
+    }
+  };
   try {
     return await fn(ws);
   } catch (e) {

@@ -16,14 +16,18 @@ export function readConfigFile(file: string, schema: ZodType): Record<string, un
     const why = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message.split("\n")[0];
     throw new UsageError(`--config ${file}: ${why}. Pass a JSON file of settings (openmle config schema lists them).`);
   }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new UsageError(`--config ${file}: expected a JSON object of settings.`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw new UsageError(`--config ${file}: expected a JSON object of settings.`);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new UsageError(`--config ${file}: ${formatIssues(parsed.error.issues, schema)}`);
   return raw as Record<string, unknown>;
 }
 
 /** zod issues as one line; unknown keys name the nearest valid key at the same place. */
-export function formatIssues(issues: readonly { code: string; path: readonly PropertyKey[]; message: string; keys?: readonly string[] }[], schema: ZodType): string {
+export function formatIssues(
+  issues: readonly { code: string; path: readonly PropertyKey[]; message: string; keys?: readonly string[] }[],
+  schema: ZodType,
+): string {
   return issues
     .map((i) => {
       const at = i.path.map(String).join(".");
@@ -47,7 +51,8 @@ function keysAt(schema: ZodType, path: readonly PropertyKey[]): string[] {
   const unwrap = (x: unknown): unknown => {
     let cur = x as { def?: { innerType?: unknown; out?: unknown }; shape?: unknown };
     // Through defaults/optionals (innerType) and pipes such as z.preprocess (out).
-    while (cur && !cur.shape && (cur.def?.innerType || cur.def?.out)) cur = (cur.def.innerType ?? cur.def.out) as typeof cur;
+    while (cur && !cur.shape && (cur.def?.innerType || cur.def?.out))
+      cur = (cur.def.innerType ?? cur.def.out) as typeof cur;
     return cur;
   };
   for (const p of path) s = (unwrap(s) as { shape?: Record<string, unknown> })?.shape?.[String(p)];
@@ -71,7 +76,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;

@@ -9,11 +9,18 @@ import { formatTable } from "./format.js";
 const ms = (m: MeanStd) => (m.n ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : "—");
 
 /** Read `{ "<task_id>": { "trivial": x, "reference": y } }`. */
-function readBaselines(path: string): Record<string, { trivial: number; reference: number; higher_is_better?: boolean }> {
+function readBaselines(
+  path: string,
+): Record<string, { trivial: number; reference: number; higher_is_better?: boolean }> {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as Record<string, { trivial: number; reference: number; higher_is_better?: boolean }>;
+    return JSON.parse(readFileSync(path, "utf8")) as Record<
+      string,
+      { trivial: number; reference: number; higher_is_better?: boolean }
+    >;
   } catch (e) {
-    throw new UsageError(`evaluate: cannot read baselines ${path} (${(e as Error).message}); expected {"<task_id>": {"trivial": x, "reference": y}}`);
+    throw new UsageError(
+      `evaluate: cannot read baselines ${path} (${(e as Error).message}); expected {"<task_id>": {"trivial": x, "reference": y}}`,
+    );
   }
 }
 
@@ -23,39 +30,68 @@ export function registerEvaluate(program: Command): void {
     .description("Valid Rate, Medal Average, Human Rank (avg@k), grades and per-modality rates of a workspace's runs")
     .requiredOption("--workspace <dir>", "the workspace folder")
     .option("--baselines <json>", "baseline scores per task for the normalised score")
-    .option("--run-baselines", "run the trivial and reference baselines in the sandbox for tasks without a leaderboard (tabular tasks resolved by id)")
+    .option(
+      "--run-baselines",
+      "run the trivial and reference baselines in the sandbox for tasks without a leaderboard (tabular tasks resolved by id)",
+    )
     .option("--save-baselines <json>", "write the baselines used to this file (for `openmle report --baselines`)")
     .option("--json", "print the full evaluation (groups, tasks, runs) as JSON")
-    .action(async (o: { workspace: string; baselines?: string; runBaselines?: boolean; saveBaselines?: string; json?: boolean }) => {
-      const ws = await openWorkspace(o.workspace, { readOnly: true });
-      try {
-        const baselines = o.baselines ? readBaselines(o.baselines) : {};
-        if (o.runBaselines) {
-          const lite = new Set(liteCompetitionIds());
-          const ids = [...new Set((await loadRunOutcomes(ws)).map((r) => r.task_id))].filter((id) => !lite.has(id) && !baselines[id]);
-          for (const id of ids) {
-            try {
-              const task = await resolveTask(id);
-              const b = await runBaselines(task);
-              if (b.trivial !== null && b.reference !== null) baselines[id] = { trivial: b.trivial, reference: b.reference, higher_is_better: task.meta.higherIsBetter };
-              else process.stderr.write(`openmle: baselines of ${id} did not both succeed (trivial ${b.records.trivial.status}, reference ${b.records.reference.status})\n`);
-            } catch (e) {
-              process.stderr.write(`openmle: no baselines for ${id}: ${(e as Error).message}\n`);
+    .action(
+      async (o: {
+        workspace: string;
+        baselines?: string;
+        runBaselines?: boolean;
+        saveBaselines?: string;
+        json?: boolean;
+      }) => {
+        const ws = await openWorkspace(o.workspace, { readOnly: true });
+        try {
+          const baselines = o.baselines ? readBaselines(o.baselines) : {};
+          if (o.runBaselines) {
+            const lite = new Set(liteCompetitionIds());
+            const ids = [...new Set((await loadRunOutcomes(ws)).map((r) => r.task_id))].filter(
+              (id) => !lite.has(id) && !baselines[id],
+            );
+            for (const id of ids) {
+              try {
+                const task = await resolveTask(id);
+                const b = await runBaselines(task);
+                if (b.trivial !== null && b.reference !== null)
+                  baselines[id] = {
+                    trivial: b.trivial,
+                    reference: b.reference,
+                    higher_is_better: task.meta.higherIsBetter,
+                  };
+                else
+                  process.stderr.write(
+                    `openmle: baselines of ${id} did not both succeed (trivial ${b.records.trivial.status}, reference ${b.records.reference.status})\n`,
+                  );
+              } catch (e) {
+                process.stderr.write(`openmle: no baselines for ${id}: ${(e as Error).message}\n`);
+              }
             }
           }
+          if (o.saveBaselines) writeFileSync(o.saveBaselines, `${JSON.stringify(baselines, null, 2)}\n`);
+          const ev = await evaluate(ws, { baselines });
+          output(!!o.json, ev, () =>
+            ev.groups.length
+              ? formatTable(
+                  ev.groups.map((g) => ({
+                    group: g.group,
+                    tasks: g.tasks,
+                    k: g.k,
+                    valid_rate: ms(g.valid_rate),
+                    medal_average: ms(g.medal_average),
+                    human_rank: ms(g.human_rank),
+                    normalized: ms(g.normalized),
+                    "gold/silver/bronze/none/invalid/ungraded": Object.values(g.grades).join("/"),
+                  })),
+                )
+              : "no finished runs in this workspace",
+          );
+        } finally {
+          ws.close();
         }
-        if (o.saveBaselines) writeFileSync(o.saveBaselines, `${JSON.stringify(baselines, null, 2)}\n`);
-        const ev = await evaluate(ws, { baselines });
-        output(!!o.json, ev, () =>
-          ev.groups.length
-            ? formatTable(ev.groups.map((g) => ({
-                group: g.group, tasks: g.tasks, k: g.k, valid_rate: ms(g.valid_rate), medal_average: ms(g.medal_average),
-                human_rank: ms(g.human_rank), normalized: ms(g.normalized), "gold/silver/bronze/none/invalid/ungraded": Object.values(g.grades).join("/"),
-              })))
-            : "no finished runs in this workspace",
-        );
-      } finally {
-        ws.close();
-      }
-    });
+      },
+    );
 }

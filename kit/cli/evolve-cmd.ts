@@ -2,7 +2,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { resolvePolicyParams } from "../erl/index.js";
-import { evolve, EvolveConfig, HARNESSES, type EvoEvent, type EvolveConfigInput, type RunSummary } from "../evo/index.js";
+import {
+  evolve,
+  EvolveConfig,
+  HARNESSES,
+  type EvoEvent,
+  type EvolveConfigInput,
+  type RunSummary,
+} from "../evo/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
@@ -15,17 +22,37 @@ import { output, UsageError } from "./run-cli.js";
 import { programTimeoutOption } from "./sandbox-flags.js";
 
 export interface EvolveFlags extends LlmFlags {
-  task: string; harness: string; policy: string; steps?: string; seed: string; workspace: string; workers: string; resume?: string;
-  json?: boolean; report?: string; config?: string; islands?: string; priors?: boolean; timeout?: string; params?: string; preset?: string;
+  task: string;
+  harness: string;
+  policy: string;
+  steps?: string;
+  seed: string;
+  workspace: string;
+  workers: string;
+  resume?: string;
+  json?: boolean;
+  report?: string;
+  config?: string;
+  islands?: string;
+  priors?: boolean;
+  timeout?: string;
+  params?: string;
+  preset?: string;
 }
 
 export function registerEvolve(program: Command): void {
   const cmd = program
     .command("evolve")
-    .description("Run a long-horizon search (OpenMLE-Evo, AIRA-Evo, AIDE or MCTS) on a task; nodes and cards go to the workspace")
+    .description(
+      "Run a long-horizon search (OpenMLE-Evo, AIRA-Evo, AIDE or MCTS) on a task; nodes and cards go to the workspace",
+    )
     .requiredOption("--task <dirOrId>", "task package folder or built-in task id (openmle task list)")
     .option("--harness <name>", `search harness: ${HARNESSES.join(" | ")}`, "openmle")
-    .option("--policy <name>", "grammar (offline, default) | openai (an OpenAI-compatible endpoint, see --base-url/--model)", "grammar")
+    .option(
+      "--policy <name>",
+      "grammar (offline, default) | openai (an OpenAI-compatible endpoint, see --base-url/--model)",
+      "grammar",
+    )
     .option("--steps <n>", "step budget (nodes); default 20, or the resumed run's")
     .option("--seed <n>", "seed", "0")
     .option("--workspace <dir>", "workspace folder", "workspaces/default")
@@ -35,35 +62,59 @@ export function registerEvolve(program: Command): void {
     .addOption(programTimeoutOption())
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
     .option("--preset <name>", "settings preset: laptop (default, small) or paper (the reference code's full scale)")
-    .option("--config <file>", "a JSON file of evolve settings (openmle config schema evolve); flags given on the command line win")
-    .option("--params <ref>", "--policy grammar: parameters from a checkpoint in the workspace (openmle sft train), a .json file, or default")
+    .option(
+      "--config <file>",
+      "a JSON file of evolve settings (openmle config schema evolve); flags given on the command line win",
+    )
+    .option(
+      "--params <ref>",
+      "--policy grammar: parameters from a checkpoint in the workspace (openmle sft train), a .json file, or default",
+    )
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
     .option("--json", "print the run summary as JSON");
-  addLlmFlags(cmd)
-    .action(async (o: EvolveFlags, command: Command) => {
-      if (o.policy !== "grammar" && o.policy !== "openai") throw new UsageError(`unknown policy "${o.policy}". Valid: grammar, openai.`);
-      const { config, parsed } = evolveSettings(o, command);
-      const task = await resolveTask(o.task);
-      if (o.params && o.policy !== "grammar") throw new UsageError("--params applies to --policy grammar only.");
-      if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
-      await withCommandWorkspace(o.workspace, async (ws) => {
-        // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
-        const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
-        const policy = o.policy === "openai" ? createLlmPolicy(models!.model) : o.params ? await grammarWithParams(o.params, ws) : createGrammarPolicy();
-        // The live journal lets openmle serve and notebooks follow the run without opening the database.
-        const journal = journalWriter(ws.dir, { taskId: task.meta.id, harness: parsed.harness, higherIsBetter: task.meta.higherIsBetter });
-        const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
-        const res = await evolve({
-          task, policy, workspace: ws, memoryModel: models?.memoryModel, config, resume: o.resume,
-          // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
-          evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
-          onEvent: (e) => (bar(e), journal(e)),
-        });
-        let reportNote = "";
-        if (o.report) reportNote = await report(ws, o.report, res.summary);
-        output(!!o.json, { ...res.summary, report: o.report ? resolve(o.report) : null }, () => human(res.summary, ws.dir) + reportNote);
+  addLlmFlags(cmd).action(async (o: EvolveFlags, command: Command) => {
+    if (o.policy !== "grammar" && o.policy !== "openai")
+      throw new UsageError(`unknown policy "${o.policy}". Valid: grammar, openai.`);
+    const { config, parsed } = evolveSettings(o, command);
+    const task = await resolveTask(o.task);
+    if (o.params && o.policy !== "grammar") throw new UsageError("--params applies to --policy grammar only.");
+    if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
+    await withCommandWorkspace(o.workspace, async (ws) => {
+      // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
+      const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
+      const policy =
+        o.policy === "openai"
+          ? createLlmPolicy(models!.model)
+          : o.params
+            ? await grammarWithParams(o.params, ws)
+            : createGrammarPolicy();
+      // The live journal lets openmle serve and notebooks follow the run without opening the database.
+      const journal = journalWriter(ws.dir, {
+        taskId: task.meta.id,
+        harness: parsed.harness,
+        higherIsBetter: task.meta.higherIsBetter,
       });
+      const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
+      const res = await evolve({
+        task,
+        policy,
+        workspace: ws,
+        memoryModel: models?.memoryModel,
+        config,
+        resume: o.resume,
+        // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
+        evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
+        onEvent: (e) => (bar(e), journal(e)),
+      });
+      let reportNote = "";
+      if (o.report) reportNote = await report(ws, o.report, res.summary);
+      output(
+        !!o.json,
+        { ...res.summary, report: o.report ? resolve(o.report) : null },
+        () => human(res.summary, ws.dir) + reportNote,
+      );
     });
+  });
 }
 
 /** The grammar policy with params from --params; named grammar:<checkpoint> unless default. */
@@ -90,7 +141,8 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
     if (!Number.isFinite(n)) throw new UsageError(`--${flag} must be a number, got "${o[name]}".`);
     return n;
   };
-  if (given("harness") && !(HARNESSES as readonly string[]).includes(o.harness)) throw new UsageError(`unknown harness "${o.harness}". Valid: ${HARNESSES.join(", ")}.`);
+  if (given("harness") && !(HARNESSES as readonly string[]).includes(o.harness))
+    throw new UsageError(`unknown harness "${o.harness}". Valid: ${HARNESSES.join(", ")}.`);
   const fromFile = o.config ? (readConfigFile(o.config, EvolveConfig) as EvolveConfigInput) : {};
   const fromFlags: EvolveConfigInput = {
     ...(given("harness") ? { harness: o.harness as EvolveConfigInput["harness"] } : {}),
@@ -107,7 +159,10 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
   if (!parsed.success) {
     // The file alone passed its check above, so what fails here is a flag's value.
     const line = parsed.error.issues
-      .map((i) => `${i.path.join(".")}${i.path[0] === "perRunTimeoutS" ? " (--timeout)" : ""}: ${i.message.replace(/^Invalid (input|option): /, "")}`)
+      .map(
+        (i) =>
+          `${i.path.join(".")}${i.path[0] === "perRunTimeoutS" ? " (--timeout)" : ""}: ${i.message.replace(/^Invalid (input|option): /, "")}`,
+      )
       .join("; ");
     throw new UsageError(`bad evolve settings: ${line}`);
   }
@@ -118,19 +173,26 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
  * Progress on stderr: on a terminal, a one-line bar (steps, best validation, nodes per minute); off a
  * terminal (piped, CI), one line per node (step, operator, status, score, best) so logs show progress as it happens.
  */
-export function progressBar(mode: "bar" | "lines" | "off", write: (s: string) => void = (s) => void process.stderr.write(s)): (e: EvoEvent) => void {
+export function progressBar(
+  mode: "bar" | "lines" | "off",
+  write: (s: string) => void = (s) => void process.stderr.write(s),
+): (e: EvoEvent) => void {
   const num = (v: number | null) => (v === null || !Number.isFinite(v) ? "-" : v.toPrecision(4));
   return (e) => {
     if (mode === "off") return;
     if (e.type === "run-start") write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
     if (e.type === "node" && mode === "lines") {
       const n = e.node;
-      write(`step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""} score ${num(n.validScore)} best ${num(e.best)}\n`);
+      write(
+        `step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""} score ${num(n.validScore)} best ${num(e.best)}\n`,
+      );
     }
     if (e.type === "node" && mode === "bar") {
       const w = 30;
       const fill = Math.round((w * e.done) / e.total);
-      write(`\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ${num(e.best)} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`);
+      write(
+        `\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ${num(e.best)} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`,
+      );
     }
     if (e.type === "run-end" && mode === "bar") write("\n");
   };
@@ -139,9 +201,15 @@ export function progressBar(mode: "bar" | "lines" | "off", write: (s: string) =>
 function human(s: RunSummary, dir: string): string {
   const c = s.champion;
   return [
-    `run ${s.runId} on ${s.taskId}: ${s.harness} / ${s.policy}, seed ${s.seed}, ${s.nodes} nodes (${Object.entries(s.byOperator).map(([k, v]) => `${k} ${v}`).join(", ")})`,
+    `run ${s.runId} on ${s.taskId}: ${s.harness} / ${s.policy}, seed ${s.seed}, ${s.nodes} nodes (${Object.entries(
+      s.byOperator,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")})`,
     `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
-    c ? `champion ${c.nodeId} (${c.operator}, ${c.methodFamily}): validation ${c.validScore}, hidden test ${c.testScore}` : "no valid node",
+    c
+      ? `champion ${c.nodeId} (${c.operator}, ${c.methodFamily}): validation ${c.validScore}, hidden test ${c.testScore}`
+      : "no valid node",
     `workspace ${dir}`,
   ].join("\n");
 }

@@ -39,5 +39,9 @@ export function formatTable(rows: readonly Record<string, unknown>[]): string {
     drawHorizontalLine: (i) => i === 1,
     drawVerticalLine: (i, n) => i > 0 && i < n,
   });
-  return out.split("\n").map((l) => l.trimEnd()).join("\n").trimEnd();
+  return out
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .join("\n")
+    .trimEnd();
 }

@@ -1,5 +1,12 @@
 import type { Command } from "commander";
-import { gradeScore, liteCompetitionIds, loadLeaderboardFile, loadLiteLeaderboard, parseScore, type CompetitionReport } from "../eval/index.js";
+import {
+  gradeScore,
+  liteCompetitionIds,
+  loadLeaderboardFile,
+  loadLiteLeaderboard,
+  parseScore,
+  type CompetitionReport,
+} from "../eval/index.js";
 import { output, UsageError } from "./run-cli.js";
 
 /** Human text for one grade. */
@@ -16,7 +23,9 @@ export function formatGrade(r: CompetitionReport): string {
 export function registerGrade(program: Command): void {
   program
     .command("grade")
-    .description("Grade a score against an MLE-bench Lite leaderboard (--competition) or any leaderboard CSV (--leaderboard)")
+    .description(
+      "Grade a score against an MLE-bench Lite leaderboard (--competition) or any leaderboard CSV (--leaderboard)",
+    )
     .option("--competition <id>", "an MLE-bench Lite competition id (see --list)")
     .option("--leaderboard <csv>", "a leaderboard CSV with a 'score' column, best team first")
     .option("--score <x>", "the score to grade")
@@ -28,7 +37,8 @@ export function registerGrade(program: Command): void {
         output(!!o.json, ids, () => ids.join("\n"));
         return;
       }
-      if (!!o.competition === !!o.leaderboard) throw new UsageError("grade: pass exactly one of --competition <id> or --leaderboard <csv>");
+      if (!!o.competition === !!o.leaderboard)
+        throw new UsageError("grade: pass exactly one of --competition <id> or --leaderboard <csv>");
       if (o.score === undefined) throw new UsageError("grade: --score <x> is required");
       const score = parseScore(o.score);
       const lb = o.competition ? loadLiteLeaderboard(o.competition) : loadLeaderboardFile(o.leaderboard!);

@@ -4,11 +4,16 @@
  * boundary, deep, without touching values. `workspace query` rows keep their SQL column names.
  */
 export function snakeKey(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z])([A-Z][a-z])/g, "$1_$2")
+    .toLowerCase();
 }
 
 export function snakeKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeKeys);
   if (value === null || typeof value !== "object" || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [snakeKey(k), snakeKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [snakeKey(k), snakeKeys(v)]),
+  );
 }

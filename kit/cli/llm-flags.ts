@@ -5,18 +5,30 @@ import { UsageError } from "./run-cli.js";
 
 /** The LLM flags of commands that drive a model (operator model and, separately, the memory model). */
 export interface LlmFlags {
-  baseUrl?: string; model?: string; apiKeyEnv?: string; temperature?: string; maxTokens?: string; llmExtra?: string;
-  memoryModel?: string; memoryBaseUrl?: string;
+  baseUrl?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  temperature?: string;
+  maxTokens?: string;
+  llmExtra?: string;
+  memoryModel?: string;
+  memoryBaseUrl?: string;
 }
 
 export function addLlmFlags(cmd: Command): Command {
   return cmd
     .option("--base-url <url>", "--policy openai: endpoint base URL", "http://127.0.0.1:8000/v1")
     .option("--model <id>", "--policy openai: model id", "Qwen/Qwen3-8B")
-    .option("--api-key-env <NAME>", "environment variable holding the API key (default OPENAI_API_KEY; local servers need none)")
+    .option(
+      "--api-key-env <NAME>",
+      "environment variable holding the API key (default OPENAI_API_KEY; local servers need none)",
+    )
     .option("--temperature <t>", "sampling temperature, 0 to 2 (default 0.7)")
     .option("--max-tokens <n>", "most completion tokens per call (default 4096)")
-    .option("--llm-extra <json>", "extra JSON merged into every request, e.g. '{\"chat_template_kwargs\":{\"enable_thinking\":false}}' for Qwen3 on vLLM")
+    .option(
+      "--llm-extra <json>",
+      'extra JSON merged into every request, e.g. \'{"chat_template_kwargs":{"enable_thinking":false}}\' for Qwen3 on vLLM',
+    )
     .option("--memory-model <id>", "a model for on-demand node summaries (default: none, deterministic card summaries)")
     .option("--memory-base-url <url>", "--memory-model's endpoint (default: --base-url)");
 }
@@ -28,24 +40,41 @@ export function llmConfigFromFlags(o: LlmFlags, model = o.model, baseURL = o.bas
     try {
       extraBody = JSON.parse(o.llmExtra) as Record<string, unknown>;
     } catch {
-      throw new UsageError(`--llm-extra must be a JSON object, e.g. '{"chat_template_kwargs":{"enable_thinking":false}}'; got ${o.llmExtra}`);
+      throw new UsageError(
+        `--llm-extra must be a JSON object, e.g. '{"chat_template_kwargs":{"enable_thinking":false}}'; got ${o.llmExtra}`,
+      );
     }
-    if (!extraBody || typeof extraBody !== "object" || Array.isArray(extraBody)) throw new UsageError(`--llm-extra must be a JSON object; got ${o.llmExtra}`);
+    if (!extraBody || typeof extraBody !== "object" || Array.isArray(extraBody))
+      throw new UsageError(`--llm-extra must be a JSON object; got ${o.llmExtra}`);
   }
   const input: LlmConfigInput = {
-    ...(baseURL ? { baseURL } : {}), ...(model ? { model } : {}), ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
+    ...(baseURL ? { baseURL } : {}),
+    ...(model ? { model } : {}),
+    ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
     ...(o.temperature !== undefined ? { temperature: Number(o.temperature) } : {}),
     ...(o.maxTokens !== undefined ? { maxTokens: Number(o.maxTokens) } : {}),
     ...(extraBody ? { extraBody } : {}),
   };
   const parsed = LlmConfig.safeParse(input);
   if (!parsed.success) {
-    const flag: Record<string, string> = { baseURL: "--base-url", model: "--model", apiKeyEnv: "--api-key-env", temperature: "--temperature", maxTokens: "--max-tokens", extraBody: "--llm-extra" };
+    const flag: Record<string, string> = {
+      baseURL: "--base-url",
+      model: "--model",
+      apiKeyEnv: "--api-key-env",
+      temperature: "--temperature",
+      maxTokens: "--max-tokens",
+      extraBody: "--llm-extra",
+    };
     const i = parsed.error.issues[0]!;
     const key = String(i.path[0] ?? "");
-    throw new UsageError(`${flag[key] ?? key} ${JSON.stringify((input as Record<string, unknown>)[key])}: ${i.message}`);
+    throw new UsageError(
+      `${flag[key] ?? key} ${JSON.stringify((input as Record<string, unknown>)[key])}: ${i.message}`,
+    );
   }
-  if (o.apiKeyEnv && !process.env[o.apiKeyEnv]) throw new UsageError(`--api-key-env ${o.apiKeyEnv}: that environment variable is not set; export it or drop the flag`);
+  if (o.apiKeyEnv && !process.env[o.apiKeyEnv])
+    throw new UsageError(
+      `--api-key-env ${o.apiKeyEnv}: that environment variable is not set; export it or drop the flag`,
+    );
   return parsed.data;
 }
 
@@ -56,7 +85,11 @@ export function llmConfigFromFlags(o: LlmFlags, model = o.model, baseURL = o.bas
 export function modelsFromFlags(o: LlmFlags, ws: Workspace): { model: LanguageModel; memoryModel?: LanguageModel } {
   const model = recordingModel(createOpenAIModel(llmConfigFromFlags(o)), ws, { purpose: "operator" });
   const memoryModel = o.memoryModel
-    ? recordingModel(createOpenAIModel({ ...llmConfigFromFlags(o, o.memoryModel, o.memoryBaseUrl ?? o.baseUrl), temperature: 0 }), ws, { purpose: "memory" })
+    ? recordingModel(
+        createOpenAIModel({ ...llmConfigFromFlags(o, o.memoryModel, o.memoryBaseUrl ?? o.baseUrl), temperature: 0 }),
+        ws,
+        { purpose: "memory" },
+      )
     : undefined;
   return { model, memoryModel };
 }

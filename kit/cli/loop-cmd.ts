@@ -5,18 +5,37 @@ import { configHash, openWorkspace } from "../store/index.js";
 import { output, UsageError } from "./run-cli.js";
 
 interface LoopFlags {
-  workspace: string; trainTasks: string; heldoutTasks: string; generations?: string; seeds?: string; preset?: string;
-  from?: string; loop?: string; baselines: boolean; json?: boolean;
+  workspace: string;
+  trainTasks: string;
+  heldoutTasks: string;
+  generations?: string;
+  seeds?: string;
+  preset?: string;
+  from?: string;
+  loop?: string;
+  baselines: boolean;
+  json?: boolean;
 }
 
-const list = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
-const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(d));
+const list = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+const f = (x: number | null | undefined, d = 3) =>
+  x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(d);
 
 export function registerLoop(program: Command): void {
-  program.command("loop")
-    .description("The closed loop: evolve → collectSft → SFT → trainRL → checkpoint k+1, each checkpoint evaluated on held-out tasks at equal budget (resumable)")
+  program
+    .command("loop")
+    .description(
+      "The closed loop: evolve → collectSft → SFT → trainRL → checkpoint k+1, each checkpoint evaluated on held-out tasks at equal budget (resumable)",
+    )
     .requiredOption("--workspace <dir>", "workspace folder")
-    .requiredOption("--train-tasks <idsOrDirs>", "comma-separated built-in task ids or task package folders to train on")
+    .requiredOption(
+      "--train-tasks <idsOrDirs>",
+      "comma-separated built-in task ids or task package folders to train on",
+    )
     .requiredOption("--heldout-tasks <idsOrDirs>", "comma-separated tasks to evaluate on (disjoint from --train-tasks)")
     .option("--generations <n>", "generations to train (default 1)")
     .option("--seeds <list>", "evolve seeds, e.g. 1,2,3 (default 1)")
@@ -34,11 +53,17 @@ export function registerLoop(program: Command): void {
         baselines: o.baselines,
       };
       const parsed = LoopConfig.safeParse(config);
-      if (!parsed.success) throw new UsageError(`bad loop settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      if (!parsed.success)
+        throw new UsageError(
+          `bad loop settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
+        );
       const train = list(o.trainTasks);
       const held = list(o.heldoutTasks);
       const overlap = train.filter((t) => held.includes(t));
-      if (overlap.length) throw new UsageError(`--train-tasks and --heldout-tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen.`);
+      if (overlap.length)
+        throw new UsageError(
+          `--train-tasks and --heldout-tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen.`,
+        );
       const trainTasks = [];
       for (const id of train) trainTasks.push(await resolveTask(id));
       const heldoutTasks = [];
@@ -63,11 +88,21 @@ function progress(on: boolean): (e: LoopEvent) => void {
 }
 
 function human(r: LoopResult): string {
-  const lines = [`loop ${r.loopId}: checkpoints ${r.checkpoints.join(" → ")}`, "", "| generation | checkpoint | held-out runs | mean normalised | mean test | valid rate |", "|---|---|---|---|---|---|"];
+  const lines = [
+    `loop ${r.loopId}: checkpoints ${r.checkpoints.join(" → ")}`,
+    "",
+    "| generation | checkpoint | held-out runs | mean normalised | mean test | valid rate |",
+    "|---|---|---|---|---|---|",
+  ];
   for (let k = 0; k < r.checkpoints.length; k++) {
     const rows = r.heldout.filter((h) => h.generation === k);
-    const mean = (xs: (number | null)[]) => { const v = xs.filter((x): x is number => x !== null); return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null; };
-    lines.push(`| ${k} | ${r.checkpoints[k]} | ${rows.length} | ${f(mean(rows.map((h) => h.normalized)))} | ${f(mean(rows.map((h) => h.testScore)), 4)} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`);
+    const mean = (xs: (number | null)[]) => {
+      const v = xs.filter((x): x is number => x !== null);
+      return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;
+    };
+    lines.push(
+      `| ${k} | ${r.checkpoints[k]} | ${rows.length} | ${f(mean(rows.map((h) => h.normalized)))} | ${f(mean(rows.map((h) => h.testScore)), 4)} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`,
+    );
   }
   return lines.join("\n");
 }

@@ -1,6 +1,13 @@
 import type { Command } from "commander";
 import { createTwoFilesPatch } from "diff";
-import { cardTableRow, nodeIdsOfRun, nodeTableRow, runExists, type CardTableRow, type NodeTableRow } from "../evo/index.js";
+import {
+  cardTableRow,
+  nodeIdsOfRun,
+  nodeTableRow,
+  runExists,
+  type CardTableRow,
+  type NodeTableRow,
+} from "../evo/index.js";
 import { executionRow, type ExecutionRow } from "../sandbox/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { formatNumber } from "./format.js";
@@ -18,7 +25,10 @@ export interface NodeDetail {
 async function nodeRow(ws: Workspace, runId: string, nodeId: string): Promise<NodeTableRow> {
   const row = await nodeTableRow(ws, runId, nodeId);
   if (row) return row;
-  if (!(await runExists(ws, runId))) throw new UsageError(`run "${runId}" is not in workspace ${ws.dir}. List runs with: openmle runs list --workspace ${ws.dir}`);
+  if (!(await runExists(ws, runId)))
+    throw new UsageError(
+      `run "${runId}" is not in workspace ${ws.dir}. List runs with: openmle runs list --workspace ${ws.dir}`,
+    );
   const ids = await nodeIdsOfRun(ws, runId);
   const list = ids.length ? ids.join(", ") : "none yet";
   throw new UsageError(`node "${nodeId}" is not in run ${runId} (its nodes: ${list}). Pass one of them to --node.`);
@@ -60,15 +70,28 @@ export async function diffNode(dir: string, runId: string, nodeId: string, again
       others = [{ label: r === runId ? n : `${r}:${n}`, code: String((await nodeRow(ws, r, n)).code ?? "") }];
     } else {
       const parents = (node.parents as string[] | null) ?? [];
-      if (!parents.length) throw new UsageError(`node ${nodeId} is a ${String(node.operator)} with no parent: pass --against <node> to diff it with another node`);
+      if (!parents.length)
+        throw new UsageError(
+          `node ${nodeId} is a ${String(node.operator)} with no parent: pass --against <node> to diff it with another node`,
+        );
       others = [];
       for (const p of parents) others.push({ label: p, code: String((await nodeRow(ws, runId, p)).code ?? "") });
     }
     return others.map((o) => {
-      const patch = createTwoFilesPatch(`${o.label}/main.py`, `${nodeId}/main.py`, o.code, String(node.code ?? ""), "", "", { context: 3 });
+      const patch = createTwoFilesPatch(
+        `${o.label}/main.py`,
+        `${nodeId}/main.py`,
+        o.code,
+        String(node.code ?? ""),
+        "",
+        "",
+        { context: 3 },
+      );
       const lines = patch.split("\n").slice(2);
       return {
-        from: o.label, to: nodeId, patch,
+        from: o.label,
+        to: nodeId,
+        patch,
         added: lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length,
         removed: lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length,
       };
@@ -80,44 +103,65 @@ export async function diffNode(dir: string, runId: string, nodeId: string, again
 
 /** The human view of `node show`: header, plan, record, card, then the code. */
 export function renderNode(d: NodeDetail): string {
-  const n = d.node, e = d.execution, c = d.card;
+  const n = d.node,
+    e = d.execution,
+    c = d.card;
   const score = (v: unknown) => formatNumber(typeof v === "number" ? v : null);
   const parents = ((n.parents as string[] | null) ?? []).join(", ") || "none";
   const out = [
     `node ${d.nodeId} of run ${d.runId}: ${String(n.operator)} (step ${String(n.step)}, generation ${String(n.generation)}, parents: ${parents})`,
     `status ${String(n.status)}${n.error_signature ? ` (${String(n.error_signature)})` : ""}, validation ${score(n.valid_score)}, hidden test ${score(n.test_score)}, admitted ${n.admitted ? "yes" : "no"}`,
-    "", "## plan", String(n.plan ?? "").trim() || "(none)",
+    "",
+    "## plan",
+    String(n.plan ?? "").trim() || "(none)",
   ];
   if (e) {
-    out.push("", "## execution record",
-      `${String(e.backend)} · ${String(e.status)} · wall ${score(e.wall_s)} s · cpu ${score(e.cpu_s)} s · peak memory ${score(e.peak_mem_mb)} MB`);
+    out.push(
+      "",
+      "## execution record",
+      `${String(e.backend)} · ${String(e.status)} · wall ${score(e.wall_s)} s · cpu ${score(e.cpu_s)} s · peak memory ${score(e.peak_mem_mb)} MB`,
+    );
     if (e.traceback) out.push("traceback:", String(e.traceback).trimEnd());
     if (e.stdout_tail) out.push("stdout (tail):", String(e.stdout_tail).trimEnd());
   }
   if (c) {
-    out.push("", "## experience card",
+    out.push(
+      "",
+      "## experience card",
       `family ${String(c.method_family)} (explored ${String(c.family_explored ?? "—")}), imports ${((c.imports as string[] | null) ?? []).join(", ") || "—"}`,
-      `delta vs parent ${score(c.delta_vs_parent)}, novelty ${score(c.novelty)}, rank ${String(c.rank ?? "—")}, champion ${c.is_champion ? "yes" : "no"}`);
+      `delta vs parent ${score(c.delta_vs_parent)}, novelty ${score(c.novelty)}, rank ${String(c.rank ?? "—")}, champion ${c.is_champion ? "yes" : "no"}`,
+    );
   }
   out.push("", "## code", String(n.code ?? "").trimEnd() || "(no code)");
   return out.join("\n");
 }
 
 export function registerNode(program: Command): void {
-  const node = program.command("node").description("Look at one node of a run: its plan, code, record and card, or a diff");
-  const common = (c: Command) => c.requiredOption("--workspace <dir>", "workspace folder").requiredOption("--run <id>", "run id (openmle runs list)")
-    .requiredOption("--node <id>", "node id, e.g. n0003");
+  const node = program
+    .command("node")
+    .description("Look at one node of a run: its plan, code, record and card, or a diff");
+  const common = (c: Command) =>
+    c
+      .requiredOption("--workspace <dir>", "workspace folder")
+      .requiredOption("--run <id>", "run id (openmle runs list)")
+      .requiredOption("--node <id>", "node id, e.g. n0003");
   common(node.command("show").description("Plan, code, execution record and experience card of a node"))
     .option("--json", "machine-readable output (camelCase keys at the top; stored rows keep their column names)")
     .action(async (o: { workspace: string; run: string; node: string; json?: boolean }) => {
       const d = await showNode(o.workspace, o.run, o.node);
       output(!!o.json, d, () => renderNode(d));
     });
-  common(node.command("diff").description("Unified diff of a node's program against its parent(s) or --against another node"))
+  common(
+    node
+      .command("diff")
+      .description("Unified diff of a node's program against its parent(s) or --against another node"),
+  )
     .option("--against <node>", "another node of the run, or <run>:<node> of another run (default: the node's parents)")
     .option("--json", "machine-readable output")
     .action(async (o: { workspace: string; run: string; node: string; against?: string; json?: boolean }) => {
       const diffs = await diffNode(o.workspace, o.run, o.node, o.against);
-      output(!!o.json, diffs, () => diffs.map((d) => `# ${d.from} → ${d.to}: +${d.added} −${d.removed} lines\n${d.patch}`).join("\n"));
+      output(!!o.json, diffs, () =>
+        diffs.map((d) => `# ${d.from} → ${d.to}: +${d.added} −${d.removed} lines\n${d.patch}`).join("\n"),
+      );
     });
 }

@@ -6,31 +6,67 @@ import { output, UsageError } from "./run-cli.js";
 export function registerReport(program: Command): void {
   program
     .command("report")
-    .description("Write a self-contained HTML report of a workspace or a run: the result, the champion's code (best_solution.py), the search tree, figures as PNG and SVG")
+    .description(
+      "Write a self-contained HTML report of a workspace or a run: the result, the champion's code (best_solution.py), the search tree, figures as PNG and SVG",
+    )
     .requiredOption("--workspace <dir>", "the workspace folder")
     .option("--run <id>", "report on this run only (default: every run)")
-    .option("--step <n>", "step at which to show the parent-selection distribution (default: the last step that sampled)")
+    .option(
+      "--step <n>",
+      "step at which to show the parent-selection distribution (default: the last step that sampled)",
+    )
     .requiredOption("--out <dir>", "output folder, e.g. reports/<name>")
     .option("--title <text>", "report title", "OpenMLE report")
     .option("--baselines <json>", "baseline scores per task for the normalised score")
     .option("--no-png", "skip the PNGs (no Chromium needed)")
     .option("--json", "print the written paths as JSON")
-    .action(async (o: { workspace: string; out: string; title: string; run?: string; step?: string; baselines?: string; png: boolean; json?: boolean }) => {
-      const step = o.step === undefined ? undefined : Number(o.step);
-      if (step !== undefined && !(Number.isInteger(step) && step >= 0)) throw new UsageError(`--step must be a step number (0, 1, …), got "${o.step}".`);
-      let baselines: Record<string, { trivial: number; reference: number }> | undefined;
-      if (o.baselines) {
-        try {
-          baselines = JSON.parse(readFileSync(o.baselines, "utf8")) as typeof baselines;
-        } catch (e) {
-          throw new UsageError(`report: cannot read baselines ${o.baselines} (${(e as Error).message})`);
+    .action(
+      async (o: {
+        workspace: string;
+        out: string;
+        title: string;
+        run?: string;
+        step?: string;
+        baselines?: string;
+        png: boolean;
+        json?: boolean;
+      }) => {
+        const step = o.step === undefined ? undefined : Number(o.step);
+        if (step !== undefined && !(Number.isInteger(step) && step >= 0))
+          throw new UsageError(`--step must be a step number (0, 1, …), got "${o.step}".`);
+        let baselines: Record<string, { trivial: number; reference: number }> | undefined;
+        if (o.baselines) {
+          try {
+            baselines = JSON.parse(readFileSync(o.baselines, "utf8")) as typeof baselines;
+          } catch (e) {
+            throw new UsageError(`report: cannot read baselines ${o.baselines} (${(e as Error).message})`);
+          }
         }
-      }
-      const r = await writeReport(o.workspace, o.out, { title: o.title, png: o.png, baselines, run: o.run, step });
-      const notDrawn = r.figures.filter((f) => o.png && !f.drawn).map((f) => f.id);
-      output(!!o.json, { html: r.html, summary: r.summary, best_solution: r.bestSolution, pngs: r.pngs, svgs: r.svgs, figures: r.figures.length, not_drawn: notDrawn }, () =>
-        [`wrote ${r.html}`, `wrote ${r.summary}`, ...(r.bestSolution ? [`wrote ${r.bestSolution}`] : []), ...(o.png ? [`${r.pngs.length} PNGs (2×) under ${o.out}/png, ${r.svgs.length} SVGs under ${o.out}/svg`] : []), ...(notDrawn.length ? [`not drawn: ${notDrawn.join(", ")}`] : [])].join("\n"),
-      );
-      if (notDrawn.length) process.exitCode = 1;
-    });
+        const r = await writeReport(o.workspace, o.out, { title: o.title, png: o.png, baselines, run: o.run, step });
+        const notDrawn = r.figures.filter((f) => o.png && !f.drawn).map((f) => f.id);
+        output(
+          !!o.json,
+          {
+            html: r.html,
+            summary: r.summary,
+            best_solution: r.bestSolution,
+            pngs: r.pngs,
+            svgs: r.svgs,
+            figures: r.figures.length,
+            not_drawn: notDrawn,
+          },
+          () =>
+            [
+              `wrote ${r.html}`,
+              `wrote ${r.summary}`,
+              ...(r.bestSolution ? [`wrote ${r.bestSolution}`] : []),
+              ...(o.png
+                ? [`${r.pngs.length} PNGs (2×) under ${o.out}/png, ${r.svgs.length} SVGs under ${o.out}/svg`]
+                : []),
+              ...(notDrawn.length ? [`not drawn: ${notDrawn.join(", ")}`] : []),
+            ].join("\n"),
+        );
+        if (notDrawn.length) process.exitCode = 1;
+      },
+    );
 }

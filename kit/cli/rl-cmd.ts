@@ -1,5 +1,12 @@
 import type { Command } from "commander";
-import { exportRollouts, RlConfig, trainRL, type RlConfigInput, type RlEvent, type TrainRlResult } from "../erl/index.js";
+import {
+  exportRollouts,
+  RlConfig,
+  trainRL,
+  type RlConfigInput,
+  type RlEvent,
+  type TrainRlResult,
+} from "../erl/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
@@ -7,12 +14,27 @@ import { output, UsageError } from "./run-cli.js";
 import { programTimeoutOption } from "./sandbox-flags.js";
 
 interface TrainFlags {
-  workspace: string; tasks: string; from: string; to: string; steps?: string; group?: string; async?: boolean; sync?: boolean;
-  workers?: string; seed?: string; resume?: string; timeout?: string; judgeBaseUrl?: string; judgeModel: string; json?: boolean;
+  workspace: string;
+  tasks: string;
+  from: string;
+  to: string;
+  steps?: string;
+  group?: string;
+  async?: boolean;
+  sync?: boolean;
+  workers?: string;
+  seed?: string;
+  resume?: string;
+  timeout?: string;
+  judgeBaseUrl?: string;
+  judgeModel: string;
+  json?: boolean;
 }
 
 export function registerRl(program: Command): void {
-  const rl = program.command("rl").description("Execution-grounded RL of the grammar policy (trainRL) and rollout exports for LLM trainers");
+  const rl = program
+    .command("rl")
+    .description("Execution-grounded RL of the grammar policy (trainRL) and rollout exports for LLM trainers");
   rl.command("train")
     .description("Train the grammar policy with rollout groups executed in the sandbox; every step stores a checkpoint")
     .requiredOption("--workspace <dir>", "workspace folder")
@@ -39,13 +61,22 @@ export function registerRl(program: Command): void {
         return n;
       };
       const config: RlConfigInput = {
-        ...(o.steps ? { steps: int(o.steps, "steps") } : {}), ...(o.group ? { group: int(o.group, "group") } : {}),
-        ...(o.workers ? { workers: int(o.workers, "workers") } : {}), ...(o.seed ? { seed: int(o.seed, "seed") } : {}),
-        ...(o.sync ? { mode: "sync" as const } : o.async ? { mode: "async" as const } : {}), ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
+        ...(o.steps ? { steps: int(o.steps, "steps") } : {}),
+        ...(o.group ? { group: int(o.group, "group") } : {}),
+        ...(o.workers ? { workers: int(o.workers, "workers") } : {}),
+        ...(o.seed ? { seed: int(o.seed, "seed") } : {}),
+        ...(o.sync ? { mode: "sync" as const } : o.async ? { mode: "async" as const } : {}),
+        ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
       };
       const parsed = RlConfig.safeParse(config);
-      if (!parsed.success) throw new UsageError(`bad rl settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`);
-      const ids = o.tasks.split(",").map((s) => s.trim()).filter(Boolean);
+      if (!parsed.success)
+        throw new UsageError(
+          `bad rl settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
+        );
+      const ids = o.tasks
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (!ids.length) throw new UsageError("--tasks needs at least one task id or folder.");
       const tasks = [];
       for (const id of ids) tasks.push(await resolveTask(id));
@@ -56,7 +87,17 @@ export function registerRl(program: Command): void {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
       try {
-        const res = await trainRL({ workspace: ws, tasks, from: o.from, to: o.to, config, resume: o.resume, judge, signal: ac.signal, onEvent: progress(!o.json) });
+        const res = await trainRL({
+          workspace: ws,
+          tasks,
+          from: o.from,
+          to: o.to,
+          config,
+          resume: o.resume,
+          judge,
+          signal: ac.signal,
+          onEvent: progress(!o.json),
+        });
         output(!!o.json, res, () => human(res, ws.dir));
       } finally {
         process.off("SIGINT", stop);
@@ -65,9 +106,11 @@ export function registerRl(program: Command): void {
       }
     });
   rl.command("export")
-    .description("Write an RL run's rollouts (task, operator, prompt messages, program, reward, advantage, group, old log-prob) to Parquet or JSONL")
+    .description(
+      "Write an RL run's rollouts (task, operator, prompt messages, program, reward, advantage, group, old log-prob) to Parquet or JSONL",
+    )
     .requiredOption("--workspace <dir>", "workspace folder")
-    .requiredOption("--run <id>", "RL run id (openmle workspace query DIR \"SELECT run_id FROM rl_runs\")")
+    .requiredOption("--run <id>", 'RL run id (openmle workspace query DIR "SELECT run_id FROM rl_runs")')
     .requiredOption("--out <file>", "output file: *.parquet or *.jsonl")
     .option("--json", "print {file, rows} as JSON")
     .action(async (o: { workspace: string; run: string; out: string; json?: boolean }) => {
@@ -85,12 +128,17 @@ export function registerRl(program: Command): void {
 function progress(enabled: boolean): (e: RlEvent) => void {
   return (e) => {
     if (!enabled) return;
-    if (e.type === "run-start") process.stderr.write(`rl run ${e.runId}${e.resumed ? ` (resumed after step ${e.step})` : ""}: ${e.steps} steps\n`);
+    if (e.type === "run-start")
+      process.stderr.write(
+        `rl run ${e.runId}${e.resumed ? ` (resumed after step ${e.step})` : ""}: ${e.steps} steps\n`,
+      );
     if (e.type === "group") process.stderr.write(".");
     if (e.type === "group-dropped") process.stderr.write("x");
     if (e.type === "step") {
       const m = e.metrics;
-      process.stderr.write(`\rstep ${m.step}: mean reward ${m.meanReward.toFixed(3)}, best ${m.bestReward.toFixed(3)}, best-candidate advantage ${m.bestAdvantage.toFixed(2)}, β ${m.beta.toFixed(2)}, valid ${(100 * m.validRate).toFixed(0)}%, hacks ${m.hackFlags}, ${m.wallS.toFixed(1)} s → ${e.checkpoint}\n`);
+      process.stderr.write(
+        `\rstep ${m.step}: mean reward ${m.meanReward.toFixed(3)}, best ${m.bestReward.toFixed(3)}, best-candidate advantage ${m.bestAdvantage.toFixed(2)}, β ${m.beta.toFixed(2)}, valid ${(100 * m.validRate).toFixed(0)}%, hacks ${m.hackFlags}, ${m.wallS.toFixed(1)} s → ${e.checkpoint}\n`,
+      );
     }
   };
 }
@@ -99,8 +147,12 @@ function human(r: TrainRlResult, dir: string): string {
   const last = r.steps.at(-1);
   return [
     `rl run ${r.runId}: ${r.steps.length} step(s) this session → checkpoint ${r.checkpoint}`,
-    `groups per task: ${Object.entries(r.perTask).map(([k, v]) => `${k} ${v}`).join(", ")}`,
-    last ? `last step: mean reward ${last.meanReward.toFixed(3)}, best-candidate advantage ${last.bestAdvantage.toFixed(2)}` : "no step made",
+    `groups per task: ${Object.entries(r.perTask)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+    last
+      ? `last step: mean reward ${last.meanReward.toFixed(3)}, best-candidate advantage ${last.bestAdvantage.toFixed(2)}`
+      : "no step made",
     `workspace ${dir}; export with: openmle rl export --workspace ${dir} --run ${r.runId} --out rollouts.parquet`,
   ].join("\n");
 }

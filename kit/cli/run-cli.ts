@@ -9,7 +9,11 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof WorkspaceError || (e instanceof Error && (e as { userFacing?: boolean }).userFacing)) {
+    if (
+      e instanceof UsageError ||
+      e instanceof WorkspaceError ||
+      (e instanceof Error && (e as { userFacing?: boolean }).userFacing)
+    ) {
       process.stderr.write(`openmle: ${inCliWords(e.message)}\n`);
       process.exit(1);
     }

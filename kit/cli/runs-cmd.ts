@@ -30,8 +30,16 @@ export async function listRuns(dir: string): Promise<RunListRow[]> {
     const rows = await runNodeCounts(ws);
     const higherIsBetter = await taskDirections(ws);
     return rows.map((r) => ({
-      runId: r.run_id, taskId: r.task_id, harness: r.harness, policy: r.policy, seed: Number(r.seed), nodes: Number(r.nodes),
-      validNodes: Number(r.valid_nodes), best: higherIsBetter.get(r.task_id) === false ? r.best_lo : r.best_hi, status: r.status, startedAt: r.started_at,
+      runId: r.run_id,
+      taskId: r.task_id,
+      harness: r.harness,
+      policy: r.policy,
+      seed: Number(r.seed),
+      nodes: Number(r.nodes),
+      validNodes: Number(r.valid_nodes),
+      best: higherIsBetter.get(r.task_id) === false ? r.best_lo : r.best_hi,
+      status: r.status,
+      startedAt: r.started_at,
     }));
   } finally {
     ws.close();
@@ -40,15 +48,28 @@ export async function listRuns(dir: string): Promise<RunListRow[]> {
 
 export function registerRuns(program: Command): void {
   const runs = program.command("runs").description("List the search runs stored in a workspace");
-  runs.command("list")
+  runs
+    .command("list")
     .description("Runs with task, harness, policy, seed, nodes, best validation score and status")
     .requiredOption("--workspace <dir>", "workspace folder")
     .option("--json", "machine-readable output (camelCase keys)")
     .action(async (o: { workspace: string; json?: boolean }) => {
       const rows = await listRuns(o.workspace);
-      output(!!o.json, rows, () => rows.length === 0 ? `no runs in ${o.workspace} (start one with: openmle evolve --workspace ${o.workspace} --task <id>)` : formatTable(rows.map((r) => ({
-        run: r.runId, task: r.taskId, harness: r.harness, policy: r.policy, seed: r.seed,
-        nodes: `${r.validNodes}/${r.nodes} valid`, best: formatNumber(r.best), status: r.status,
-      }))));
+      output(!!o.json, rows, () =>
+        rows.length === 0
+          ? `no runs in ${o.workspace} (start one with: openmle evolve --workspace ${o.workspace} --task <id>)`
+          : formatTable(
+              rows.map((r) => ({
+                run: r.runId,
+                task: r.taskId,
+                harness: r.harness,
+                policy: r.policy,
+                seed: r.seed,
+                nodes: `${r.validNodes}/${r.nodes} valid`,
+                best: formatNumber(r.best),
+                status: r.status,
+              })),
+            ),
+      );
     });
 }

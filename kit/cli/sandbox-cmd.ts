@@ -4,17 +4,31 @@ import { resolveTask } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { runSandbox, SandboxQueueClient, type ExecutionRecord } from "../sandbox/index.js";
 import { output, UsageError } from "./run-cli.js";
-import { addLimitOptions, checkBackend, executorFromFlags, executorOptions, limitsFromFlags, type ExecutorFlags, type LimitFlags } from "./sandbox-flags.js";
+import {
+  addLimitOptions,
+  checkBackend,
+  executorFromFlags,
+  executorOptions,
+  limitsFromFlags,
+  type ExecutorFlags,
+  type LimitFlags,
+} from "./sandbox-flags.js";
 
 interface RunOpts extends ExecutorFlags, LimitFlags {
-  task: string; code: string; redis: string; workspace?: string; keep?: string; json?: boolean;
+  task: string;
+  code: string;
+  redis: string;
+  workspace?: string;
+  keep?: string;
+  json?: boolean;
 }
 
 /** `openmle sandbox run`: one program against one task; prints its execution record. */
 export function registerSandbox(program: Command): void {
   const sb = program.command("sandbox").description("Run programs against tasks in the sandbox");
   const flags = executorOptions("sandbox run");
-  const run = sb.command("run")
+  const run = sb
+    .command("run")
     .description("Run code/main.py against a task and print the execution record")
     .requiredOption("--task <dirOrId>", "task package folder or built-in task id")
     .requiredOption("--code <file>", "the program (a Python file)")

@@ -5,13 +5,16 @@ import { UsageError } from "./run-cli.js";
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("A live dashboard of a workspace (tree, best-score curve, current step, recent nodes), read from its live journal while evolve writes it")
+    .description(
+      "A live dashboard of a workspace (tree, best-score curve, current step, recent nodes), read from its live journal while evolve writes it",
+    )
     .requiredOption("--workspace <dir>", "the workspace folder")
     .option("--port <n>", "port (0 = any free port)", "8765")
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .action(async (o: { workspace: string; port: string; host: string }) => {
       const port = Number(o.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0–65535), got "${o.port}".`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError(`--port must be a port number (0–65535), got "${o.port}".`);
       const s = await serveDashboard({ workspace: o.workspace, port, host: o.host });
       process.stdout.write(`dashboard of ${o.workspace} at ${s.url} (Ctrl-C stops it)\n`);
       await new Promise<void>((done) => {

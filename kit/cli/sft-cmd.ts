@@ -1,7 +1,15 @@
 import type { Command } from "commander";
 import {
-  collectSft, exportDataset, resolvePolicyParams, sftTrain, CollectSftConfig, SftTrainConfig, PAPER_COMPOSITION,
-  type CollectEvent, type CollectSftResult, type Teachers,
+  collectSft,
+  exportDataset,
+  resolvePolicyParams,
+  sftTrain,
+  CollectSftConfig,
+  SftTrainConfig,
+  PAPER_COMPOSITION,
+  type CollectEvent,
+  type CollectSftResult,
+  type Teachers,
 } from "../erl/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
@@ -11,9 +19,24 @@ import { output, UsageError } from "./run-cli.js";
 import { programTimeoutOption } from "./sandbox-flags.js";
 
 interface CollectFlags {
-  workspace: string; tasks?: string; runs?: string; allRuns?: boolean; teacher: string; secondaryTeacher?: string; attempts?: string;
-  batch?: string; cap?: string; seed?: string; timeout?: string; baseUrl: string; model: string; judgeBaseUrl?: string; judgeModel?: string;
-  dataset: string; replace?: boolean; json?: boolean;
+  workspace: string;
+  tasks?: string;
+  runs?: string;
+  allRuns?: boolean;
+  teacher: string;
+  secondaryTeacher?: string;
+  attempts?: string;
+  batch?: string;
+  cap?: string;
+  seed?: string;
+  timeout?: string;
+  baseUrl: string;
+  model: string;
+  judgeBaseUrl?: string;
+  judgeModel?: string;
+  dataset: string;
+  replace?: boolean;
+  json?: boolean;
 }
 
 const int = (v: string | undefined, name: string): number | undefined => {
@@ -25,7 +48,8 @@ const int = (v: string | undefined, name: string): number | undefined => {
 
 /** grammar | grammar:<checkpoint|file.json> | openai → a Policy. */
 async function teacherOf(spec: string, ws: Workspace, o: CollectFlags, flag: string): Promise<Policy> {
-  if (spec === "openai") return createLlmPolicy(recordingModel(createOpenAIModel({ baseURL: o.baseUrl, model: o.model }), ws));
+  if (spec === "openai")
+    return createLlmPolicy(recordingModel(createOpenAIModel({ baseURL: o.baseUrl, model: o.model }), ws));
   const m = /^grammar(?::(.+))?$/.exec(spec);
   if (!m) throw new UsageError(`${flag} must be grammar, grammar:<checkpoint|file.json> or openai, got "${spec}".`);
   if (!m[1] || m[1] === "default") return createGrammarPolicy();
@@ -36,9 +60,16 @@ async function teacherOf(spec: string, ws: Workspace, o: CollectFlags, flag: str
 function progress(enabled: boolean): (e: CollectEvent) => void {
   return (e) => {
     if (!enabled) return;
-    if (e.type === "attempt") process.stderr.write(`\r${e.taskId}: attempt ${e.attempt + 1} ${e.status}${e.score !== null ? ` ${e.score.toPrecision(4)}` : ""}            `);
-    if (e.type === "task-done") process.stderr.write(`\r${e.stats.taskId}: ${e.stats.kept} kept of ${e.stats.attempts} attempts (${e.stats.stopReason})            \n`);
-    if (e.type === "segment") process.stderr.write(`${e.segment.runId} ${e.segment.steps.join(">")}: ${e.segment.reason}\n`);
+    if (e.type === "attempt")
+      process.stderr.write(
+        `\r${e.taskId}: attempt ${e.attempt + 1} ${e.status}${e.score !== null ? ` ${e.score.toPrecision(4)}` : ""}            `,
+      );
+    if (e.type === "task-done")
+      process.stderr.write(
+        `\r${e.stats.taskId}: ${e.stats.kept} kept of ${e.stats.attempts} attempts (${e.stats.stopReason})            \n`,
+      );
+    if (e.type === "segment")
+      process.stderr.write(`${e.segment.runId} ${e.segment.steps.join(">")}: ${e.segment.reason}\n`);
     if (e.type === "run-skipped") process.stderr.write(`skipped ${e.runId}: ${e.reason}\n`);
   };
 }
@@ -47,16 +78,24 @@ function human(r: CollectSftResult, dir: string): string {
   const pct = (x: number) => `${x.toFixed(1)}%`;
   return [
     `dataset ${r.dataset}: ${r.examples.length} examples (${r.dropped.duplicates} duplicates and ${r.dropped.overTokens} over the token limit dropped), judge ${r.judge}, ${r.wallS.toFixed(0)} s`,
-    ...r.parallel.map((p) => `  parallel ${p.taskId}: ${p.kept} kept, ${p.valid} valid of ${p.attempts} attempts, stop: ${p.stopReason}`),
+    ...r.parallel.map(
+      (p) =>
+        `  parallel ${p.taskId}: ${p.kept} kept, ${p.valid} valid of ${p.attempts} attempts, stop: ${p.stopReason}`,
+    ),
     `  segments: ${r.segments.filter((s) => s.accepted).length} accepted of ${r.segments.length}${r.skippedRuns.length ? `; ${r.skippedRuns.length} runs skipped` : ""}`,
     "  operator    parallel  evolution  share   paper",
-    ...r.composition.map((c) => `  ${c.operator.padEnd(10)} ${String(c.parallel).padStart(9)} ${String(c.evolution).padStart(10)} ${pct(c.sharePct).padStart(7)} ${pct(PAPER_COMPOSITION[c.operator]).padStart(7)}`),
+    ...r.composition.map(
+      (c) =>
+        `  ${c.operator.padEnd(10)} ${String(c.parallel).padStart(9)} ${String(c.evolution).padStart(10)} ${pct(c.sharePct).padStart(7)} ${pct(PAPER_COMPOSITION[c.operator]).padStart(7)}`,
+    ),
     `workspace ${dir}`,
   ].join("\n");
 }
 
 export function registerSft(program: Command): void {
-  const sft = program.command("sft").description("Execution-grounded SFT data (collect, export) and SFT of the grammar policy (train)");
+  const sft = program
+    .command("sft")
+    .description("Execution-grounded SFT data (collect, export) and SFT of the grammar policy (train)");
   sft
     .command("collect")
     .description("Collect SFT examples from parallel drafts and/or stored evolution trees into a named dataset")
@@ -64,7 +103,10 @@ export function registerSft(program: Command): void {
     .requiredOption("--dataset <name>", "name of the dataset to write")
     .option("--tasks <ids>", "parallel path: comma-separated task ids or folders")
     .option("--runs <ids>", "evolutionary path: comma-separated run ids")
-    .option("--all-runs", "evolutionary path: every finished run in the workspace (runs without nodes or threshold are skipped)")
+    .option(
+      "--all-runs",
+      "evolutionary path: every finished run in the workspace (runs without nodes or threshold are skipped)",
+    )
     .option("--teacher <spec>", "grammar | grammar:<checkpoint|file.json> | openai", "grammar")
     .option("--secondary-teacher <spec>", "a second teacher, kept only when it ranks 1st on a task")
     .option("--attempts <n>", "attempt budget per task", "32")
@@ -79,27 +121,61 @@ export function registerSft(program: Command): void {
     .option("--replace", "overwrite an existing dataset of that name")
     .option("--json", "print the result as JSON")
     .action(async (o: CollectFlags) => {
-      if (!o.tasks && !o.runs && !o.allRuns) throw new UsageError("nothing to collect: pass --tasks and/or --runs/--all-runs.");
+      if (!o.tasks && !o.runs && !o.allRuns)
+        throw new UsageError("nothing to collect: pass --tasks and/or --runs/--all-runs.");
       if (o.runs && o.allRuns) throw new UsageError("pass --runs or --all-runs, not both.");
       const seed = Number(o.seed);
       if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}".`);
       const config = {
-        maxAttempts: int(o.attempts, "attempts"), batchSize: int(o.batch, "batch"), perTaskCap: int(o.cap, "cap"), seed,
+        maxAttempts: int(o.attempts, "attempts"),
+        batchSize: int(o.batch, "batch"),
+        perTaskCap: int(o.cap, "cap"),
+        seed,
         ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
       };
       const parsed = CollectSftConfig.safeParse(config);
-      if (!parsed.success) throw new UsageError(`bad sft settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-      const tasks = o.tasks ? await Promise.all(o.tasks.split(",").filter(Boolean).map((t) => resolveTask(t.trim()))) : undefined;
+      if (!parsed.success)
+        throw new UsageError(
+          `bad sft settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+        );
+      const tasks = o.tasks
+        ? await Promise.all(
+            o.tasks
+              .split(",")
+              .filter(Boolean)
+              .map((t) => resolveTask(t.trim())),
+          )
+        : undefined;
       const ws = await openWorkspace(o.workspace);
       try {
         const teachers: Teachers | undefined = tasks
-          ? { primary: await teacherOf(o.teacher, ws, o, "--teacher"), ...(o.secondaryTeacher ? { secondary: await teacherOf(o.secondaryTeacher, ws, o, "--secondary-teacher") } : {}) }
+          ? {
+              primary: await teacherOf(o.teacher, ws, o, "--teacher"),
+              ...(o.secondaryTeacher
+                ? { secondary: await teacherOf(o.secondaryTeacher, ws, o, "--secondary-teacher") }
+                : {}),
+            }
           : undefined;
         // Every model call (teacher, judge) is logged in llm_calls.
-        const judge = o.judgeBaseUrl ? recordingModel(createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }), ws) : undefined;
+        const judge = o.judgeBaseUrl
+          ? recordingModel(createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }), ws)
+          : undefined;
         const res = await collectSft({
-          workspace: ws, dataset: o.dataset, replace: !!o.replace, tasks, teachers, judge, config: parsed.data,
-          runs: o.allRuns ? "all" : o.runs ? o.runs.split(",").map((s) => s.trim()).filter(Boolean) : undefined,
+          workspace: ws,
+          dataset: o.dataset,
+          replace: !!o.replace,
+          tasks,
+          teachers,
+          judge,
+          config: parsed.data,
+          runs: o.allRuns
+            ? "all"
+            : o.runs
+              ? o.runs
+                  .split(",")
+                  .map((s) => s.trim())
+                  .filter(Boolean)
+              : undefined,
           onEvent: progress(!o.json && process.stderr.isTTY),
         });
         const { examples: _e, ...rest } = res;
@@ -110,7 +186,7 @@ export function registerSft(program: Command): void {
     });
   sft
     .command("export")
-    .description("Export a dataset as chat JSONL ({\"messages\": [...]} per line) or Parquet (all metadata columns)")
+    .description('Export a dataset as chat JSONL ({"messages": [...]} per line) or Parquet (all metadata columns)')
     .requiredOption("--workspace <dir>", "workspace folder")
     .requiredOption("--dataset <name>", "dataset name")
     .requiredOption("--out <file>", "FILE.jsonl or FILE.parquet")
@@ -126,7 +202,9 @@ export function registerSft(program: Command): void {
     });
   sft
     .command("train")
-    .description("SFT of the grammar policy (L_evo, w = 1) on a dataset; the result is a named checkpoint (evolve --params NAME)")
+    .description(
+      "SFT of the grammar policy (L_evo, w = 1) on a dataset; the result is a named checkpoint (evolve --params NAME)",
+    )
     .requiredOption("--workspace <dir>", "workspace folder")
     .requiredOption("--dataset <name>", "dataset name")
     .requiredOption("--to <name>", "name of the checkpoint to write")
@@ -137,25 +215,59 @@ export function registerSft(program: Command): void {
     .option("--seed <n>", "seed of the held-out split")
     .option("--replace", "overwrite an existing checkpoint of that name")
     .option("--json", "print the result as JSON")
-    .action(async (o: { workspace: string; dataset: string; to: string; from: string; epochs?: string; lr?: string; heldOut?: string; seed?: string; replace?: boolean; json?: boolean }) => {
-      const config = {
-        ...(o.epochs ? { epochs: Number(o.epochs) } : {}), ...(o.lr ? { lr: Number(o.lr) } : {}),
-        ...(o.heldOut ? { heldOut: Number(o.heldOut) } : {}), ...(o.seed ? { seed: Number(o.seed) } : {}),
-      };
-      const parsed = SftTrainConfig.safeParse(config);
-      if (!parsed.success) throw new UsageError(`bad sft train settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-      const ws = await openWorkspace(o.workspace);
-      try {
-        const r = await sftTrain(ws, { dataset: o.dataset, from: o.from, to: o.to, config: parsed.data, replace: !!o.replace });
-        const m = r.metrics;
-        const f = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
-        output(!!o.json, { checkpoint: r.checkpoint.name, parent: r.checkpoint.parent, configHash: r.checkpoint.configHash, metrics: m }, () => [
-          `checkpoint ${r.checkpoint.name} (from ${r.checkpoint.parent}, dataset ${o.dataset}): ${m.trainExamples} train / ${m.heldOutExamples} held-out examples, ${m.skippedExamples} not written by the grammar policy`,
-          `  mean log-likelihood  train ${f(m.trainLogLikBefore)} → ${f(m.trainLogLikAfter)}   held-out ${f(m.heldOutLogLikBefore)} → ${f(m.heldOutLogLikAfter)}`,
-          `  use it: openmle evolve --params ${r.checkpoint.name} --workspace ${o.workspace} ...`,
-        ].join("\n"));
-      } finally {
-        ws.close();
-      }
-    });
+    .action(
+      async (o: {
+        workspace: string;
+        dataset: string;
+        to: string;
+        from: string;
+        epochs?: string;
+        lr?: string;
+        heldOut?: string;
+        seed?: string;
+        replace?: boolean;
+        json?: boolean;
+      }) => {
+        const config = {
+          ...(o.epochs ? { epochs: Number(o.epochs) } : {}),
+          ...(o.lr ? { lr: Number(o.lr) } : {}),
+          ...(o.heldOut ? { heldOut: Number(o.heldOut) } : {}),
+          ...(o.seed ? { seed: Number(o.seed) } : {}),
+        };
+        const parsed = SftTrainConfig.safeParse(config);
+        if (!parsed.success)
+          throw new UsageError(
+            `bad sft train settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+          );
+        const ws = await openWorkspace(o.workspace);
+        try {
+          const r = await sftTrain(ws, {
+            dataset: o.dataset,
+            from: o.from,
+            to: o.to,
+            config: parsed.data,
+            replace: !!o.replace,
+          });
+          const m = r.metrics;
+          const f = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+          output(
+            !!o.json,
+            {
+              checkpoint: r.checkpoint.name,
+              parent: r.checkpoint.parent,
+              configHash: r.checkpoint.configHash,
+              metrics: m,
+            },
+            () =>
+              [
+                `checkpoint ${r.checkpoint.name} (from ${r.checkpoint.parent}, dataset ${o.dataset}): ${m.trainExamples} train / ${m.heldOutExamples} held-out examples, ${m.skippedExamples} not written by the grammar policy`,
+                `  mean log-likelihood  train ${f(m.trainLogLikBefore)} → ${f(m.trainLogLikAfter)}   held-out ${f(m.heldOutLogLikBefore)} → ${f(m.heldOutLogLikAfter)}`,
+                `  use it: openmle evolve --params ${r.checkpoint.name} --workspace ${o.workspace} ...`,
+              ].join("\n"),
+          );
+        } finally {
+          ws.close();
+        }
+      },
+    );
 }

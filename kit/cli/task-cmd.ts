@@ -2,8 +2,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
 import {
-  buildBuiltinTask, buildTask, checkTask, importMlebench, listBuiltinTasks, recordTaskReview, resolveTask, scoreSubmission, semanticGate,
-  type QualityReport, type SemanticReview, type TaskPackage, type TaskSpecInput,
+  buildBuiltinTask,
+  buildTask,
+  checkTask,
+  importMlebench,
+  listBuiltinTasks,
+  recordTaskReview,
+  resolveTask,
+  scoreSubmission,
+  semanticGate,
+  type QualityReport,
+  type SemanticReview,
+  type TaskPackage,
+  type TaskSpecInput,
 } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
@@ -13,7 +24,8 @@ const summary = (t: TaskPackage) => ({ id: t.meta.id, dir: t.dir, meta: t.meta }
 
 function readSpec(file: string): TaskSpecInput {
   const path = resolve(file);
-  if (!existsSync(path)) throw new UsageError(`spec file ${path} does not exist. Pass a JSON task spec (see kit/gym/README.md).`);
+  if (!existsSync(path))
+    throw new UsageError(`spec file ${path} does not exist. Pass a JSON task spec (see kit/gym/README.md).`);
   let spec: TaskSpecInput;
   try {
     spec = JSON.parse(readFileSync(path, "utf8")) as TaskSpecInput;
@@ -26,74 +38,123 @@ function readSpec(file: string): TaskSpecInput {
 }
 
 function checkLine(report: QualityReport, semantic?: SemanticReview): string {
-  const lines = [`task ${report.taskId} (${report.dir}): ${report.passed ? "PASSED" : "FAILED"}, metric ${report.metricValid ? "valid" : "INVALID"} (${report.durationMs} ms)`];
+  const lines = [
+    `task ${report.taskId} (${report.dir}): ${report.passed ? "PASSED" : "FAILED"}, metric ${report.metricValid ? "valid" : "INVALID"} (${report.durationMs} ms)`,
+  ];
   for (const c of report.checks) lines.push(`  ${c.status.padEnd(4)}  ${c.name.padEnd(26)} ${c.message}`);
-  if (semantic) lines.push(`  gate  ${semantic.verdict}${typeof semantic.meanScore === "number" ? ` (mean axis score ${semantic.meanScore.toFixed(2)}/5)` : ""}${semantic.reasons.length ? `: ${semantic.reasons.join("; ")}` : ""}; accepted: ${semantic.accepted}`);
+  if (semantic)
+    lines.push(
+      `  gate  ${semantic.verdict}${typeof semantic.meanScore === "number" ? ` (mean axis score ${semantic.meanScore.toFixed(2)}/5)` : ""}${semantic.reasons.length ? `: ${semantic.reasons.join("; ")}` : ""}; accepted: ${semantic.accepted}`,
+    );
   return lines.join("\n");
 }
 
 export function registerTask(program: Command): void {
-  const task = program.command("task").description("Build, check, list, describe and import task packages (OpenMLE-Gym)");
+  const task = program
+    .command("task")
+    .description("Build, check, list, describe and import task packages (OpenMLE-Gym)");
 
-  task.command("build [spec]")
+  task
+    .command("build [spec]")
     .description("Build a package from a JSON task spec, or a built-in task with --builtin <id>")
     .option("--builtin <id>", "a built-in task id (openmle task list)")
     .requiredOption("--out <dir>", "the package folder to create")
     .option("--force", "replace an existing package at --out")
     .option("--json", "machine-readable output: {id, dir, meta}")
     .action(async (spec: string | undefined, o: { builtin?: string; out: string; force?: boolean; json?: boolean }) => {
-      if (!spec === !o.builtin) throw new UsageError("pass either a spec file or --builtin <id>, not both and not neither.");
+      if (!spec === !o.builtin)
+        throw new UsageError("pass either a spec file or --builtin <id>, not both and not neither.");
       const opts = { outDir: o.out, overwrite: !!o.force };
       const t = o.builtin ? await buildBuiltinTask(o.builtin, opts) : await buildTask(readSpec(spec!), opts);
-      output(!!o.json, summary(t), () => `built ${t.meta.id} into ${t.dir}: ${t.meta.nTrain} train / ${t.meta.nTest} test rows, metric ${t.meta.metric}`);
+      output(
+        !!o.json,
+        summary(t),
+        () =>
+          `built ${t.meta.id} into ${t.dir}: ${t.meta.nTrain} train / ${t.meta.nTest} test rows, metric ${t.meta.metric}`,
+      );
     });
 
-  task.command("check <dirOrId>")
-    .description("Run the metric verification and the deterministic quality checks; optionally the LLM gate; store verdicts")
+  task
+    .command("check <dirOrId>")
+    .description(
+      "Run the metric verification and the deterministic quality checks; optionally the LLM gate; store verdicts",
+    )
     .option("--workspace <dir>", "store the task and its reviews in this workspace (tasks, task_reviews)")
     .option("--gate", "also run the semantic quality gate through an OpenAI-compatible endpoint")
     .option("--base-url <url>", "chat-completions base URL for --gate", "http://127.0.0.1:8000/v1")
     .option("--model <id>", "model id for --gate", "Qwen/Qwen3-8B")
     .option("--no-determinism", "skip re-running prepare.py")
     .option("--json", "machine-readable output: {task, dir, passed, metricValid, checks, semantic, accepted}")
-    .action(async (dirOrId: string, o: { workspace?: string; gate?: boolean; baseUrl: string; model: string; determinism: boolean; json?: boolean }) => {
-      const t = await resolveTask(dirOrId);
-      const report = await checkTask(t, { determinism: o.determinism });
-      const model = o.gate ? createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) : undefined;
-      const semantic = await semanticGate(t, { model, metricValid: report.metricValid });
-      if (o.workspace) {
-        const ws = await openWorkspace(o.workspace);
-        try {
-          await recordTaskReview(ws, t, { quality: report, semantic });
-        } finally {
-          ws.close();
+    .action(
+      async (
+        dirOrId: string,
+        o: { workspace?: string; gate?: boolean; baseUrl: string; model: string; determinism: boolean; json?: boolean },
+      ) => {
+        const t = await resolveTask(dirOrId);
+        const report = await checkTask(t, { determinism: o.determinism });
+        const model = o.gate ? createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) : undefined;
+        const semantic = await semanticGate(t, { model, metricValid: report.metricValid });
+        if (o.workspace) {
+          const ws = await openWorkspace(o.workspace);
+          try {
+            await recordTaskReview(ws, t, { quality: report, semantic });
+          } finally {
+            ws.close();
+          }
         }
-      }
-      const accepted = report.passed && semantic.accepted;
-      output(!!o.json, { task: t.meta.id, dir: t.dir, passed: report.passed, metricValid: report.metricValid, checks: report.checks, semantic, accepted },
-        () => checkLine(report, semantic));
-      if (!report.passed) process.exitCode = 1;
-    });
+        const accepted = report.passed && semantic.accepted;
+        output(
+          !!o.json,
+          {
+            task: t.meta.id,
+            dir: t.dir,
+            passed: report.passed,
+            metricValid: report.metricValid,
+            checks: report.checks,
+            semantic,
+            accepted,
+          },
+          () => checkLine(report, semantic),
+        );
+        if (!report.passed) process.exitCode = 1;
+      },
+    );
 
-  task.command("list")
+  task
+    .command("list")
     .description("The built-in task suite")
     .option("--json", "machine-readable output: [{id, name, modality, taskType, metric, source, licence}]")
     .action((o: { json?: boolean }) => {
       const rows = listBuiltinTasks();
-      output(!!o.json, rows, () => rows.map((r) => `${r.id.padEnd(18)} ${r.modality.padEnd(12)} ${r.taskType.padEnd(15)} ${r.metric.padEnd(12)} ${r.name}`).join("\n"));
+      output(!!o.json, rows, () =>
+        rows
+          .map(
+            (r) =>
+              `${r.id.padEnd(18)} ${r.modality.padEnd(12)} ${r.taskType.padEnd(15)} ${r.metric.padEnd(12)} ${r.name}`,
+          )
+          .join("\n"),
+      );
     });
 
-  task.command("describe <dirOrId>")
+  task
+    .command("describe <dirOrId>")
     .description("Show a package's metadata and description (a built-in id is built into the cache first)")
     .option("--json", "machine-readable output: {id, dir, meta, description}")
     .action(async (dirOrId: string, o: { json?: boolean }) => {
       const t = await resolveTask(dirOrId);
       output(!!o.json, { ...summary(t), description: t.description }, () =>
-        [`${t.meta.id} (${t.dir})`, `  ${t.meta.modality} ${t.meta.taskType}; metric ${t.meta.metric} (${t.meta.higherIsBetter ? "higher" : "lower"} is better)`,
-          `  id ${t.meta.idColumn}; predict ${t.meta.targetColumns.join(", ")}; ${t.meta.nTrain ?? "?"} train / ${t.meta.nTest ?? "?"} test rows`, "", t.description].join("\n"));
+        [
+          `${t.meta.id} (${t.dir})`,
+          `  ${t.meta.modality} ${t.meta.taskType}; metric ${t.meta.metric} (${t.meta.higherIsBetter ? "higher" : "lower"} is better)`,
+          `  id ${t.meta.idColumn}; predict ${t.meta.targetColumns.join(", ")}; ${t.meta.nTrain ?? "?"} train / ${t.meta.nTest ?? "?"} test rows`,
+          "",
+          t.description,
+        ].join("\n"),
+      );
     });
 
-  task.command("score <dirOrId> <submission>")
+  task
+    .command("score <dirOrId> <submission>")
     .description("Score a submission CSV with the package's own metric")
     .option("--json", "machine-readable output: {ok, score} or {ok, kind, message}")
     .action(async (dirOrId: string, submission: string, o: { json?: boolean }) => {
@@ -103,7 +164,8 @@ export function registerTask(program: Command): void {
       if (!r.ok) process.exitCode = 1;
     });
 
-  task.command("import-mlebench <competitionDir>")
+  task
+    .command("import-mlebench <competitionDir>")
     .description("Convert an MLE-bench competition folder plus your raw data into a package with its leaderboard")
     .requiredOption("--raw <dir>", "the competition's raw data (as downloaded from Kaggle)")
     .requiredOption("--out <dir>", "the package folder to create")
@@ -111,6 +173,11 @@ export function registerTask(program: Command): void {
     .option("--json", "machine-readable output: {id, dir, meta}")
     .action(async (comp: string, o: { raw: string; out: string; force?: boolean; json?: boolean }) => {
       const t = await importMlebench(comp, { raw: o.raw, outDir: o.out, overwrite: !!o.force });
-      output(!!o.json, summary(t), () => `imported ${t.meta.id} into ${t.dir} (leaderboard: ${existsSync(join(t.dir, "leaderboard.csv")) ? "yes" : "no"})`);
+      output(
+        !!o.json,
+        summary(t),
+        () =>
+          `imported ${t.meta.id} into ${t.dir} (leaderboard: ${existsSync(join(t.dir, "leaderboard.csv")) ? "yes" : "no"})`,
+      );
     });
 }

@@ -6,7 +6,13 @@ import { runCli, UsageError } from "./run-cli.js";
 import { checkBackend, executorFromFlags, executorOptions, type ExecutorFlags } from "./sandbox-flags.js";
 
 interface WorkerFlags extends ExecutorFlags {
-  redis: string; task: string[]; cpus: string; gpus: string; lockMs: string; stalledMs: string; id?: string;
+  redis: string;
+  task: string[];
+  cpus: string;
+  gpus: string;
+  lockMs: string;
+  stalledMs: string;
+  id?: string;
 }
 
 /** `openmle worker`: take sandbox jobs from Redis until SIGINT/SIGTERM. Prints one JSON line per event. */
@@ -16,7 +22,12 @@ export function registerWorker(program: Command): void {
     .command("worker")
     .description("Run sandbox jobs from a Redis queue (BullMQ) on this machine")
     .requiredOption("--redis <url>", "Redis URL, e.g. redis://127.0.0.1:6379")
-    .option("--task <dirOrId>", "a task this worker runs (folder or built-in id; repeat for more); jobs for other tasks are refused", (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      "--task <dirOrId>",
+      "a task this worker runs (folder or built-in id; repeat for more); jobs for other tasks are refused",
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .addOption(flags.backend)
     .option("--cpus <n>", "concurrent CPU job slots", "2")
     .option("--gpus <n>", "GPU slots (also takes GPU jobs when > 0)", "0")
@@ -28,18 +39,29 @@ export function registerWorker(program: Command): void {
     .action(async (o: WorkerFlags) => {
       const int = (name: string, v: string, min: number) => {
         const n = Number(v);
-        if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
+        if (!Number.isInteger(n) || n < min)
+          throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
         return n;
       };
       checkBackend("worker", o.backend);
-      const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${JSON.stringify(e)}\n`);
-      if (o.task.length === 0) throw new UsageError("--task is required: name each task this worker may run (a folder or a built-in id; repeat --task for more).");
+      const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) =>
+        process.stdout.write(`${JSON.stringify(e)}\n`);
+      if (o.task.length === 0)
+        throw new UsageError(
+          "--task is required: name each task this worker may run (a folder or a built-in id; repeat --task for more).",
+        );
       const tasks = await Promise.all(o.task.map((t) => resolveTask(t)));
       const executor = executorFromFlags(o, (message) => log({ type: "warning", message }));
       const worker = await startSandboxWorker({
-        redisUrl: o.redis, executor, cpus: int("cpus", o.cpus, 1), gpus: int("gpus", o.gpus, 0),
-        tasks, workerId: o.id,
-        lockDurationMs: int("lock-ms", o.lockMs, 100), stalledIntervalMs: int("stalled-ms", o.stalledMs, 100), onEvent: log,
+        redisUrl: o.redis,
+        executor,
+        cpus: int("cpus", o.cpus, 1),
+        gpus: int("gpus", o.gpus, 0),
+        tasks,
+        workerId: o.id,
+        lockDurationMs: int("lock-ms", o.lockMs, 100),
+        stalledIntervalMs: int("stalled-ms", o.stalledMs, 100),
+        onEvent: log,
       });
       await new Promise<void>((resolve) => {
         const stop = () => resolve();

@@ -2,7 +2,16 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { familyBoard } from "../evo/index.js";
-import { exportParquet, importParquet, openWorkspace, SCHEMA_VERSION, startRun, finishRun, tableCounts, WorkspaceError } from "../store/index.js";
+import {
+  exportParquet,
+  importParquet,
+  openWorkspace,
+  SCHEMA_VERSION,
+  startRun,
+  finishRun,
+  tableCounts,
+  WorkspaceError,
+} from "../store/index.js";
 import { formatTable } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
@@ -17,7 +26,10 @@ export function registerWorkspace(program: Command): void {
       try {
         const counts = await tableCounts(w);
         output(!!o.json, { dir: w.dir, schemaVersion: w.schemaVersion, counts }, () =>
-          [`workspace ${w.dir} (schema v${w.schemaVersion})`, ...Object.entries(counts).map(([t, n]) => `  ${t.padEnd(14)} ${n}`)].join("\n"),
+          [
+            `workspace ${w.dir} (schema v${w.schemaVersion})`,
+            ...Object.entries(counts).map(([t, n]) => `  ${t.padEnd(14)} ${n}`),
+          ].join("\n"),
         );
       } finally {
         w.close();
@@ -31,7 +43,11 @@ export function registerWorkspace(program: Command): void {
       const w = await openWorkspace(dir, { readOnly: true });
       try {
         const r = await w.verify();
-        output(!!o.json, { dir: w.dir, ok: true, ...r }, () => `workspace ${w.dir}: ${r.tables} tables, ${r.rows} rows read, every data block's checksum matched`);
+        output(
+          !!o.json,
+          { dir: w.dir, ok: true, ...r },
+          () => `workspace ${w.dir}: ${r.tables} tables, ${r.rows} rows read, every data block's checksum matched`,
+        );
       } finally {
         w.close();
       }
@@ -83,14 +99,25 @@ export function registerWorkspace(program: Command): void {
     .action(async (dir: string | undefined, o: { out: string }) => {
       const w = await openWorkspace(dir ?? "workspaces/demo");
       try {
-        const runId = await startRun(w, { taskId: "demo", harness: "demo", policy: "none", seed: 0, config: { steps: 4 } });
+        const runId = await startRun(w, {
+          taskId: "demo",
+          harness: "demo",
+          policy: "none",
+          seed: 0,
+          config: { steps: 4 },
+        });
         // Four toy experience cards: a lineage draft → improve → debug → crossover.
         const ops = ["draft", "improve", "debug", "crossover"];
         await w.append(
           "cards",
           ops.map((op, i) => ({
-            run_id: runId, node_id: `${runId}-n${i}`, operator: op, parents: i ? [`${runId}-n${i - 1}`] : [],
-            generation_id: i, score: op === "debug" ? null : 0.7 + 0.05 * i, status: op === "debug" ? "runtime_error" : "success",
+            run_id: runId,
+            node_id: `${runId}-n${i}`,
+            operator: op,
+            parents: i ? [`${runId}-n${i - 1}`] : [],
+            generation_id: i,
+            score: op === "debug" ? null : 0.7 + 0.05 * i,
+            status: op === "debug" ? "runtime_error" : "success",
             method_family: i % 2 ? "xgboost" : "sklearn",
           })),
         );
@@ -98,7 +125,9 @@ export function registerWorkspace(program: Command): void {
         const board = await familyBoard(w, runId);
         mkdirSync(resolve(o.out), { recursive: true });
         const file = await exportParquet(w, "cards", join(o.out, "cards.parquet"));
-        process.stdout.write(`workspace ${w.dir} (schema v${SCHEMA_VERSION}), run ${runId}\n${formatTable(board.map((r) => ({ ...r })))}\nexported ${file}\n`);
+        process.stdout.write(
+          `workspace ${w.dir} (schema v${SCHEMA_VERSION}), run ${runId}\n${formatTable(board.map((r) => ({ ...r })))}\nexported ${file}\n`,
+        );
       } finally {
         w.close();
       }

@@ -2,8 +2,17 @@ import type { Workspace } from "../store/index.js";
 
 /** One `policy_checkpoints` row as stored (params, config and metrics as JSON text). */
 export interface CheckpointRow {
-  name: string; policy: string; format_version: number; kit_version: string; parent: string | null; source: string;
-  dataset: string | null; params: string; config: string | null; config_hash: string; metrics: string | null;
+  name: string;
+  policy: string;
+  format_version: number;
+  kit_version: string;
+  parent: string | null;
+  source: string;
+  dataset: string | null;
+  params: string;
+  config: string | null;
+  config_hash: string;
+  metrics: string | null;
   created_at: Date | string;
 }
 
@@ -32,5 +41,6 @@ export async function readCheckpointRow(ws: Workspace, name: string): Promise<Ch
 /** Every checkpoint row without params and config, oldest first. */
 export async function checkpointSummaryRows(ws: Workspace): Promise<CheckpointSummaryRow[]> {
   return ws.query<CheckpointSummaryRow>(
-    "SELECT * EXCLUDE (params, config) FROM policy_checkpoints ORDER BY created_at, name");
+    "SELECT * EXCLUDE (params, config) FROM policy_checkpoints ORDER BY created_at, name",
+  );
 }

@@ -4,7 +4,11 @@ import { projectRoot } from "../gym/index.js";
 import { defaultGrammarParams, paramsFromJson, paramsToJson, type GrammarParams } from "../policy/grammar/index.js";
 import { configHash, type Workspace } from "../store/index.js";
 import {
-  checkpointExists, checkpointSummaryRows, readCheckpointRow, writeCheckpointRow, type CheckpointRow,
+  checkpointExists,
+  checkpointSummaryRows,
+  readCheckpointRow,
+  writeCheckpointRow,
+  type CheckpointRow,
 } from "./checkpoint-store.js";
 import { CheckpointExistsError, CheckpointNotFoundError, CheckpointVersionError, ErlError } from "./errors.js";
 
@@ -50,7 +54,9 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 let kitVersionCache: string | undefined;
 /** The kit's package.json version (written with every checkpoint). */
 export function kitVersion(): string {
-  return (kitVersionCache ??= (JSON.parse(readFileSync(resolve(projectRoot(), "package.json"), "utf8")) as { version: string }).version);
+  return (kitVersionCache ??= (
+    JSON.parse(readFileSync(resolve(projectRoot(), "package.json"), "utf8")) as { version: string }
+  ).version);
 }
 
 /** The part of a version that must match to load: "1" of 1.4.2, and "0.1" of 0.1.3 (0.x minors break). */
@@ -63,7 +69,11 @@ export function kitMajor(version: string): string {
  * Store `params` under `name`. Refuses an existing name (CheckpointExistsError) unless `replace`;
  * a replace deletes and inserts in one transaction, so a failure leaves the old checkpoint.
  */
-export async function saveCheckpoint(ws: Workspace, input: CheckpointInput, opts: { replace?: boolean } = {}): Promise<Checkpoint> {
+export async function saveCheckpoint(
+  ws: Workspace,
+  input: CheckpointInput,
+  opts: { replace?: boolean } = {},
+): Promise<Checkpoint> {
   if (!NAME.test(input.name) || input.name === DEFAULT_CHECKPOINT || input.name.endsWith(".json")) {
     throw new ErlError(
       `checkpoint name "${input.name}" is not allowed: use letters, digits, . _ : - (not "default", not ending in .json)`,
@@ -73,7 +83,9 @@ export async function saveCheckpoint(ws: Workspace, input: CheckpointInput, opts
   const params = paramsFromJson(paramsToJson(input.params));
   const existing = await checkpointExists(ws, input.name);
   if (existing && !opts.replace) {
-    throw new CheckpointExistsError(`checkpoint "${input.name}" already exists in ${ws.dir}: pick another name or pass --replace`);
+    throw new CheckpointExistsError(
+      `checkpoint "${input.name}" already exists in ${ws.dir}: pick another name or pass --replace`,
+    );
   }
   const config = input.config ?? null;
   const row: CheckpointRow = {
@@ -96,10 +108,16 @@ export async function saveCheckpoint(ws: Workspace, input: CheckpointInput, opts
 
 function summaryOf(r: Omit<CheckpointRow, "params" | "config">): CheckpointSummary {
   return {
-    name: r.name, policy: "grammar", parent: r.parent, source: r.source as CheckpointSource, dataset: r.dataset,
-    configHash: r.config_hash, metrics: r.metrics ? (JSON.parse(r.metrics) as Record<string, unknown>) : {},
+    name: r.name,
+    policy: "grammar",
+    parent: r.parent,
+    source: r.source as CheckpointSource,
+    dataset: r.dataset,
+    configHash: r.config_hash,
+    metrics: r.metrics ? (JSON.parse(r.metrics) as Record<string, unknown>) : {},
     createdAt: r.created_at instanceof Date ? r.created_at.toISOString() : String(r.created_at),
-    formatVersion: r.format_version, kitVersion: r.kit_version,
+    formatVersion: r.format_version,
+    kitVersion: r.kit_version,
   };
 }
 
@@ -109,10 +127,16 @@ export async function loadCheckpoint(ws: Workspace, name: string): Promise<Check
   if (!r) {
     const names = (await listCheckpoints(ws)).map((c) => c.name);
     throw new CheckpointNotFoundError(
-      `no checkpoint "${name}" in ${ws.dir}; ` + (names.length ? `it has: ${names.join(", ")}` : "it has none yet (train one with `openmle sft train`)") + `, or use "default"`,
+      `no checkpoint "${name}" in ${ws.dir}; ` +
+        (names.length ? `it has: ${names.join(", ")}` : "it has none yet (train one with `openmle sft train`)") +
+        `, or use "default"`,
     );
   }
-  if (r.policy !== "grammar" || (r.format_version !== 1 && r.format_version !== 2) || kitMajor(r.kit_version) !== kitMajor(kitVersion())) {
+  if (
+    r.policy !== "grammar" ||
+    (r.format_version !== 1 && r.format_version !== 2) ||
+    kitMajor(r.kit_version) !== kitMajor(kitVersion())
+  ) {
     throw new CheckpointVersionError(
       `checkpoint "${name}" was written by kit ${r.kit_version} (policy ${r.policy}, params format ${r.format_version}); ` +
         `this kit ${kitVersion()} reads grammar params formats 1 and 2 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the params as JSON, or retrain it`,
@@ -131,18 +155,27 @@ export async function listCheckpoints(ws: Workspace): Promise<CheckpointSummary[
  * exists → its params (paramsFromJson); anything else → a checkpoint name in `ws`.
  * `checkpoint` is "default", the resolved file path, or the checkpoint name.
  */
-export async function resolvePolicyParams(ref: string, ws?: Workspace): Promise<{ params: GrammarParams; checkpoint: string }> {
+export async function resolvePolicyParams(
+  ref: string,
+  ws?: Workspace,
+): Promise<{ params: GrammarParams; checkpoint: string }> {
   if (ref === DEFAULT_CHECKPOINT) return { params: defaultGrammarParams(), checkpoint: DEFAULT_CHECKPOINT };
   if (ref.endsWith(".json")) {
     const path = resolve(ref);
-    if (!existsSync(path)) throw new ErlError(`params file ${path} does not exist: pass an existing .json file, a checkpoint name, or "default"`);
+    if (!existsSync(path))
+      throw new ErlError(
+        `params file ${path} does not exist: pass an existing .json file, a checkpoint name, or "default"`,
+      );
     try {
       return { params: paramsFromJson(readFileSync(path, "utf8")), checkpoint: path };
     } catch (e) {
       throw new ErlError(`params file ${path}: ${(e as Error).message}`, { cause: e });
     }
   }
-  if (!ws) throw new ErlError(`"${ref}" names a checkpoint, which needs a workspace: pass --workspace DIR (or a .json params file, or "default")`);
+  if (!ws)
+    throw new ErlError(
+      `"${ref}" names a checkpoint, which needs a workspace: pass --workspace DIR (or a .json params file, or "default")`,
+    );
   const c = await loadCheckpoint(ws, ref);
   return { params: c.params, checkpoint: c.name };
 }

@@ -5,7 +5,10 @@ export class EvalError extends KitError {}
 
 /** A competition id that has no bundled leaderboard. */
 export class UnknownCompetitionError extends EvalError {
-  constructor(readonly competitionId: string, readonly valid: readonly string[]) {
+  constructor(
+    readonly competitionId: string,
+    readonly valid: readonly string[],
+  ) {
     super(`unknown competition "${competitionId}". Valid ids (MLE-bench Lite): ${valid.join(", ")}`);
   }
 }
@@ -19,7 +22,10 @@ export class InvalidScoreError extends EvalError {
 
 /** A leaderboard that cannot be graded against (missing columns, too few rows, bad cells). */
 export class LeaderboardFormatError extends EvalError {
-  constructor(readonly source: string, detail: string) {
+  constructor(
+    readonly source: string,
+    detail: string,
+  ) {
     super(`leaderboard ${source}: ${detail}`);
   }
 }

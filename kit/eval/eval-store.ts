@@ -45,7 +45,12 @@ export async function readNodeScores(ws: Workspace): Promise<NodeScoreRow[]> {
 }
 
 /** A node as search efficiency reads it, with its run's harness. */
-export type SearchNodeRow = EffNode & { harness: string; parents: string[]; status: string | null; generation: number | null };
+export type SearchNodeRow = EffNode & {
+  harness: string;
+  parents: string[];
+  status: string | null;
+  generation: number | null;
+};
 
 /** The runs' filter: every run, or those of `runIds`. */
 const runFilter = (runIds?: readonly string[]) => ({
@@ -84,5 +89,7 @@ export interface RunTaskRow {
 
 /** Every run's task and metric direction. */
 export async function readRunTasks(ws: Workspace): Promise<RunTaskRow[]> {
-  return ws.query<RunTaskRow>("SELECT r.run_id, r.task_id, t.higher_is_better FROM runs r LEFT JOIN tasks t USING (task_id)");
+  return ws.query<RunTaskRow>(
+    "SELECT r.run_id, r.task_id, t.higher_is_better FROM runs r LEFT JOIN tasks t USING (task_id)",
+  );
 }

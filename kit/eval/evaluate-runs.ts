@@ -39,7 +39,10 @@ export interface EvaluateOptions {
    * Baseline scores per task id for the normalised score; `higher_is_better` (when given) overrides the
    * direction read from the tasks table (runs whose task has no tasks row default to higher-is-better).
    */
-  readonly baselines?: Record<string, { readonly trivial: number; readonly reference: number; readonly higher_is_better?: boolean }>;
+  readonly baselines?: Record<
+    string,
+    { readonly trivial: number; readonly reference: number; readonly higher_is_better?: boolean }
+  >;
 }
 
 export interface TaskRow {
@@ -67,7 +70,13 @@ export interface GroupRow {
   readonly human_rank: MeanStd;
   readonly normalized: MeanStd;
   readonly grades: Record<Grade, number>;
-  readonly modality: readonly { modality: string; tasks: number; runs: number; medal_rate: number | null; valid_rate: number }[];
+  readonly modality: readonly {
+    modality: string;
+    tasks: number;
+    runs: number;
+    medal_rate: number | null;
+    valid_rate: number;
+  }[];
 }
 
 export interface Evaluation {
@@ -79,7 +88,8 @@ export interface Evaluation {
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /** The group of a run: `harness/policy:config-hash-prefix`. */
-export const groupKey = (o: Pick<RunOutcome, "harness" | "policy" | "config_hash">): string => `${o.harness}/${o.policy}:${o.config_hash.slice(0, 8)}`;
+export const groupKey = (o: Pick<RunOutcome, "harness" | "policy" | "config_hash">): string =>
+  `${o.harness}/${o.policy}:${o.config_hash.slice(0, 8)}`;
 
 function gradeOf(r: CompetitionReport | null, valid: boolean): Grade {
   if (!valid) return "invalid";
@@ -102,7 +112,9 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
   const runs: GradedRun[] = outcomes.map((o) => {
     const lb = lbs.get(o.task_id);
     const valid = o.score !== null && Number.isFinite(o.score);
-    const report = lb ? gradeScore(lb, valid ? o.score : null, { competitionId: o.task_id, submissionExists: o.submission_exists }) : null;
+    const report = lb
+      ? gradeScore(lb, valid ? o.score : null, { competitionId: o.task_id, submissionExists: o.submission_exists })
+      : null;
     const base = opts.baselines?.[o.task_id];
     return {
       ...o,
@@ -122,12 +134,16 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
   for (const [group, gRuns] of byGroup) {
     const byTask = new Map<string, GradedRun[]>();
     for (const r of gRuns) byTask.set(r.task_id, [...(byTask.get(r.task_id) ?? []), r]);
-    for (const list of byTask.values()) list.sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0) || a.run_id.localeCompare(b.run_id));
+    for (const list of byTask.values())
+      list.sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0) || a.run_id.localeCompare(b.run_id));
 
     for (const [task_id, list] of byTask) {
       const graded = list.filter((r) => r.report);
       tasks.push({
-        group, task_id, modality: list[0]!.modality, runs: list.length,
+        group,
+        task_id,
+        modality: list[0]!.modality,
+        runs: list.length,
         valid_rate: list.filter((r) => r.grade !== "invalid").length / list.length,
         medal_rate: graded.length ? graded.filter((r) => r.report!.any_medal).length / graded.length : null,
         human_rank: mean(graded.map((r) => r.human_rank ?? 0)),
@@ -155,15 +171,24 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
     for (const r of gRuns) grades[r.grade]++;
     const modalities = [...new Set(gRuns.map((r) => r.modality))].sort();
     groups.push({
-      group, harness: gRuns[0]!.harness, policy: gRuns[0]!.policy, config_hash: gRuns[0]!.config_hash, tasks: byTask.size,
+      group,
+      harness: gRuns[0]!.harness,
+      policy: gRuns[0]!.policy,
+      config_hash: gRuns[0]!.config_hash,
+      tasks: byTask.size,
       k,
-      valid_rate: meanStd(perRep.valid), medal_average: meanStd(perRep.medal), human_rank: meanStd(perRep.rank), normalized: meanStd(perRep.norm),
+      valid_rate: meanStd(perRep.valid),
+      medal_average: meanStd(perRep.medal),
+      human_rank: meanStd(perRep.rank),
+      normalized: meanStd(perRep.norm),
       grades,
       modality: modalities.map((m) => {
         const mr = gRuns.filter((r) => r.modality === m);
         const graded = mr.filter((r) => r.report);
         return {
-          modality: m, tasks: new Set(mr.map((r) => r.task_id)).size, runs: mr.length,
+          modality: m,
+          tasks: new Set(mr.map((r) => r.task_id)).size,
+          runs: mr.length,
           medal_rate: graded.length ? graded.filter((r) => r.report!.any_medal).length / graded.length : null,
           valid_rate: mr.filter((r) => r.grade !== "invalid").length / mr.length,
         };

@@ -23,10 +23,15 @@ export function liteDataDir(): string {
 export function liteCompetitionIds(dataDir = liteDataDir()): string[] {
   const list = join(dataDir, "competitions.txt");
   if (existsSync(list)) {
-    return readFileSync(list, "utf8").split(/\r?\n/).map((s) => s.trim()).filter((s) => s && !s.startsWith("#"));
+    return readFileSync(list, "utf8")
+      .split(/\r?\n/)
+      .map((s) => s.trim())
+      .filter((s) => s && !s.startsWith("#"));
   }
   if (!existsSync(dataDir)) return [];
-  return readdirSync(dataDir).filter((d) => existsSync(join(dataDir, d, "leaderboard.csv"))).sort();
+  return readdirSync(dataDir)
+    .filter((d) => existsSync(join(dataDir, d, "leaderboard.csv")))
+    .sort();
 }
 
 /**
@@ -36,11 +41,15 @@ export function liteCompetitionIds(dataDir = liteDataDir()): string[] {
 export function parseLeaderboardCsv(text: string, source = "<csv>"): Leaderboard {
   // d3-dsv reads RFC 4180 CSV (quoted fields with commas, quotes and newlines); blank lines are skipped.
   const lines = csvParseRows(text.replace(/^\uFEFF/, "")).filter((r) => r.some((c) => c.trim() !== ""));
-  if (lines.length === 0) throw new LeaderboardFormatError(source, "is empty; expected a header with a 'score' column and at least 2 rows.");
+  if (lines.length === 0)
+    throw new LeaderboardFormatError(source, "is empty; expected a header with a 'score' column and at least 2 rows.");
   const header = lines[0]!.map((h) => h.trim());
   const scoreCol = header.indexOf("score");
   if (scoreCol < 0) {
-    throw new LeaderboardFormatError(source, `has no 'score' column (columns: ${header.join(", ")}). MLE-bench leaderboards have scoreNullable,teamId,hasTeamName,submissionDate,score,hasScore.`);
+    throw new LeaderboardFormatError(
+      source,
+      `has no 'score' column (columns: ${header.join(", ")}). MLE-bench leaderboards have scoreNullable,teamId,hasTeamName,submissionDate,score,hasScore.`,
+    );
   }
   const teamCol = header.indexOf("teamId");
   const scores: number[] = [];
@@ -49,18 +58,27 @@ export function parseLeaderboardCsv(text: string, source = "<csv>"): Leaderboard
     const cells = lines[i]!;
     const raw = (cells[scoreCol] ?? "").trim();
     const v = raw === "" ? NaN : Number(raw);
-    if (!Number.isFinite(v)) throw new LeaderboardFormatError(source, `row ${i + 1} has score "${raw}", not a finite number. Remove the row or fix the value.`);
+    if (!Number.isFinite(v))
+      throw new LeaderboardFormatError(
+        source,
+        `row ${i + 1} has score "${raw}", not a finite number. Remove the row or fix the value.`,
+      );
     scores.push(v);
     if (teamCol >= 0) teamIds.push((cells[teamCol] ?? "").trim());
   }
-  if (scores.length < 2) throw new LeaderboardFormatError(source, `has ${scores.length} row(s); grading needs at least 2 (direction is read from the first and last).`);
+  if (scores.length < 2)
+    throw new LeaderboardFormatError(
+      source,
+      `has ${scores.length} row(s); grading needs at least 2 (direction is read from the first and last).`,
+    );
   return teamCol >= 0 ? { source, scores, teamIds } : { source, scores };
 }
 
 /** Read a leaderboard CSV file. */
 export function loadLeaderboardFile(path: string): Leaderboard {
   const p = resolve(path);
-  if (!existsSync(p) || !statSync(p).isFile()) throw new LeaderboardFormatError(p, "does not exist or is not a file. Pass the path of a leaderboard CSV.");
+  if (!existsSync(p) || !statSync(p).isFile())
+    throw new LeaderboardFormatError(p, "does not exist or is not a file. Pass the path of a leaderboard CSV.");
   return parseLeaderboardCsv(readFileSync(p, "utf8"), p);
 }
 

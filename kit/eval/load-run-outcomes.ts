@@ -46,10 +46,17 @@ export async function loadRunOutcomes(ws: Workspace): Promise<RunOutcome[]> {
     const ok = own.filter((n) => n.status === "success" && num(n.valid_score) !== null);
     const champ = parseJson(summary.champion);
     let score = num(summary.test_score) ?? num(champ.testScore);
-    const champId = typeof summary.champion_node_id === "string" ? summary.champion_node_id : typeof champ.nodeId === "string" ? champ.nodeId : null;
+    const champId =
+      typeof summary.champion_node_id === "string"
+        ? summary.champion_node_id
+        : typeof champ.nodeId === "string"
+          ? champ.nodeId
+          : null;
     if (score === null && champId !== null) score = num(own.find((n) => n.node_id === champId)?.test_score);
     if (score === null && ok.length) {
-      const best = ok.reduce((a, b) => ((hib ? b.valid_score! > a.valid_score! : b.valid_score! < a.valid_score!) ? b : a));
+      const best = ok.reduce((a, b) =>
+        (hib ? b.valid_score! > a.valid_score! : b.valid_score! < a.valid_score!) ? b : a,
+      );
       score = num(best.test_score);
     }
     return {

@@ -24,7 +24,11 @@ export async function loadSearchRows(ws: Workspace, runIds?: readonly string[]):
  * searchEfficiency over a workspace's runs. Runs of tasks with a leaderboard (`leaderboards`, default the
  * bundled MLE-bench Lite ones) get their late Improve/Crossover share in validation Human-Rank units.
  */
-export async function loadSearchEfficiency(ws: Workspace, runIds?: readonly string[], leaderboards?: ReadonlyMap<string, Leaderboard>): Promise<SearchEfficiency> {
+export async function loadSearchEfficiency(
+  ws: Workspace,
+  runIds?: readonly string[],
+  leaderboards?: ReadonlyMap<string, Leaderboard>,
+): Promise<SearchEfficiency> {
   const rows = await loadSearchRows(ws, runIds);
   const tasks = new Map((await readRunTasks(ws)).map((r) => [r.run_id, r.task_id]));
   const lbs = leaderboards ?? liteLeaderboardsFor(new Set(tasks.values()));

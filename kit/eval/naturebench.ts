@@ -17,7 +17,8 @@ export const SURPASS_MARGIN = 0.1;
 /** g for one instance; throws when SOTA is 0 (the relative gap is undefined). */
 export function instanceGap(agent: number | null | undefined, sota: number, higherIsBetter: boolean): number {
   if (agent === null || agent === undefined || !Number.isFinite(agent)) return -1;
-  if (sota === 0 || !Number.isFinite(sota)) throw new RangeError(`instanceGap: SOTA must be a finite non-zero number, got ${sota}`);
+  if (sota === 0 || !Number.isFinite(sota))
+    throw new RangeError(`instanceGap: SOTA must be a finite non-zero number, got ${sota}`);
   return ((higherIsBetter ? 1 : -1) * (agent - sota)) / Math.abs(sota);
 }
 

@@ -21,7 +21,11 @@ export type BaselineKind = "trivial" | "reference";
 function metaJson(task: TaskPackage): string {
   const m = task.meta;
   return JSON.stringify({
-    train: m.files.train, test: m.files.test, id: m.idColumn, targets: m.targetColumns, target: m.trainTarget,
+    train: m.files.train,
+    test: m.files.test,
+    id: m.idColumn,
+    targets: m.targetColumns,
+    target: m.trainTarget,
     classification: m.taskType === "classification",
     dates: (m.columns ?? []).filter((c) => c.kind === "datetime").map((c) => c.name),
     texts: (m.columns ?? []).filter((c) => c.kind === "text").map((c) => c.name),
@@ -149,10 +153,15 @@ export interface BaselineScores {
  * Run both baselines of a tabular task in the sandbox and return their hidden test scores
  * (null when a baseline did not succeed; its execution record says why).
  */
-export async function runBaselines(task: TaskPackage, opts: Omit<RunSandboxOptions, "task" | "code"> = {}): Promise<BaselineScores> {
+export async function runBaselines(
+  task: TaskPackage,
+  opts: Omit<RunSandboxOptions, "task" | "code"> = {},
+): Promise<BaselineScores> {
   const { train, test } = task.meta.files;
   if (!train.endsWith(".csv") || !test.endsWith(".csv")) {
-    throw new EvalError(`runBaselines: task ${task.meta.id} is not tabular (train ${train}, test ${test}); baselines need CSV train/test files.`);
+    throw new EvalError(
+      `runBaselines: task ${task.meta.id} is not tabular (train ${train}, test ${test}); baselines need CSV train/test files.`,
+    );
   }
   const trivial = await runSandbox({ ...opts, task, code: baselineProgram(task, "trivial") });
   const reference = await runSandbox({ ...opts, task, code: baselineProgram(task, "reference") });

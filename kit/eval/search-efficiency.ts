@@ -95,38 +95,58 @@ const tokensOf = (c: EffCall) => (c.prompt_tokens ?? 0) + (c.completion_tokens ?
  * validation scores to Human Rank on its task's leaderboard, the units of the late share.
  */
 export function searchEfficiency(
-  nodes: readonly EffNode[], calls: readonly EffCall[], higherIsBetter: (runId: string) => boolean,
+  nodes: readonly EffNode[],
+  calls: readonly EffCall[],
+  higherIsBetter: (runId: string) => boolean,
   humanRankOf: (runId: string) => ((score: number) => number) | null = () => null,
 ): SearchEfficiency {
   const runIds = [...new Set([...nodes.map((n) => n.run_id), ...calls.map((c) => c.run_id)])].sort();
   const runs: RunEfficiency[] = runIds.map((run_id) => {
-    const trace = recordTrace(nodes.filter((n) => n.run_id === run_id), higherIsBetter(run_id));
+    const trace = recordTrace(
+      nodes.filter((n) => n.run_id === run_id),
+      higherIsBetter(run_id),
+    );
     const tokens = calls.filter((c) => c.run_id === run_id).reduce((a, c) => a + tokensOf(c), 0);
     const records = trace.filter((t) => t.record).length;
     const total = trace.reduce((a, t) => a + t.gain, 0);
     const gain_share: Record<string, number> = {};
-    if (total > 0) for (const t of trace) if (t.gain > 0) gain_share[t.operator] = (gain_share[t.operator] ?? 0) + t.gain / total;
+    if (total > 0)
+      for (const t of trace) if (t.gain > 0) gain_share[t.operator] = (gain_share[t.operator] ?? 0) + t.gain / total;
     const hr = humanRankOf(run_id);
     const late = lateShare(trace, hr);
     return {
-      run_id, nodes: trace.length, tokens, records, records_per_ktoken: tokens ? (1000 * records) / tokens : 0, gain_share,
-      late_improve_crossover_share: late, gain_units: hr ? "human_rank" : "validation_score",
+      run_id,
+      nodes: trace.length,
+      tokens,
+      records,
+      records_per_ktoken: tokens ? (1000 * records) / tokens : 0,
+      gain_share,
+      late_improve_crossover_share: late,
+      gain_units: hr ? "human_rank" : "validation_score",
     };
   });
   const withGain = runs.filter((r) => Object.keys(r.gain_share).length);
-  const ops = [...new Set([...nodes.map((n) => n.operator), ...calls.flatMap((c) => (c.operator ? [c.operator] : []))])].sort();
+  const ops = [
+    ...new Set([...nodes.map((n) => n.operator), ...calls.flatMap((c) => (c.operator ? [c.operator] : []))]),
+  ].sort();
   const operators = ops.map((operator) => {
     const oc = calls.filter((c) => c.operator === operator);
     const chars = oc.flatMap((c) => (c.prompt_chars === null ? [] : [c.prompt_chars]));
     return {
-      operator, calls: oc.length,
-      prompt_chars_p50: percentile(chars, 50), prompt_chars_p90: percentile(chars, 90), prompt_chars_p99: percentile(chars, 99),
+      operator,
+      calls: oc.length,
+      prompt_chars_p50: percentile(chars, 50),
+      prompt_chars_p90: percentile(chars, 90),
+      prompt_chars_p99: percentile(chars, 99),
       tokens: oc.reduce((a, c) => a + tokensOf(c), 0),
-      gain_share: withGain.length ? withGain.reduce((a, r) => a + (r.gain_share[operator] ?? 0), 0) / withGain.length : 0,
+      gain_share: withGain.length
+        ? withGain.reduce((a, r) => a + (r.gain_share[operator] ?? 0), 0) / withGain.length
+        : 0,
     };
   });
   return {
-    runs, operators,
+    runs,
+    operators,
     nodes: meanStd(runs.map((r) => r.nodes)),
     tokens: meanStd(runs.map((r) => r.tokens)),
     records_per_ktoken: meanStd(runs.map((r) => r.records_per_ktoken)),
@@ -170,8 +190,10 @@ export interface MatchedTotals {
  * totals), not means of per-run ratios. Unmatched runs are left out.
  */
 export function matchedEfficiency(
-  eff: Pick<SearchEfficiency, "runs">, runs: readonly { run_id: string; harness: string; task_id: string; seed: number | null; policy?: string }[],
-  a: string, b: string,
+  eff: Pick<SearchEfficiency, "runs">,
+  runs: readonly { run_id: string; harness: string; task_id: string; seed: number | null; policy?: string }[],
+  a: string,
+  b: string,
 ): { taskRuns: number; a: MatchedTotals; b: MatchedTotals } {
   const key = (r: (typeof runs)[number]) => `${r.task_id}\u0000${r.seed ?? ""}\u0000${r.policy ?? ""}`;
   const side = (h: string) => new Map(runs.filter((r) => r.harness === h).map((r) => [key(r), r.run_id]));
@@ -183,7 +205,13 @@ export function matchedEfficiency(
     const sum = (f: (r: RunEfficiency) => number) => rs.reduce((x, r) => x + f(r), 0);
     const tokens = sum((r) => r.tokens);
     const records = sum((r) => r.records);
-    return { runs: rs.length, nodes: sum((r) => r.nodes), tokens, records, records_per_ktoken: tokens ? (1000 * records) / tokens : 0 };
+    return {
+      runs: rs.length,
+      nodes: sum((r) => r.nodes),
+      tokens,
+      records,
+      records_per_ktoken: tokens ? (1000 * records) / tokens : 0,
+    };
   };
   return { taskRuns: keys.length, a: totals(ma), b: totals(mb) };
 }

@@ -24,18 +24,31 @@ function analysisOf(n: EvoNode, byId: ReadonlyMap<string, EvoNode>, summaries: R
 
 /** One memory entry per node: its plan (design), its validation metric and its analysis. */
 export function airaMemoryEntry(n: EvoNode, analysis: string): string {
-  const metric = isGood(n) ? String(n.validScore) : `none (${n.status}${n.errorSignature ? `, ${n.errorSignature}` : ""})`;
+  const metric = isGood(n)
+    ? String(n.validScore)
+    : `none (${n.status}${n.errorSignature ? `, ${n.errorSignature}` : ""})`;
   return `- ${n.nodeId}\n  Design: ${n.plan.trim().replaceAll("\n", " ")}\n  Validation metric: ${metric}\n  Analysis: ${analysis}`;
 }
 
 /** AIRA-Evo's context: the parents, and the operator's memory (`airaMemoryNodes`) as plan, metric and analysis. */
 export function airaContext(
-  operator: Operator, parents: readonly EvoNode[], all: readonly EvoNode[], summaries: ReadonlyMap<string, string>,
-  budget: OperatorContext["budget"], priors?: string,
+  operator: Operator,
+  parents: readonly EvoNode[],
+  all: readonly EvoNode[],
+  summaries: ReadonlyMap<string, string>,
+  budget: OperatorContext["budget"],
+  priors?: string,
 ): OperatorContext {
   const byId = new Map(all.map((n) => [n.nodeId, n]));
   const shown = airaMemoryNodes(operator, parents, all);
-  const title = operator === "debug" ? "Ancestors of the failing node (nearest first):" : "Good nodes so far (plan, validation metric, analysis):";
-  const parts = [...(priors ? [`Priors from earlier tasks:\n${priors}`] : []), ...(shown.length ? [title, ...shown.map((n) => airaMemoryEntry(n, analysisOf(n, byId, summaries)))] : []), budgetLine(budget)];
+  const title =
+    operator === "debug"
+      ? "Ancestors of the failing node (nearest first):"
+      : "Good nodes so far (plan, validation metric, analysis):";
+  const parts = [
+    ...(priors ? [`Priors from earlier tasks:\n${priors}`] : []),
+    ...(shown.length ? [title, ...shown.map((n) => airaMemoryEntry(n, analysisOf(n, byId, summaries)))] : []),
+    budgetLine(budget),
+  ];
   return { parents: parents.map((n) => toView(n, summaries.get(n.nodeId))), memory: parts.join("\n"), budget };
 }

@@ -9,7 +9,9 @@ export const UNDER_EXPLORED_MAX_TRIES = 2;
 
 /** Under-explored families (OpenMLE-Evo board): at most UNDER_EXPLORED_MAX_TRIES tries, not all failed, best family first. */
 export function underExplored(b: Pick<ExperienceBoard, "familyStats">): string[] {
-  return b.familyStats.filter((f) => f.nodes <= UNDER_EXPLORED_MAX_TRIES && f.successes > 0).map((f) => f.method_family);
+  return b.familyStats
+    .filter((f) => f.nodes <= UNDER_EXPLORED_MAX_TRIES && f.successes > 0)
+    .map((f) => f.method_family);
 }
 
 /**
@@ -25,18 +27,33 @@ export function underExplored(b: Pick<ExperienceBoard, "familyStats">): string[]
  */
 export function boardLines(b: ExperienceBoard, window = 5): string[] {
   const best = b.bestPerFamily[0];
-  const out = [best ? `Current best: ${best.node_id} [${best.method_family}] validation ${fmt(best.score)}` : "Current best: none yet"];
-  const fams = b.familyStats.map((f) => `${f.method_family} ${f.nodes}, ${f.successes}, ${f.best_score === null ? "-" : fmt(f.best_score)}`);
+  const out = [
+    best
+      ? `Current best: ${best.node_id} [${best.method_family}] validation ${fmt(best.score)}`
+      : "Current best: none yet",
+  ];
+  const fams = b.familyStats.map(
+    (f) => `${f.method_family} ${f.nodes}, ${f.successes}, ${f.best_score === null ? "-" : fmt(f.best_score)}`,
+  );
   out.push(`Families (tried, succeeded, best validation): ${fams.join("; ") || "none"}`);
-  out.push(`Under-explored families (at most ${UNDER_EXPLORED_MAX_TRIES} tries, not all failed): ${underExplored(b).join(", ") || "none"}`);
-  out.push(`Repeated errors: ${b.repeatedFailures.map((f) => `${f.error_signature} ×${f.failures} (${f.nodes.join(", ")})`).join("; ") || "none"}`);
+  out.push(
+    `Under-explored families (at most ${UNDER_EXPLORED_MAX_TRIES} tries, not all failed): ${underExplored(b).join(", ") || "none"}`,
+  );
+  out.push(
+    `Repeated errors: ${b.repeatedFailures.map((f) => `${f.error_signature} ×${f.failures} (${f.nodes.join(", ")})`).join("; ") || "none"}`,
+  );
   const last = b.deltaTrend.slice(-window).map((d) => d.delta);
   if (last.length) {
     const mean = last.reduce((s, x) => s + x, 0) / last.length;
     const trend = mean > 0 ? "improving" : mean < 0 ? "worsening" : "flat";
-    out.push(`Score-delta trend (last ${last.length} Improve/Crossover children, gain over the best parent, oldest first): ${last.map(signed).join(", ")}; mean ${signed(mean)}, ${trend}`);
+    out.push(
+      `Score-delta trend (last ${last.length} Improve/Crossover children, gain over the best parent, oldest first): ${last.map(signed).join(", ")}; mean ${signed(mean)}, ${trend}`,
+    );
   } else out.push("Score-delta trend: no scored Improve/Crossover child yet");
   const [a, c] = b.bestPerFamily;
-  if (a && c) out.push(`Complementary: ${a.node_id} [${a.method_family}] ${fmt(a.score)} and ${c.node_id} [${c.method_family}] ${fmt(c.score)} are the best of different families; a crossover may combine their strengths.`);
+  if (a && c)
+    out.push(
+      `Complementary: ${a.node_id} [${a.method_family}] ${fmt(a.score)} and ${c.node_id} [${c.method_family}] ${fmt(c.score)} are the best of different families; a crossover may combine their strengths.`,
+    );
   return out;
 }

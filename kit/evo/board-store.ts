@@ -3,7 +3,14 @@ import { METHOD_FAMILIES } from "./method-family.js";
 
 /** The experience board (spec §4 point 1): deterministic DuckDB queries over a run's cards. */
 export interface ExperienceBoard {
-  readonly familyStats: { method_family: string; nodes: number; successes: number; success_rate: number; best_score: number | null; mean_score: number | null }[];
+  readonly familyStats: {
+    method_family: string;
+    nodes: number;
+    successes: number;
+    success_rate: number;
+    best_score: number | null;
+    mean_score: number | null;
+  }[];
   readonly bestPerFamily: { method_family: string; node_id: string; score: number; fitness: number }[];
   readonly unexplored: { method_family: string; reason: "never tried" | "only failures" }[];
   readonly repeatedFailures: { error_signature: string; failures: number; nodes: string[] }[];
@@ -15,7 +22,9 @@ export interface ExperienceBoard {
 
 /** The run's nodes before `$beforeStep` (a board as it stood before that step; Infinity-like = all). */
 const SCOPE = "(SELECT node_id FROM nodes WHERE run_id = $runId AND step < $beforeStep)";
-const families = METHOD_FAMILIES.filter((f) => f !== "unknown").map((f) => `('${f}')`).join(", ");
+const families = METHOD_FAMILIES.filter((f) => f !== "unknown")
+  .map((f) => `('${f}')`)
+  .join(", ");
 
 /** One query per board section, each with the parameters `$runId` and `$beforeStep`. */
 export const BOARD_QUERIES = {
@@ -61,7 +70,11 @@ export const BOARD_QUERIES = {
  * The board of a run; with `beforeStep`, as it stood before that step (only nodes of earlier steps), so a
  * context rebuilt later (ERL segments) sees what the search saw. The sections are read one after another.
  */
-export async function experienceBoard(ws: Workspace, runId: string, beforeStep = 2 ** 31 - 1): Promise<ExperienceBoard> {
+export async function experienceBoard(
+  ws: Workspace,
+  runId: string,
+  beforeStep = 2 ** 31 - 1,
+): Promise<ExperienceBoard> {
   const out: Partial<Record<keyof ExperienceBoard, unknown>> = {};
   for (const key of Object.keys(BOARD_QUERIES) as (keyof ExperienceBoard)[]) {
     out[key] = await ws.query(BOARD_QUERIES[key], { runId, beforeStep });

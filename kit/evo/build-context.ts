@@ -5,7 +5,14 @@ import { airaContext, airaMemoryNodes } from "./aira-memory.js";
 import { experienceBoard } from "./board-store.js";
 import { boardLines } from "./board-lines.js";
 import type { EvolveConfig } from "./config.js";
-import { conditionedContext, exploredIdeas, historyContext, nodeUtilities, selectContext, selectedIds } from "./context.js";
+import {
+  conditionedContext,
+  exploredIdeas,
+  historyContext,
+  nodeUtilities,
+  selectContext,
+  selectedIds,
+} from "./context.js";
 import { synthesizeMemory } from "./memory-synthesis.js";
 import { selectionWeights } from "./three-factor-selection.js";
 import type { Action, EvoNode } from "./types.js";
@@ -20,8 +27,13 @@ import type { Action, EvoNode } from "./types.js";
  * - AIDE and MCTS: the parents and a history of all nodes (the same block for every operator).
  */
 export async function buildContext(
-  ws: Workspace, runId: string, cfg: EvolveConfig, action: Action, nodes: readonly EvoNode[],
-  budget: OperatorContext["budget"], opts: { model?: LanguageModel; priors?: string },
+  ws: Workspace,
+  runId: string,
+  cfg: EvolveConfig,
+  action: Action,
+  nodes: readonly EvoNode[],
+  budget: OperatorContext["budget"],
+  opts: { model?: LanguageModel; priors?: string },
 ): Promise<OperatorContext> {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const parents = action.parents.map((p) => byId.get(p)!).filter(Boolean);
@@ -29,17 +41,29 @@ export async function buildContext(
   if (cfg.harness === "openmle") {
     const utilities = nodeUtilities(nodes, selectionWeights(cfg.selection), cfg.selection.normalisation);
     const sel = selectContext(action.operator, parents, nodes, cfg.context, utilities);
-    const summaries = await synthesizeMemory(ws, runId, selectedIds(sel), { model: opts.model, operator: action.operator });
+    const summaries = await synthesizeMemory(ws, runId, selectedIds(sel), {
+      model: opts.model,
+      operator: action.operator,
+    });
     const ideas = action.operator === "draft" ? exploredIdeas(nodes, cfg.context.draftIdeas) : undefined;
-    const board = action.operator === "improve" || action.operator === "crossover" ? boardLines(await experienceBoard(ws, runId, boardScope(nodes)), cfg.context.trendWindow) : undefined;
+    const board =
+      action.operator === "improve" || action.operator === "crossover"
+        ? boardLines(await experienceBoard(ws, runId, boardScope(nodes)), cfg.context.trendWindow)
+        : undefined;
     return conditionedContext(sel, summaries, budget, { priors, ideas, board });
   }
   if (cfg.harness === "aira-evo") {
     const shown = [...parents, ...airaMemoryNodes(action.operator, parents, nodes)].map((n) => n.nodeId);
-    const summaries = opts.model ? await synthesizeMemory(ws, runId, [...new Set(shown)], { model: opts.model }) : new Map<string, string>();
+    const summaries = opts.model
+      ? await synthesizeMemory(ws, runId, [...new Set(shown)], { model: opts.model })
+      : new Map<string, string>();
     return airaContext(action.operator, parents, nodes, summaries, budget, priors);
   }
-  const summaries = await synthesizeMemory(ws, runId, nodes.map((n) => n.nodeId));
+  const summaries = await synthesizeMemory(
+    ws,
+    runId,
+    nodes.map((n) => n.nodeId),
+  );
   return historyContext(parents, nodes, summaries, budget, priors);
 }
 
@@ -49,5 +73,8 @@ const boardScope = (nodes: readonly EvoNode[]) => 1 + nodes.reduce((m, n) => Mat
 /** Characters of a context as a policy would see it (memory + shown programs and plans). */
 export function contextChars(ctx: OperatorContext): number {
   const views = [...ctx.parents, ...(ctx.ancestors ?? []), ...(ctx.siblings ?? []), ...(ctx.failures ?? [])];
-  return (ctx.memory?.length ?? 0) + views.reduce((s, v) => s + v.code.length + v.plan.length + (v.traceback?.length ?? 0), 0);
+  return (
+    (ctx.memory?.length ?? 0) +
+    views.reduce((s, v) => s + v.code.length + v.plan.length + (v.traceback?.length ?? 0), 0)
+  );
 }

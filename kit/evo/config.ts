@@ -17,50 +17,175 @@ export const EVOLVE_PRESETS = {
 } as const;
 export type EvolvePreset = keyof typeof EVOLVE_PRESETS;
 
-const EvolveConfigObject = z.object({
-  preset: z.enum(["laptop", "paper"]).default("laptop").describe("Defaults of the preset (EVOLVE_PRESETS; shown under `presets` here): laptop (small) or paper (the reference code's full scale). Explicit fields win."),
-  harness: z.enum(HARNESSES).default("openmle").describe("Search harness: openmle (OpenMLE-Evo), aira-evo, aide (greedy) or mcts."),
-  steps: z.number().int().positive().default(20).describe("Step budget: nodes (policy call + execution) in the run."),
-  seed: z.number().int().default(0).describe("Seed of every random choice; with one worker and a deterministic policy it fixes the run."),
-  workers: z.number().int().positive().default(1).describe("Executions in flight (Evo-Max steady-state asynchronous workers); 1 = sequential."),
-  maxWallS: z.number().nonnegative().default(0).describe("Wall-time budget of the run in seconds (0 = none)."),
-  maxSandboxS: z.number().nonnegative().default(0).describe("Total sandbox seconds the run may spend (0 = none)."),
-  perRunTimeoutS: z.number().positive().max(MAX_TIMER_S, timerLimitMessage("s")).default(300).describe("Time limit of one program execution in seconds."),
-  memoryMb: z.number().int().positive().default(4096).describe("Memory cap of one execution in MiB."),
-  islands: z.number().int().positive().default(1).describe("Number of islands (steps go to islands in turn)."),
-  islandMaxSize: z.number().int().positive().default(500).describe("Island capacity; past it the lowest-fitness member leaves."),
-  gen0Drafts: z.number().int().positive().default(5).describe("Individuals per loop generation: generation 0 is this many drafts per island, each later generation this many Improve/Crossover children."),
-  crossoverProb: z.number().min(0).max(1).default(0.5).describe("Probability of Crossover (else Improve) once the island's loop generation allows it."),
-  crossoverMinGeneration: z.number().int().nonnegative().default(2).describe("Crossover only from this loop generation on (generations of gen0Drafts individuals; not lineage depth)."),
-  admission: z.enum(["island-average", "always"]).default("island-average").describe("A scored child joins its island if fitness >= island average, or always."),
-  debugMaxAttempts: z.number().int().nonnegative().default(10).describe("Debug attempts per chain (0 disables Debug chains)."),
-  debugTimeCapS: z.number().nonnegative().default(1800).describe("A Debug chain stops once its sandbox seconds reach this (0 = no cap)."),
-  sameSignatureDraft: z.number().int().nonnegative().default(2).describe("Draft afresh when this many last failures of a Debug chain share one terminal category: timeout, import, memory or pre-flight (0 = never)."),
-  selection: ThreeFactorConfig.default(ThreeFactorConfig.parse({})).describe("OpenMLE-Evo three-factor parent selection."),
-  airaTemperature: z.number().positive().default(1).describe("AIRA-Evo softmax temperature over the fitness normalised by the global min/max of the run's scored nodes."),
-  aide: z.object({
-    numDrafts: z.number().int().positive().default(5).describe("Drafts before AIDE starts improving."),
-    debugProb: z.number().min(0).max(1).default(0.5).describe("Probability of debugging a buggy leaf."),
-    maxDebugDepth: z.number().int().nonnegative().default(3).describe("Only leaves with at most this debug depth are debugged."),
-  }).strict().default({ numDrafts: 5, debugProb: 0.5, maxDebugDepth: 3 }).describe("AIDE greedy settings."),
-  mcts: MctsConfig.default(MctsConfig.parse({})).describe("MCTS settings (AIRA-dojo): uct constant, children per expansion, debug-cycle attempts (debugTimeCapS caps a cycle's sandbox seconds)."),
-  context: z.object({
-    improveAncestors: z.number().int().nonnegative().default(3).describe("Improve: nearest ancestors shown."),
-    improveSiblings: z.number().int().nonnegative().default(3).describe("Improve: top siblings shown."),
-    crossoverAncestors: z.number().int().nonnegative().default(2).describe("Crossover: ancestors per parent."),
-    crossoverSiblings: z.number().int().nonnegative().default(2).describe("Crossover: siblings per parent."),
-    debugFailures: z.number().int().nonnegative().default(8).describe("Debug: related nodes shown (same error signature first, then the most recent)."),
-    draftIdeas: z.number().int().nonnegative().default(10).describe("Draft: previously explored ideas shown (distinct family + plan, most recent first; the kit's choice, the paper gives no number)."),
-    trendWindow: z.number().int().positive().default(5).describe("Improve/Crossover board: scored Improve/Crossover children in the score-delta trend (the kit's choice, the paper gives no number)."),
-  }).strict().default({ improveAncestors: 3, improveSiblings: 3, crossoverAncestors: 2, crossoverSiblings: 2, debugFailures: 8, draftIdeas: 10, trendWindow: 5 }).describe("Operator-conditioned context sizes (OpenMLE-Evo)."),
-  priors: z.boolean().default(false).describe("Evo-Max: show priors distilled from earlier runs' cards on other tasks of the workspace."),
-}).strict();
+const EvolveConfigObject = z
+  .object({
+    preset: z
+      .enum(["laptop", "paper"])
+      .default("laptop")
+      .describe(
+        "Defaults of the preset (EVOLVE_PRESETS; shown under `presets` here): laptop (small) or paper (the reference code's full scale). Explicit fields win.",
+      ),
+    harness: z
+      .enum(HARNESSES)
+      .default("openmle")
+      .describe("Search harness: openmle (OpenMLE-Evo), aira-evo, aide (greedy) or mcts."),
+    steps: z.number().int().positive().default(20).describe("Step budget: nodes (policy call + execution) in the run."),
+    seed: z
+      .number()
+      .int()
+      .default(0)
+      .describe("Seed of every random choice; with one worker and a deterministic policy it fixes the run."),
+    workers: z
+      .number()
+      .int()
+      .positive()
+      .default(1)
+      .describe("Executions in flight (Evo-Max steady-state asynchronous workers); 1 = sequential."),
+    maxWallS: z.number().nonnegative().default(0).describe("Wall-time budget of the run in seconds (0 = none)."),
+    maxSandboxS: z.number().nonnegative().default(0).describe("Total sandbox seconds the run may spend (0 = none)."),
+    perRunTimeoutS: z
+      .number()
+      .positive()
+      .max(MAX_TIMER_S, timerLimitMessage("s"))
+      .default(300)
+      .describe("Time limit of one program execution in seconds."),
+    memoryMb: z.number().int().positive().default(4096).describe("Memory cap of one execution in MiB."),
+    islands: z.number().int().positive().default(1).describe("Number of islands (steps go to islands in turn)."),
+    islandMaxSize: z
+      .number()
+      .int()
+      .positive()
+      .default(500)
+      .describe("Island capacity; past it the lowest-fitness member leaves."),
+    gen0Drafts: z
+      .number()
+      .int()
+      .positive()
+      .default(5)
+      .describe(
+        "Individuals per loop generation: generation 0 is this many drafts per island, each later generation this many Improve/Crossover children.",
+      ),
+    crossoverProb: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe("Probability of Crossover (else Improve) once the island's loop generation allows it."),
+    crossoverMinGeneration: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(2)
+      .describe(
+        "Crossover only from this loop generation on (generations of gen0Drafts individuals; not lineage depth).",
+      ),
+    admission: z
+      .enum(["island-average", "always"])
+      .default("island-average")
+      .describe("A scored child joins its island if fitness >= island average, or always."),
+    debugMaxAttempts: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(10)
+      .describe("Debug attempts per chain (0 disables Debug chains)."),
+    debugTimeCapS: z
+      .number()
+      .nonnegative()
+      .default(1800)
+      .describe("A Debug chain stops once its sandbox seconds reach this (0 = no cap)."),
+    sameSignatureDraft: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(2)
+      .describe(
+        "Draft afresh when this many last failures of a Debug chain share one terminal category: timeout, import, memory or pre-flight (0 = never).",
+      ),
+    selection: ThreeFactorConfig.default(ThreeFactorConfig.parse({})).describe(
+      "OpenMLE-Evo three-factor parent selection.",
+    ),
+    airaTemperature: z
+      .number()
+      .positive()
+      .default(1)
+      .describe(
+        "AIRA-Evo softmax temperature over the fitness normalised by the global min/max of the run's scored nodes.",
+      ),
+    aide: z
+      .object({
+        numDrafts: z.number().int().positive().default(5).describe("Drafts before AIDE starts improving."),
+        debugProb: z.number().min(0).max(1).default(0.5).describe("Probability of debugging a buggy leaf."),
+        maxDebugDepth: z
+          .number()
+          .int()
+          .nonnegative()
+          .default(3)
+          .describe("Only leaves with at most this debug depth are debugged."),
+      })
+      .strict()
+      .default({ numDrafts: 5, debugProb: 0.5, maxDebugDepth: 3 })
+      .describe("AIDE greedy settings."),
+    mcts: MctsConfig.default(MctsConfig.parse({})).describe(
+      "MCTS settings (AIRA-dojo): uct constant, children per expansion, debug-cycle attempts (debugTimeCapS caps a cycle's sandbox seconds).",
+    ),
+    context: z
+      .object({
+        improveAncestors: z.number().int().nonnegative().default(3).describe("Improve: nearest ancestors shown."),
+        improveSiblings: z.number().int().nonnegative().default(3).describe("Improve: top siblings shown."),
+        crossoverAncestors: z.number().int().nonnegative().default(2).describe("Crossover: ancestors per parent."),
+        crossoverSiblings: z.number().int().nonnegative().default(2).describe("Crossover: siblings per parent."),
+        debugFailures: z
+          .number()
+          .int()
+          .nonnegative()
+          .default(8)
+          .describe("Debug: related nodes shown (same error signature first, then the most recent)."),
+        draftIdeas: z
+          .number()
+          .int()
+          .nonnegative()
+          .default(10)
+          .describe(
+            "Draft: previously explored ideas shown (distinct family + plan, most recent first; the kit's choice, the paper gives no number).",
+          ),
+        trendWindow: z
+          .number()
+          .int()
+          .positive()
+          .default(5)
+          .describe(
+            "Improve/Crossover board: scored Improve/Crossover children in the score-delta trend (the kit's choice, the paper gives no number).",
+          ),
+      })
+      .strict()
+      .default({
+        improveAncestors: 3,
+        improveSiblings: 3,
+        crossoverAncestors: 2,
+        crossoverSiblings: 2,
+        debugFailures: 8,
+        draftIdeas: 10,
+        trendWindow: 5,
+      })
+      .describe("Operator-conditioned context sizes (OpenMLE-Evo)."),
+    priors: z
+      .boolean()
+      .default(false)
+      .describe("Evo-Max: show priors distilled from earlier runs' cards on other tasks of the workspace."),
+  })
+  .strict();
 
 /** Everything `evolve` does (unknown keys are errors: a typo would silently use a default) (spec §4): the preset's values fill the fields not given, then the schema's defaults. */
-export const EvolveConfig = z.preprocess(
-  (x) => (x && typeof x === "object" && !Array.isArray(x) ? { ...EVOLVE_PRESETS[((x as { preset?: EvolvePreset }).preset ?? "laptop") as EvolvePreset] ?? {}, ...x } : x),
-  EvolveConfigObject,
-).meta({ presets: EVOLVE_PRESETS });
+export const EvolveConfig = z
+  .preprocess(
+    (x) =>
+      x && typeof x === "object" && !Array.isArray(x)
+        ? { ...(EVOLVE_PRESETS[((x as { preset?: EvolvePreset }).preset ?? "laptop") as EvolvePreset] ?? {}), ...x }
+        : x,
+    EvolveConfigObject,
+  )
+  .meta({ presets: EVOLVE_PRESETS });
 export type EvolveConfig = z.infer<typeof EvolveConfigObject>;
 export type EvolveConfigInput = z.input<typeof EvolveConfigObject>;
 

@@ -1,5 +1,10 @@
 import type { NodeView, Operator, OperatorContext } from "../policy/types.js";
-import { SELECTION_PRESETS, threeFactorSelection, type SelectionCandidate, type SelectionWeights } from "./three-factor-selection.js";
+import {
+  SELECTION_PRESETS,
+  threeFactorSelection,
+  type SelectionCandidate,
+  type SelectionWeights,
+} from "./three-factor-selection.js";
 import { isGood, type EvoNode } from "./types.js";
 
 /** The nodes an operator is shown, by role (spec §4 point 4). Pure: chosen from the tree alone. */
@@ -10,7 +15,11 @@ export interface ContextSelection {
   /** Debug: related nodes, same error signature first, then the most recent (any outcome). */
   readonly related: readonly EvoNode[];
   /** Crossover: per parent, its own ancestors and siblings (what each branch brings). */
-  readonly branches?: readonly { readonly parent: EvoNode; readonly ancestors: readonly EvoNode[]; readonly siblings: readonly EvoNode[] }[];
+  readonly branches?: readonly {
+    readonly parent: EvoNode;
+    readonly ancestors: readonly EvoNode[];
+    readonly siblings: readonly EvoNode[];
+  }[];
 }
 
 export interface ContextLimits {
@@ -23,7 +32,13 @@ export interface ContextLimits {
   readonly trendWindow: number;
 }
 export const DEFAULT_CONTEXT_LIMITS: ContextLimits = {
-  improveAncestors: 3, improveSiblings: 3, crossoverAncestors: 2, crossoverSiblings: 2, debugFailures: 8, draftIdeas: 10, trendWindow: 5,
+  improveAncestors: 3,
+  improveSiblings: 3,
+  crossoverAncestors: 2,
+  crossoverSiblings: 2,
+  debugFailures: 8,
+  draftIdeas: 10,
+  trendWindow: 5,
 };
 
 /** Nearest ancestors, breadth-first along parent links (first parent first), without repeats. */
@@ -51,14 +66,23 @@ export function nearestAncestors(node: EvoNode, byId: ReadonlyMap<string, EvoNod
  * u = λs s̃ + λΔ Δ̃ + λn ν, s̃ the normalised signed score, Δ̃ the positive gain over the best parent / the
  * largest such gain, ν = 1/sqrt(1 + N_f), N_f = the other scored nodes of the family.
  */
-export function nodeUtilities(all: readonly EvoNode[], weights: SelectionWeights = SELECTION_PRESETS.reference, normalisation: "minmax" | "rank" = "minmax"): Map<string, number> {
+export function nodeUtilities(
+  all: readonly EvoNode[],
+  weights: SelectionWeights = SELECTION_PRESETS.reference,
+  normalisation: "minmax" | "rank" = "minmax",
+): Map<string, number> {
   const byId = new Map(all.map((n) => [n.nodeId, n]));
   const scored = all.filter(isGood);
   const fam = new Map<string, number>();
   for (const n of scored) fam.set(n.methodFamily, (fam.get(n.methodFamily) ?? 0) + 1);
   const cands: SelectionCandidate[] = scored.map((n) => {
     const pf = n.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
-    return { nodeId: n.nodeId, fitness: n.fitness!, bestParentFitness: pf.length ? Math.max(...pf) : null, familyCount: fam.get(n.methodFamily)! - 1 };
+    return {
+      nodeId: n.nodeId,
+      fitness: n.fitness!,
+      bestParentFitness: pf.length ? Math.max(...pf) : null,
+      familyCount: fam.get(n.methodFamily)! - 1,
+    };
   });
   return new Map(threeFactorSelection(cands, weights, normalisation).map((s) => [s.nodeId, s.utility]));
 }
@@ -67,7 +91,12 @@ export function nodeUtilities(all: readonly EvoNode[], weights: SelectionWeights
  * Siblings share at least one parent; the top k by three-factor utility (`nodeUtilities`), nodes
  * without a utility (failures) after them, most recent first; ties go to the most recent.
  */
-export function topSiblings(node: EvoNode, all: readonly EvoNode[], k: number, utilities: ReadonlyMap<string, number> = nodeUtilities(all)): EvoNode[] {
+export function topSiblings(
+  node: EvoNode,
+  all: readonly EvoNode[],
+  k: number,
+  utilities: ReadonlyMap<string, number> = nodeUtilities(all),
+): EvoNode[] {
   if (node.parents.length === 0) return [];
   const ps = new Set(node.parents);
   const u = (n: EvoNode) => utilities.get(n.nodeId) ?? -Infinity;
@@ -103,7 +132,9 @@ export function exploredIdeas(all: readonly EvoNode[], k: number): string[] {
     const key = `${n.methodFamily}\u0000${idea}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const outcome = isGood(n) ? `validation ${n.validScore}` : `${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""}`;
+    const outcome = isGood(n)
+      ? `validation ${n.validScore}`
+      : `${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""}`;
     out.push(`- [${n.methodFamily}] ${idea} → ${outcome}`);
   }
   return out;
@@ -115,7 +146,10 @@ export function exploredIdeas(all: readonly EvoNode[], k: number): string[] {
  * failing node and its related nodes (`relatedNodes`).
  */
 export function selectContext(
-  operator: Operator, parents: readonly EvoNode[], all: readonly EvoNode[], limits: Partial<ContextLimits> = {},
+  operator: Operator,
+  parents: readonly EvoNode[],
+  all: readonly EvoNode[],
+  limits: Partial<ContextLimits> = {},
   utilities: ReadonlyMap<string, number> = nodeUtilities(all),
 ): ContextSelection {
   const lim = { ...DEFAULT_CONTEXT_LIMITS, ...limits };
@@ -126,7 +160,12 @@ export function selectContext(
       return { parents: none, ancestors: none, siblings: none, related: none };
     case "improve": {
       const p = parents[0]!;
-      return { parents, ancestors: nearestAncestors(p, byId, lim.improveAncestors), siblings: topSiblings(p, all, lim.improveSiblings, utilities), related: none };
+      return {
+        parents,
+        ancestors: nearestAncestors(p, byId, lim.improveAncestors),
+        siblings: topSiblings(p, all, lim.improveSiblings, utilities),
+        related: none,
+      };
     }
     case "debug": {
       const p = parents[0]!;
@@ -138,7 +177,13 @@ export function selectContext(
         ancestors: nearestAncestors(p, byId, lim.crossoverAncestors),
         siblings: topSiblings(p, all, lim.crossoverSiblings, utilities),
       }));
-      return { parents, ancestors: branches.flatMap((b) => b.ancestors), siblings: branches.flatMap((b) => b.siblings), related: none, branches };
+      return {
+        parents,
+        ancestors: branches.flatMap((b) => b.ancestors),
+        siblings: branches.flatMap((b) => b.siblings),
+        related: none,
+        branches,
+      };
     }
   }
 }
@@ -150,9 +195,18 @@ export function selectedIds(sel: ContextSelection): string[] {
 
 export function toView(n: EvoNode, summary?: string): NodeView {
   return {
-    nodeId: n.nodeId, operator: n.operator, code: n.code, plan: n.plan, spec: n.spec, status: n.status,
-    validScore: n.validScore, errorSignature: n.errorSignature, traceback: n.traceback, stdoutTail: n.stdoutTail,
-    methodFamily: n.methodFamily, summary,
+    nodeId: n.nodeId,
+    operator: n.operator,
+    code: n.code,
+    plan: n.plan,
+    spec: n.spec,
+    status: n.status,
+    validScore: n.validScore,
+    errorSignature: n.errorSignature,
+    traceback: n.traceback,
+    stdoutTail: n.stdoutTail,
+    methodFamily: n.methodFamily,
+    summary,
   };
 }
 
@@ -166,7 +220,12 @@ export interface ContextExtras {
 }
 
 /** OpenMLE-Evo: the operator-conditioned context, with memory rendered from the selected nodes only. */
-export function conditionedContext(sel: ContextSelection, summaries: ReadonlyMap<string, string>, budget: OperatorContext["budget"], extras: ContextExtras = {}): OperatorContext {
+export function conditionedContext(
+  sel: ContextSelection,
+  summaries: ReadonlyMap<string, string>,
+  budget: OperatorContext["budget"],
+  extras: ContextExtras = {},
+): OperatorContext {
   const view = (n: EvoNode) => toView(n, summaries.get(n.nodeId));
   const parts: string[] = [];
   if (extras.priors) parts.push(`Priors from earlier tasks:\n${extras.priors}`);
@@ -175,25 +234,47 @@ export function conditionedContext(sel: ContextSelection, summaries: ReadonlyMap
   if (sel.branches) {
     sel.branches.forEach((b, i) => {
       const label = String.fromCharCode(65 + i);
-      parts.push(`Branch ${label} contributes ${b.parent.methodFamily} (${b.parent.nodeId}, validation ${b.parent.validScore ?? "none"}): ${b.parent.plan.split("\n")[0]}`);
+      parts.push(
+        `Branch ${label} contributes ${b.parent.methodFamily} (${b.parent.nodeId}, validation ${b.parent.validScore ?? "none"}): ${b.parent.plan.split("\n")[0]}`,
+      );
       for (const a of b.ancestors) parts.push(`  ancestor ${line(a, summaries).slice(2)}`);
       for (const s of b.siblings) parts.push(`  sibling ${line(s, summaries).slice(2)}`);
     });
   } else {
     if (sel.ancestors.length) parts.push("Ancestors (nearest first):", ...sel.ancestors.map((n) => line(n, summaries)));
-    if (sel.siblings.length) parts.push("Siblings (highest utility first):", ...sel.siblings.map((n) => line(n, summaries)));
-    if (sel.related.length) parts.push("Related nodes (same error signature first, then the most recent):", ...sel.related.map((n) => line(n, summaries)));
+    if (sel.siblings.length)
+      parts.push("Siblings (highest utility first):", ...sel.siblings.map((n) => line(n, summaries)));
+    if (sel.related.length)
+      parts.push(
+        "Related nodes (same error signature first, then the most recent):",
+        ...sel.related.map((n) => line(n, summaries)),
+      );
   }
   parts.push(budgetLine(budget));
   return {
-    parents: sel.parents.map(view), ancestors: sel.ancestors.map(view), siblings: sel.siblings.map(view), failures: sel.related.map(view),
-    memory: parts.join("\n"), budget,
+    parents: sel.parents.map(view),
+    ancestors: sel.ancestors.map(view),
+    siblings: sel.siblings.map(view),
+    failures: sel.related.map(view),
+    memory: parts.join("\n"),
+    budget,
   };
 }
 
 /** AIDE and MCTS: parents only, and the summarised history of all evaluated nodes (same for every operator). */
-export function historyContext(parents: readonly EvoNode[], all: readonly EvoNode[], summaries: ReadonlyMap<string, string>, budget: OperatorContext["budget"], priors?: string): OperatorContext {
-  const parts = [...(priors ? [`Priors from earlier tasks:\n${priors}`] : []), "History of all evaluated nodes:", ...all.map((n) => line(n, summaries)), budgetLine(budget)];
+export function historyContext(
+  parents: readonly EvoNode[],
+  all: readonly EvoNode[],
+  summaries: ReadonlyMap<string, string>,
+  budget: OperatorContext["budget"],
+  priors?: string,
+): OperatorContext {
+  const parts = [
+    ...(priors ? [`Priors from earlier tasks:\n${priors}`] : []),
+    "History of all evaluated nodes:",
+    ...all.map((n) => line(n, summaries)),
+    budgetLine(budget),
+  ];
   return { parents: parents.map((n) => toView(n, summaries.get(n.nodeId))), memory: parts.join("\n"), budget };
 }
 

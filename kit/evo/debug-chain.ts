@@ -27,7 +27,8 @@ export const TERMINAL_FAILURES: Readonly<Record<string, string>> = {
 };
 
 /** The terminal category of a failure signature (null when debugging may fix it). */
-export const terminalCategory = (signature: string | null): string | null => (signature === null ? null : TERMINAL_FAILURES[signature] ?? null);
+export const terminalCategory = (signature: string | null): string | null =>
+  signature === null ? null : (TERMINAL_FAILURES[signature] ?? null);
 
 /** The chain ending at `node`: the first non-Debug node, then its consecutive Debug descendants. */
 export function debugChain(node: EvoNode, byId: ReadonlyMap<string, EvoNode>): EvoNode[] {
@@ -55,7 +56,11 @@ export function debugDepth(node: EvoNode, byId: ReadonlyMap<string, EvoNode>): n
  * 3. the chain has made `maxAttempts` Debug attempts or spent `timeCapS` sandbox seconds → "none";
  * 4. else "debug" it (other repeated signatures keep debugging up to the caps).
  */
-export function debugDecision(last: EvoNode, byId: ReadonlyMap<string, EvoNode>, lim: DebugChainLimits): "debug" | "draft" | "none" {
+export function debugDecision(
+  last: EvoNode,
+  byId: ReadonlyMap<string, EvoNode>,
+  lim: DebugChainLimits,
+): "debug" | "draft" | "none" {
   if (isGood(last)) return "none";
   const chain = debugChain(last, byId);
   const attempts = chain.filter((n) => n.operator === "debug");

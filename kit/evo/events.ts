@@ -4,7 +4,13 @@ import type { Action, EvoNode } from "./types.js";
 
 /** Progress events of `evolve` (the CLI draws a progress bar, notebooks a live display). */
 export type EvoEvent =
-  | { readonly type: "run-start"; readonly runId: string; readonly resumed: boolean; readonly nodes: number; readonly steps: number }
+  | {
+      readonly type: "run-start";
+      readonly runId: string;
+      readonly resumed: boolean;
+      readonly nodes: number;
+      readonly steps: number;
+    }
   | { readonly type: "step-start"; readonly step: number; readonly action: Action }
   | {
       readonly type: "node";

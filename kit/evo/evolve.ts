@@ -63,7 +63,12 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
   const elapsedS = () => (now() - t0) / 1000;
   // 1. Start or resume the run (kit/store/run-lifecycle.ts); a resume continues from its stored nodes.
   const { runId, cfg, nodes, resumed } = await openEvolveRun(ws, {
-    task, policyName: policy.name, config: opts.config, resume: opts.resume, runId: opts.runId, startedAt: t0,
+    task,
+    policyName: policy.name,
+    config: opts.config,
+    resume: opts.resume,
+    runId: opts.runId,
+    startedAt: t0,
   });
   // The task's row (modality, metric direction) lets evaluate() grade and group this run.
   await recordTaskReview(ws, task, {});
@@ -82,22 +87,59 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
   // 3. Workers: each takes the next step, plans it and makes its node; the store is one serialised section.
   const locked = serialised();
   const failed = await runWorkers({
-    workers: cfg.workers, todo, nodes, now, budgetLeft,
+    workers: cfg.workers,
+    todo,
+    nodes,
+    now,
+    budgetLeft,
     plan: (step, last, inFlight) => planStep(cfg, nodes, step, last, inFlight),
-    run: nodeStep({ task, policy, evaluate, ws, runId, cfg, nodes, priors, memoryModel: opts.memoryModel, now, elapsedS, locked, emit }),
+    run: nodeStep({
+      task,
+      policy,
+      evaluate,
+      ws,
+      runId,
+      cfg,
+      nodes,
+      priors,
+      memoryModel: opts.memoryModel,
+      now,
+      elapsedS,
+      locked,
+      emit,
+    }),
     onNode: (step, action, { node, card, ctx }) => {
       const best = champion(nodes);
       const mins = (now() - t0) / 60000;
-      emit({ type: "node", step, node, card, action, contextChars: contextChars(ctx), done: nodes.length, total: cfg.steps, best: best?.validScore ?? null, nodesPerMin: mins > 0 ? nodes.length / mins : 0 });
+      emit({
+        type: "node",
+        step,
+        node,
+        card,
+        action,
+        contextChars: contextChars(ctx),
+        done: nodes.length,
+        total: cfg.steps,
+        best: best?.validScore ?? null,
+        nodesPerMin: mins > 0 ? nodes.length / mins : 0,
+      });
     },
   });
 
   // 4. End the run with its summary: failed (then rethrown), killed (aborted) or finished.
   const summary = summarise(nodes, {
-    runId, taskId: task.meta.id, harness: cfg.harness, policy: policy.name, seed: cfg.seed, wallS: elapsedS(), stopReason,
+    runId,
+    taskId: task.meta.id,
+    harness: cfg.harness,
+    policy: policy.name,
+    seed: cfg.seed,
+    wallS: elapsedS(),
+    stopReason,
   });
   const ended = failed ? { ...summary, error: String(failed) } : summary;
-  await locked(() => endRun(ws, "runs", runId, failed ? "failed" : stopReason === "aborted" ? "killed" : "finished", ended, now));
+  await locked(() =>
+    endRun(ws, "runs", runId, failed ? "failed" : stopReason === "aborted" ? "killed" : "finished", ended, now),
+  );
   if (failed) throw failed;
   emit({ type: "run-end", summary });
   return { runId, config: cfg, nodes, champion: champion(nodes), summary };

@@ -62,7 +62,13 @@ export function sandboxReward(fitness: number | null, earlier: readonly number[]
  * are among the run's scored nodes including this one; reward is sandboxReward; selection_utility
  * the utilities of the parents that produced it, utility its own once admitted.
  */
-export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNode[], parentUtilities: readonly number[] | null = null, utility: number | null = null): ExperienceCard {
+export function buildCard(
+  runId: string,
+  node: EvoNode,
+  earlier: readonly EvoNode[],
+  parentUtilities: readonly number[] | null = null,
+  utility: number | null = null,
+): ExperienceCard {
   const familyExplored = earlier.filter((n) => n.methodFamily === node.methodFamily).length;
   const byId = new Map(earlier.map((n) => [n.nodeId, n]));
   const parentFit = node.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
@@ -95,7 +101,9 @@ export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNod
     novelty: 1 / Math.sqrt(1 + familyExplored),
     rank,
     is_champion: rank === 1,
-    selection_utility: parentUtilities?.length ? parentUtilities.reduce((a, b) => a + b, 0) / parentUtilities.length : null,
+    selection_utility: parentUtilities?.length
+      ? parentUtilities.reduce((a, b) => a + b, 0) / parentUtilities.length
+      : null,
     utility,
     plan: node.plan,
     analysis: analyse(node, delta),
@@ -104,7 +112,10 @@ export function buildCard(runId: string, node: EvoNode, earlier: readonly EvoNod
 }
 
 /** A one-line deterministic analysis of the outcome. */
-export function analyse(node: Pick<EvoNode, "status" | "validScore" | "errorSignature" | "traceback">, delta: number | null): string {
+export function analyse(
+  node: Pick<EvoNode, "status" | "validScore" | "errorSignature" | "traceback">,
+  delta: number | null,
+): string {
   if (node.status === "success" && node.validScore !== null) {
     const d = delta === null ? "" : ` (${delta >= 0 ? "+" : ""}${delta.toPrecision(3)} vs best parent)`;
     return `success: validation ${node.validScore.toPrecision(4)}${d}`;
@@ -114,7 +125,9 @@ export function analyse(node: Pick<EvoNode, "status" | "validScore" | "errorSign
 }
 
 /** The deterministic card summary used as memory when no model is given (and by the grammar policy). */
-export function cardSummary(c: Pick<ExperienceCard, "node_id" | "operator" | "method_family" | "plan" | "analysis" | "parents">): string {
+export function cardSummary(
+  c: Pick<ExperienceCard, "node_id" | "operator" | "method_family" | "plan" | "analysis" | "parents">,
+): string {
   const from = c.parents.length ? ` from ${c.parents.join("+")}` : "";
   return `${c.node_id} ${c.operator}${from} [${c.method_family}] ${c.plan.split("\n")[0]!.slice(0, 160)} → ${c.analysis}`;
 }

@@ -19,9 +19,16 @@ export function globalNormalisedFitness(f: number | null, lo: number, hi: number
  * AIRA-Evo's parent selection (spec §4): P(i) = softmax(f̃_i / T) over the island members, f̃ by
  * `globalNormalisedFitness` with lo/hi taken over `all` (the run's scored nodes; default the members).
  */
-export function fitnessSoftmax(fitness: readonly number[], all: readonly number[] = fitness, temperature = 1): number[] {
+export function fitnessSoftmax(
+  fitness: readonly number[],
+  all: readonly number[] = fitness,
+  temperature = 1,
+): number[] {
   const finite = all.filter(Number.isFinite);
   const lo = finite.length ? Math.min(...finite) : 0;
   const hi = finite.length ? Math.max(...finite) : 0;
-  return softmax(fitness.map((f) => globalNormalisedFitness(f, lo, hi)), temperature);
+  return softmax(
+    fitness.map((f) => globalNormalisedFitness(f, lo, hi)),
+    temperature,
+  );
 }

@@ -24,7 +24,12 @@ export function islandMembers(nodes: readonly EvoNode[], islands: number, maxSiz
  * repairs) joins its island; from loop generation 1 on a scored child joins when its fitness >=
  * the island's average (an empty island admits).
  */
-export function admits(members: readonly EvoNode[], fitness: number | null, rule: "island-average" | "always" = "island-average", generation = 1): boolean {
+export function admits(
+  members: readonly EvoNode[],
+  fitness: number | null,
+  rule: "island-average" | "always" = "island-average",
+  generation = 1,
+): boolean {
   if (fitness === null) return false;
   if (rule === "always" || generation === 0 || members.length === 0) return true;
   const avg = members.reduce((s, m) => s + m.fitness!, 0) / members.length;
@@ -36,7 +41,12 @@ export function admits(members: readonly EvoNode[], fitness: number | null, rule
  * (gen0Drafts) — generation 0 the initial drafts, then floor(individuals / perGeneration).
  * Individuals are the island's non-Debug nodes, finished or in flight (a Debug repairs an individual).
  */
-export function loopGeneration(nodes: readonly Pick<EvoNode, "island" | "operator">[], pending: readonly Pick<EvoNode, "island" | "operator">[], island: number, perGeneration: number): number {
+export function loopGeneration(
+  nodes: readonly Pick<EvoNode, "island" | "operator">[],
+  pending: readonly Pick<EvoNode, "island" | "operator">[],
+  island: number,
+  perGeneration: number,
+): number {
   const individuals = [...nodes, ...pending].filter((n) => n.island === island && n.operator !== "debug").length;
   return Math.floor(individuals / Math.max(1, perGeneration));
 }

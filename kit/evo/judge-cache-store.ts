@@ -24,7 +24,14 @@ export async function readJudgeCache(ws: Workspace, cacheKey: string): Promise<s
 
 /** Stores one entry. */
 export async function writeJudgeCache(ws: Workspace, e: JudgeCacheEntry): Promise<void> {
-  await ws.append("memory_cache", [{
-    cache_key: e.cacheKey, run_id: e.runId, node_id: e.nodeId, operator: e.operator, model: e.model, summary: e.summary,
-  }]);
+  await ws.append("memory_cache", [
+    {
+      cache_key: e.cacheKey,
+      run_id: e.runId,
+      node_id: e.nodeId,
+      operator: e.operator,
+      model: e.model,
+      summary: e.summary,
+    },
+  ]);
 }

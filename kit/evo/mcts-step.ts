@@ -3,11 +3,25 @@ import { debugChain } from "./debug-chain.js";
 import { isGood, type Action, type EvoNode } from "./types.js";
 
 /** MCTS settings (AIRA-dojo's reference values as defaults). */
-export const MctsConfig = z.object({
-  c: z.number().nonnegative().default(0.25).describe("Exploration constant of uct (reference 0.25)."),
-  numChildren: z.number().int().positive().default(5).describe("Children a selected leaf is expanded with, at once (reference 5; the virtual root gets this many Drafts)."),
-  maxDebugDepth: z.number().int().nonnegative().default(20).describe("Debug attempts of a buggy child's debug cycle (reference 20; the cycle also stops at debugTimeCapS)."),
-}).strict();
+export const MctsConfig = z
+  .object({
+    c: z.number().nonnegative().default(0.25).describe("Exploration constant of uct (reference 0.25)."),
+    numChildren: z
+      .number()
+      .int()
+      .positive()
+      .default(5)
+      .describe(
+        "Children a selected leaf is expanded with, at once (reference 5; the virtual root gets this many Drafts).",
+      ),
+    maxDebugDepth: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(20)
+      .describe("Debug attempts of a buggy child's debug cycle (reference 20; the cycle also stops at debugTimeCapS)."),
+  })
+  .strict();
 export type MctsLimits = z.infer<typeof MctsConfig>;
 export const MCTS_DEFAULTS: MctsLimits = MctsConfig.parse({});
 
@@ -62,14 +76,24 @@ const isExpansion = (x: Planned) => x.operator !== "debug";
  *    last) until a node without children; expand that leaf as in step 3.
  */
 export function mctsStep(
-  nodes: readonly EvoNode[], lim: MctsLimits = MCTS_DEFAULTS, pending: readonly Planned[] = [], debugTimeCapS = 0,
+  nodes: readonly EvoNode[],
+  lim: MctsLimits = MCTS_DEFAULTS,
+  pending: readonly Planned[] = [],
+  debugTimeCapS = 0,
 ): (Action & { readonly uct?: Record<string, number> }) | null {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const expand = (leaf: string, trace?: Record<string, number>): Action & { readonly uct?: Record<string, number> } =>
-    leaf === "" ? { operator: "draft", parents: [], island: 0, uct: trace } : { operator: "improve", parents: [leaf], island: 0, uct: trace };
+    leaf === ""
+      ? { operator: "draft", parents: [], island: 0, uct: trace }
+      : { operator: "improve", parents: [leaf], island: 0, uct: trace };
   // 1. The open expansion.
   const inFlight = pending.filter(isExpansion);
-  const latest = inFlight.at(-1) ?? [...nodes].filter(isExpansion).sort((a, b) => a.step - b.step).at(-1);
+  const latest =
+    inFlight.at(-1) ??
+    [...nodes]
+      .filter(isExpansion)
+      .sort((a, b) => a.step - b.step)
+      .at(-1);
   if (latest) {
     const leaf = parentOf(latest);
     const children = nodes.filter((n) => isExpansion(n) && parentOf(n) === leaf);
@@ -77,14 +101,18 @@ export function mctsStep(
     for (const child of children) {
       let tip = child;
       for (;;) {
-        const next = nodes.filter((n) => n.operator === "debug" && n.parents[0] === tip.nodeId).sort((a, b) => a.step - b.step).at(-1);
+        const next = nodes
+          .filter((n) => n.operator === "debug" && n.parents[0] === tip.nodeId)
+          .sort((a, b) => a.step - b.step)
+          .at(-1);
         if (!next) break;
         tip = next;
       }
       if (isGood(tip) || pending.some((a) => a.operator === "debug" && a.parents[0] === tip.nodeId)) continue;
       const chain = debugChain(tip, byId);
       const timeUsed = chain.reduce((s, n) => s + n.sandboxS, 0);
-      if (chain.length - 1 < lim.maxDebugDepth && !(debugTimeCapS > 0 && timeUsed >= debugTimeCapS)) return { operator: "debug", parents: [tip.nodeId], island: 0 };
+      if (chain.length - 1 < lim.maxDebugDepth && !(debugTimeCapS > 0 && timeUsed >= debugTimeCapS))
+        return { operator: "debug", parents: [tip.nodeId], island: 0 };
     }
     // 3. More children for the same leaf.
     if (children.length + inFlight.length < lim.numChildren) return expand(leaf);
@@ -112,7 +140,10 @@ export function mctsStep(
       const s = stats.get(k.nodeId)!;
       const u = uct(s.n ? normaliseQ(s.q, lo, hi) : 0, nParent, s.n, lim.c);
       trace[k.nodeId] = u;
-      if (best === "" || u > bestU) { best = k.nodeId; bestU = u; }
+      if (best === "" || u > bestU) {
+        best = k.nodeId;
+        bestU = u;
+      }
     }
     cur = best;
   }

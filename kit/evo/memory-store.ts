@@ -14,7 +14,11 @@ export interface CardMemoryRow {
 const quotedList = (ids: readonly string[]) => ids.map((i) => `'${i.replaceAll("'", "''")}'`).join(",");
 
 /** The cards of `nodeIds` in `runId`, by node id; [] for no ids. */
-export async function readMemoryCards(ws: Workspace, runId: string, nodeIds: readonly string[]): Promise<CardMemoryRow[]> {
+export async function readMemoryCards(
+  ws: Workspace,
+  runId: string,
+  nodeIds: readonly string[],
+): Promise<CardMemoryRow[]> {
   if (nodeIds.length === 0) return [];
   return ws.query<CardMemoryRow>(
     `SELECT node_id, operator, method_family, plan, analysis, parents FROM cards
@@ -37,9 +41,19 @@ export async function writeSummary(
   ws: Workspace,
   s: { cacheKey: string; runId: string; nodeId: string; operator: string | null; model: string; summary: string },
 ): Promise<void> {
-  await ws.append("memory_cache", [{ cache_key: s.cacheKey, run_id: s.runId, node_id: s.nodeId, operator: s.operator, model: s.model, summary: s.summary }]);
-  await ws.exec(
-    "UPDATE cards SET rich_summary = $summary WHERE run_id = $runId AND node_id = $nodeId",
-    { summary: s.summary, runId: s.runId, nodeId: s.nodeId },
-  );
+  await ws.append("memory_cache", [
+    {
+      cache_key: s.cacheKey,
+      run_id: s.runId,
+      node_id: s.nodeId,
+      operator: s.operator,
+      model: s.model,
+      summary: s.summary,
+    },
+  ]);
+  await ws.exec("UPDATE cards SET rich_summary = $summary WHERE run_id = $runId AND node_id = $nodeId", {
+    summary: s.summary,
+    runId: s.runId,
+    nodeId: s.nodeId,
+  });
 }

@@ -1,10 +1,28 @@
 /** Method families of spec §4 point 1; a program's label joins several of them (e.g. `lightgbm+xgboost`). */
-export const METHOD_FAMILIES = ["ensemble", "catboost", "lightgbm", "xgboost", "transformers", "neural_net", "cv", "nlp", "sklearn", "unknown"] as const;
+export const METHOD_FAMILIES = [
+  "ensemble",
+  "catboost",
+  "lightgbm",
+  "xgboost",
+  "transformers",
+  "neural_net",
+  "cv",
+  "nlp",
+  "sklearn",
+  "unknown",
+] as const;
 /** One family, or several joined by "+" in METHOD_FAMILIES order (see detectMethodFamily). */
 export type MethodFamily = string;
 
 /** Families that name a model or a way of combining models: every one detected goes into the label. */
-export const MODEL_FAMILIES_JOINED = ["ensemble", "catboost", "lightgbm", "xgboost", "transformers", "neural_net"] as const;
+export const MODEL_FAMILIES_JOINED = [
+  "ensemble",
+  "catboost",
+  "lightgbm",
+  "xgboost",
+  "transformers",
+  "neural_net",
+] as const;
 
 /** Top-level modules a Python program imports (`import a.b`, `from a.b import c`), sorted, unique. */
 export function detectImports(code: string): string[] {
@@ -13,17 +31,24 @@ export function detectImports(code: string): string[] {
     const m = /^\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w., \t]+?)\s*(?:#.*)?$)/.exec(line);
     if (!m) continue;
     if (m[1]) out.add(m[1].split(".")[0]!);
-    else for (const part of m[2]!.split(",")) {
-      const mod = part.trim().split(/\s+as\s+/)[0]!.trim().split(".")[0];
-      if (mod && /^\w+$/.test(mod)) out.add(mod);
-    }
+    else
+      for (const part of m[2]!.split(",")) {
+        const mod = part
+          .trim()
+          .split(/\s+as\s+/)[0]!
+          .trim()
+          .split(".")[0];
+        if (mod && /^\w+$/.test(mod)) out.add(mod);
+      }
   }
   return [...out].sort();
 }
 
 // Keyword rules, checked in METHOD_FAMILIES order against imports and code.
 const RULES: Record<Exclude<(typeof METHOD_FAMILIES)[number], "unknown">, { imports?: RegExp; code?: RegExp }> = {
-  ensemble: { code: /\b(VotingClassifier|VotingRegressor|StackingClassifier|StackingRegressor|blend(ing)?|ensemble of|np\.mean\(\s*\[\s*\w+\.predict)/i },
+  ensemble: {
+    code: /\b(VotingClassifier|VotingRegressor|StackingClassifier|StackingRegressor|blend(ing)?|ensemble of|np\.mean\(\s*\[\s*\w+\.predict)/i,
+  },
   catboost: { imports: /^catboost$/, code: /\bCatBoost(Classifier|Regressor)\b/ },
   lightgbm: { imports: /^lightgbm$/, code: /\bLGBM(Classifier|Regressor)\b/ },
   xgboost: { imports: /^xgboost$/, code: /\bXGB(Classifier|Regressor)\b/ },

@@ -28,7 +28,13 @@ export const stepRng = (seed: number, step: number) => createRng((seed ^ Math.im
  * with steps in flight) = wait for the next node. `last` is the lane's previous node, `inFlight` the
  * actions of the steps still running.
  */
-export function planStep(cfg: EvolveConfig, nodes: readonly EvoNode[], step: number, last: EvoNode | null, inFlight: Action[]): Action | null {
+export function planStep(
+  cfg: EvolveConfig,
+  nodes: readonly EvoNode[],
+  step: number,
+  last: EvoNode | null,
+  inFlight: Action[],
+): Action | null {
   const rng = stepRng(cfg.seed, step);
   if (cfg.harness === "aide") return aideStep(nodes, rng, cfg.aide, inFlight);
   if (cfg.harness === "mcts") return mctsStep(nodes, cfg.mcts, inFlight, cfg.debugTimeCapS);
@@ -78,38 +84,73 @@ async function timed<T>(now: () => number, done: (s: number) => void, fn: () => 
  * record and card are written in one transaction, then (AIRA-Evo with a memory model) its summary, then
  * where its time went. `stepStart` (by `now`) was read before planning, so node_s covers the whole step.
  */
-export function nodeStep(d: NodeStepDeps): (step: number, action: Action, stepStart: number) => Promise<NodeStepResult> {
+export function nodeStep(
+  d: NodeStepDeps,
+): (step: number, action: Action, stepStart: number) => Promise<NodeStepResult> {
   const { task, ws, runId, cfg, nodes, now } = d;
   // Several workers share the machine's cores: each job's thread caps (OMP_NUM_THREADS, ...) get
   // its share, so parallel jobs do not oversubscribe the cores; one worker keeps the sandbox default.
   const limits = {
-    timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb,
+    timeoutS: cfg.perRunTimeoutS,
+    memoryMb: cfg.memoryMb,
     ...(cfg.workers > 1 ? { cpus: Math.max(1, Math.floor(availableParallelism() / cfg.workers)) } : {}),
   };
   return async (step, action, stepStart) => {
     d.emit({ type: "step-start", step, action });
     const budget = stepBudget(cfg, step, d.elapsedS);
     let contextS = 0;
-    const ctx = await d.locked(() => timed(now, (s) => (contextS += s), () => buildContext(ws, runId, cfg, action, nodes, budget, { model: d.memoryModel, priors: d.priors })));
+    const ctx = await d.locked(() =>
+      timed(
+        now,
+        (s) => (contextS += s),
+        () => buildContext(ws, runId, cfg, action, nodes, budget, { model: d.memoryModel, priors: d.priors }),
+      ),
+    );
     const rng = stepRng(cfg.seed, step).fork();
     const nodeId = nodeIdOf(step);
     // runId/nodeId let a recording LLM policy link its llm_calls rows to this node.
     let policyS = 0;
-    const out = await timed(now, (s) => (policyS = s), () => d.policy.propose(task, action.operator, { ...ctx, runId, nodeId }, rng));
+    const out = await timed(
+      now,
+      (s) => (policyS = s),
+      () => d.policy.propose(task, action.operator, { ...ctx, runId, nodeId }, rng),
+    );
     let evaluateS = 0;
-    const rec = await timed(now, (s) => (evaluateS = s), () => d.evaluate({ task, code: out.code, limits, runId, nodeId }));
+    const rec = await timed(
+      now,
+      (s) => (evaluateS = s),
+      () => d.evaluate({ task, code: out.code, limits, runId, nodeId }),
+    );
     const node = makeNode(task, cfg, nodes, step, nodeId, action, out, rec);
-    const parentUtilities = action.selection ? action.parents.map((p) => action.selection!.find((x) => x.nodeId === p)?.utility).filter((u): u is number => u !== undefined) : null;
+    const parentUtilities = action.selection
+      ? action.parents
+          .map((p) => action.selection!.find((x) => x.nodeId === p)?.utility)
+          .filter((u): u is number => u !== undefined)
+      : null;
     const card = buildCard(runId, node, nodes, parentUtilities, utilityOf(cfg, nodes, node));
     await d.locked(async () => {
       let storeS = 0;
-      await timed(now, (s) => (storeS = s), () => writeNode(ws, runId, node, rec, card));
-      if (cfg.harness === "aira-evo" && d.memoryModel) await timed(now, (s) => (contextS += s), () => synthesizeMemory(ws, runId, [nodeId], { model: d.memoryModel }));
+      await timed(
+        now,
+        (s) => (storeS = s),
+        () => writeNode(ws, runId, node, rec, card),
+      );
+      if (cfg.harness === "aira-evo" && d.memoryModel)
+        await timed(
+          now,
+          (s) => (contextS += s),
+          () => synthesizeMemory(ws, runId, [nodeId], { model: d.memoryModel }),
+        );
       // Where the node's time went (the timing row's own write is the only part left out). A record that
       // started before the step's whole millisecond was reused (stored earlier), not run by this step.
       const reused = rec.startedAt.getTime() < Math.floor(stepStart);
       const nodeS = (now() - stepStart) / 1000;
-      await writeNodeTiming(ws, runId, nodeId, nodeTiming({ nodeS, policyS, contextS, evaluateS, storeS }, rec, reused));
+      await writeNodeTiming(
+        ws,
+        runId,
+        nodeId,
+        nodeTiming({ nodeS, policyS, contextS, evaluateS, storeS }, rec, reused),
+      );
     });
     return { node, card, ctx };
   };
@@ -119,25 +160,52 @@ const isTree = (cfg: EvolveConfig) => ["aide", "mcts"].includes(cfg.harness);
 
 /** The node of one step, from its action, the policy's output and the execution record. */
 function makeNode(
-  task: TaskPackage, cfg: EvolveConfig, nodes: readonly EvoNode[], step: number, nodeId: string, action: Action, out: PolicyOutput, rec: ExecutionRecord,
+  task: TaskPackage,
+  cfg: EvolveConfig,
+  nodes: readonly EvoNode[],
+  step: number,
+  nodeId: string,
+  action: Action,
+  out: PolicyOutput,
+  rec: ExecutionRecord,
 ): EvoNode {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const parents = action.parents.map((p) => byId.get(p)!).filter(Boolean);
   const v = rec.validScore;
-  const fitness = rec.status === "success" && v !== null && Number.isFinite(v) ? (task.meta.higherIsBetter ? v : -v) : null;
+  const fitness =
+    rec.status === "success" && v !== null && Number.isFinite(v) ? (task.meta.higherIsBetter ? v : -v) : null;
   const tree = isTree(cfg);
   const island = tree ? 0 : action.island;
   const members = islandMembers(nodes, cfg.islands, cfg.islandMaxSize)[island % cfg.islands] ?? [];
   const code = out.code ?? "";
   const imports = detectImports(code);
   const lineageDepth = childLineageDepth(action.operator, parents);
-  const generation = tree ? lineageDepth : action.generation ?? 0;
+  const generation = tree ? lineageDepth : (action.generation ?? 0);
   return {
-    nodeId, step, island, generation, lineageDepth, operator: action.operator, parents: action.parents,
-    status: rec.status, errorSignature: rec.errorSignature, validScore: v, testScore: rec.testScore, fitness,
+    nodeId,
+    step,
+    island,
+    generation,
+    lineageDepth,
+    operator: action.operator,
+    parents: action.parents,
+    status: rec.status,
+    errorSignature: rec.errorSignature,
+    validScore: v,
+    testScore: rec.testScore,
+    fitness,
     admitted: tree ? fitness !== null : admits(members, fitness, cfg.admission, generation),
-    plan: out.plan, code, spec: out.spec, logProb: out.logProb ?? null, executionId: rec.executionId, sandboxS: rec.wallS,
-    traceback: rec.traceback, stdoutTail: rec.stdoutTail, methodFamily: detectMethodFamily(code, imports), imports, usage: out.usage,
+    plan: out.plan,
+    code,
+    spec: out.spec,
+    logProb: out.logProb ?? null,
+    executionId: rec.executionId,
+    sandboxS: rec.wallS,
+    traceback: rec.traceback,
+    stdoutTail: rec.stdoutTail,
+    methodFamily: detectMethodFamily(code, imports),
+    imports,
+    usage: out.usage,
   };
 }
 

@@ -18,12 +18,21 @@ export interface NodeTiming {
  *   sandboxS = max(0, evaluateS − programS − scoringS) (the sandbox's own steps),
  * and the kit's share of the node is (nodeS − programS) / nodeS.
  */
-export function nodeTiming(m: { nodeS: number; policyS: number; contextS: number; evaluateS: number; storeS: number }, rec: ExecutionRecord, reused: boolean): NodeTiming {
+export function nodeTiming(
+  m: { nodeS: number; policyS: number; contextS: number; evaluateS: number; storeS: number },
+  rec: ExecutionRecord,
+  reused: boolean,
+): NodeTiming {
   const programS = reused ? 0 : rec.wallS;
   const scoringS = reused ? 0 : (rec.scoringS ?? 0);
   return {
-    nodeS: m.nodeS, policyS: m.policyS, contextS: m.contextS, sandboxS: Math.max(0, m.evaluateS - programS - scoringS),
-    programS, scoringS, storeS: m.storeS,
+    nodeS: m.nodeS,
+    policyS: m.policyS,
+    contextS: m.contextS,
+    sandboxS: Math.max(0, m.evaluateS - programS - scoringS),
+    programS,
+    scoringS,
+    storeS: m.storeS,
   };
 }
 

@@ -52,10 +52,11 @@ export async function openEvolveRun(ws: Workspace, o: EvolveRunSpec): Promise<Op
         throw new ResumeError(`run "${id}" is for task "${stored}", not "${taskId}". Pass --task ${stored}.`);
       }
     },
-    notFound: () => new ResumeError(
-      `run "${id}" is not in workspace ${ws.dir}. `
-      + `List runs with: openmle workspace query ${ws.dir} "SELECT run_id FROM runs".`,
-    ),
+    notFound: () =>
+      new ResumeError(
+        `run "${id}" is not in workspace ${ws.dir}. ` +
+          `List runs with: openmle workspace query ${ws.dir} "SELECT run_id FROM runs".`,
+      ),
     before: async (resumed) => {
       if (!resumed) return;
       nodes = await loadNodes(ws, id);

@@ -8,6 +8,9 @@ import { readFamilyPriors } from "./priors-store.js";
 export async function distillPriors(ws: Workspace, taskId: string, limit = 5): Promise<string> {
   const rows = await readFamilyPriors(ws, taskId, limit);
   return rows
-    .map((r) => `- ${r.method_family}: ${r.nodes} nodes on ${r.tasks} other task(s), success ${(100 * r.success_rate).toFixed(0)}%, mean reward ${r.mean_reward.toFixed(2)}, ${r.champions} champion cards`)
+    .map(
+      (r) =>
+        `- ${r.method_family}: ${r.nodes} nodes on ${r.tasks} other task(s), success ${(100 * r.success_rate).toFixed(0)}%, mean reward ${r.mean_reward.toFixed(2)}, ${r.champions} champion cards`,
+    )
     .join("\n");
 }

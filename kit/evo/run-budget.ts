@@ -26,7 +26,9 @@ export const sandboxSeconds = (nodes: readonly EvoNode[]): number => nodes.reduc
 
 /** The budget a step's context states: steps left (this one included), wall time left, the per-run limit. */
 export function stepBudget(
-  cfg: Pick<EvolveConfig, "steps" | "maxWallS" | "perRunTimeoutS">, step: number, elapsedS: () => number,
+  cfg: Pick<EvolveConfig, "steps" | "maxWallS" | "perRunTimeoutS">,
+  step: number,
+  elapsedS: () => number,
 ): OperatorContext["budget"] {
   return {
     remainingSteps: cfg.steps - step,

@@ -12,7 +12,13 @@ export interface RunSummary {
   readonly byStatus: Record<string, number>;
   /** Share of nodes that ran and scored. */
   readonly validRate: number;
-  readonly champion: { readonly nodeId: string; readonly operator: string; readonly methodFamily: string; readonly validScore: number; readonly testScore: number | null } | null;
+  readonly champion: {
+    readonly nodeId: string;
+    readonly operator: string;
+    readonly methodFamily: string;
+    readonly validScore: number;
+    readonly testScore: number | null;
+  } | null;
   readonly sandboxS: number;
   readonly wallS: number;
   readonly promptTokens: number;
@@ -30,11 +36,23 @@ export function champion(nodes: readonly EvoNode[]): EvoNode | null {
 
 export function summarise(
   nodes: readonly EvoNode[],
-  run: { runId: string; taskId: string; harness: string; policy: string; seed: number; wallS: number; stopReason: RunSummary["stopReason"] },
+  run: {
+    runId: string;
+    taskId: string;
+    harness: string;
+    policy: string;
+    seed: number;
+    wallS: number;
+    stopReason: RunSummary["stopReason"];
+  },
 ): RunSummary {
-  const count = (f: (n: EvoNode) => string) => nodes.reduce<Record<string, number>>((m, n) => ({ ...m, [f(n)]: (m[f(n)] ?? 0) + 1 }), {});
+  const count = (f: (n: EvoNode) => string) =>
+    nodes.reduce<Record<string, number>>((m, n) => ({ ...m, [f(n)]: (m[f(n)] ?? 0) + 1 }), {});
   const byOperator = Object.fromEntries(OPERATORS.map((o) => [o, 0]));
-  Object.assign(byOperator, count((n) => n.operator));
+  Object.assign(
+    byOperator,
+    count((n) => n.operator),
+  );
   const c = champion(nodes);
   return {
     ...run,
@@ -42,7 +60,13 @@ export function summarise(
     byOperator,
     byStatus: count((n) => n.status),
     validRate: nodes.length ? nodes.filter(isGood).length / nodes.length : 0,
-    champion: c && { nodeId: c.nodeId, operator: c.operator, methodFamily: c.methodFamily, validScore: c.validScore!, testScore: c.testScore },
+    champion: c && {
+      nodeId: c.nodeId,
+      operator: c.operator,
+      methodFamily: c.methodFamily,
+      validScore: c.validScore!,
+      testScore: c.testScore,
+    },
     sandboxS: nodes.reduce((s, n) => s + n.sandboxS, 0),
     promptTokens: nodes.reduce((s, n) => s + (n.usage?.promptTokens ?? 0), 0),
     completionTokens: nodes.reduce((s, n) => s + (n.usage?.completionTokens ?? 0), 0),

@@ -108,19 +108,27 @@ export async function runExists(ws: Workspace, runId: string): Promise<boolean> 
 
 /** One node of a run, or null. */
 export async function nodeTableRow(ws: Workspace, runId: string, nodeId: string): Promise<NodeTableRow | null> {
-  const [row] = await ws.query<NodeTableRow>("SELECT * FROM nodes WHERE run_id = $r AND node_id = $n", { r: runId, n: nodeId });
+  const [row] = await ws.query<NodeTableRow>("SELECT * FROM nodes WHERE run_id = $r AND node_id = $n", {
+    r: runId,
+    n: nodeId,
+  });
   return row ?? null;
 }
 
 /** The node ids of a run, in step order. */
 export async function nodeIdsOfRun(ws: Workspace, runId: string): Promise<string[]> {
-  const rows = await ws.query<{ node_id: string }>("SELECT node_id FROM nodes WHERE run_id = $r ORDER BY step", { r: runId });
+  const rows = await ws.query<{ node_id: string }>("SELECT node_id FROM nodes WHERE run_id = $r ORDER BY step", {
+    r: runId,
+  });
   return rows.map((r) => r.node_id);
 }
 
 /** The experience card of one node, or null. */
 export async function cardTableRow(ws: Workspace, runId: string, nodeId: string): Promise<CardTableRow | null> {
-  const [row] = await ws.query<CardTableRow>("SELECT * FROM cards WHERE run_id = $r AND node_id = $n", { r: runId, n: nodeId });
+  const [row] = await ws.query<CardTableRow>("SELECT * FROM cards WHERE run_id = $r AND node_id = $n", {
+    r: runId,
+    n: nodeId,
+  });
   return row ?? null;
 }
 

@@ -16,7 +16,7 @@ export function rankNormalise(values: readonly number[], constant = 0.5): number
   if (n <= 1) return values.map(() => constant);
   const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
   const out = new Array<number>(n);
-  for (let s = 0; s < n; ) {
+  for (let s = 0; s < n;) {
     let e = s;
     while (e + 1 < n && order[e + 1]!.v === order[s]!.v) e++;
     const pos = (s + e) / 2 / (n - 1);

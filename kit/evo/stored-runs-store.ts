@@ -21,14 +21,17 @@ export interface StoredRunRow {
 /** The stored row of run `runId`, or null when the workspace has none. */
 export async function readStoredRun(ws: Workspace, runId: string): Promise<StoredRunRow | null> {
   const [row] = await ws.query<StoredRunRow>(
-    "SELECT run_id, task_id, policy, status, config, summary FROM runs WHERE run_id = $r", { r: runId });
+    "SELECT run_id, task_id, policy, status, config, summary FROM runs WHERE run_id = $r",
+    { r: runId },
+  );
   return row ?? null;
 }
 
 /** Every run that is not running (finished, failed, killed), oldest first. */
 export async function endedRunIds(ws: Workspace): Promise<string[]> {
   const rows = await ws.query<{ run_id: string }>(
-    "SELECT run_id FROM runs WHERE status <> 'running' ORDER BY started_at, run_id");
+    "SELECT run_id FROM runs WHERE status <> 'running' ORDER BY started_at, run_id",
+  );
   return rows.map((r) => r.run_id);
 }
 
@@ -42,7 +45,8 @@ export async function runHasSuccess(ws: Workspace, runId: string): Promise<boole
 export async function meanDraftValidScore(ws: Workspace, runId: string): Promise<number | null> {
   const [row] = await ws.query<{ m: number | null }>(
     "SELECT avg(valid_score) AS m FROM nodes WHERE run_id = $r AND operator = 'draft' AND status = 'success'",
-    { r: runId });
+    { r: runId },
+  );
   return row?.m ?? null;
 }
 
@@ -67,5 +71,6 @@ export async function taskNodesWithCode(ws: Workspace, taskId: string): Promise<
     `SELECT n.run_id, n.node_id, n.operator, n.code, n.plan, n.spec, n.status, n.valid_score, n.test_score,
             n.error_signature
      FROM nodes n JOIN runs r USING (run_id) WHERE r.task_id = $t AND n.code IS NOT NULL ORDER BY n.run_id, n.step`,
-    { t: taskId });
+    { t: taskId },
+  );
 }

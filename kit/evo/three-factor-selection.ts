@@ -28,14 +28,28 @@ export const SELECTION_PRESETS = {
 } as const;
 export type SelectionPreset = keyof typeof SELECTION_PRESETS;
 
-export const ThreeFactorConfig = z.object({
-  preset: z.enum(["paper", "reference", "custom"]).default("reference").describe("Weight preset: paper = 1.0/0.6/0.3, reference = 1.0/0.4/0.25; custom uses the lambda fields."),
-  lambdaScore: z.number().default(1.0).describe("λs, weight of the normalised score (custom preset only)."),
-  lambdaGain: z.number().default(0.4).describe("λΔ, weight of the normalised positive gain over the best parent (custom preset only)."),
-  lambdaNovelty: z.number().default(0.25).describe("λn, weight of method-family novelty 1/sqrt(1+N_f) (custom preset only)."),
-  temperature: z.number().positive().default(1).describe("Softmax temperature T (custom preset only)."),
-  normalisation: z.enum(["minmax", "rank"]).default("minmax").describe("How scores are normalised over the island: min-max or rank."),
-}).strict();
+export const ThreeFactorConfig = z
+  .object({
+    preset: z
+      .enum(["paper", "reference", "custom"])
+      .default("reference")
+      .describe("Weight preset: paper = 1.0/0.6/0.3, reference = 1.0/0.4/0.25; custom uses the lambda fields."),
+    lambdaScore: z.number().default(1.0).describe("λs, weight of the normalised score (custom preset only)."),
+    lambdaGain: z
+      .number()
+      .default(0.4)
+      .describe("λΔ, weight of the normalised positive gain over the best parent (custom preset only)."),
+    lambdaNovelty: z
+      .number()
+      .default(0.25)
+      .describe("λn, weight of method-family novelty 1/sqrt(1+N_f) (custom preset only)."),
+    temperature: z.number().positive().default(1).describe("Softmax temperature T (custom preset only)."),
+    normalisation: z
+      .enum(["minmax", "rank"])
+      .default("minmax")
+      .describe("How scores are normalised over the island: min-max or rank."),
+  })
+  .strict();
 export type ThreeFactorConfig = z.infer<typeof ThreeFactorConfig>;
 
 export interface SelectionWeights {
@@ -71,7 +85,16 @@ export function threeFactorSelection(
   const maxGain = Math.max(0, ...raw);
   const gain = raw.map((g) => (maxGain > 0 ? g / maxGain : 0));
   const nov = candidates.map((c) => 1 / Math.sqrt(1 + c.familyCount));
-  const u = candidates.map((_, i) => weights.lambdaScore * s[i]! + weights.lambdaGain * gain[i]! + weights.lambdaNovelty * nov[i]!);
+  const u = candidates.map(
+    (_, i) => weights.lambdaScore * s[i]! + weights.lambdaGain * gain[i]! + weights.lambdaNovelty * nov[i]!,
+  );
   const p = softmax(u, weights.temperature);
-  return candidates.map((c, i) => ({ nodeId: c.nodeId, score: s[i]!, gain: gain[i]!, novelty: nov[i]!, utility: u[i]!, probability: p[i]! }));
+  return candidates.map((c, i) => ({
+    nodeId: c.nodeId,
+    score: s[i]!,
+    gain: gain[i]!,
+    novelty: nov[i]!,
+    utility: u[i]!,
+    probability: p[i]!,
+  }));
 }

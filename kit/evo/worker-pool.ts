@@ -47,7 +47,10 @@ export interface WorkerPoolSpec<R extends { readonly node: EvoNode }> {
  */
 export async function runWorkers<R extends { readonly node: EvoNode }>(p: WorkerPoolSpec<R>): Promise<unknown> {
   const { nodes, todo } = p;
-  const lanes: (EvoNode | null)[] = Array.from({ length: p.workers }, (_, i) => nodes[nodes.length - p.workers + i] ?? null);
+  const lanes: (EvoNode | null)[] = Array.from(
+    { length: p.workers },
+    (_, i) => nodes[nodes.length - p.workers + i] ?? null,
+  );
   const pending = new Map<number, Action>();
   let wake = () => {};
   let nodeWritten = new Promise<void>((r) => (wake = r));
@@ -78,10 +81,14 @@ export async function runWorkers<R extends { readonly node: EvoNode }>(p: Worker
   };
 
   let failed: unknown = null;
-  await Promise.all(Array.from({ length: p.workers }, (_, i) => worker(i).catch((e) => {
-    failed ??= e;
-    todo.length = 0;
-    notify();
-  })));
+  await Promise.all(
+    Array.from({ length: p.workers }, (_, i) =>
+      worker(i).catch((e) => {
+        failed ??= e;
+        todo.length = 0;
+        notify();
+      }),
+    ),
+  );
   return failed;
 }

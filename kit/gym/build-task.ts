@@ -45,15 +45,28 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
   if (!RAW_TABLE_EXT.has(extname(table).toLowerCase())) {
     throw new TaskSpecError(`raw table ${table} is not .csv, .json or .jsonl. Fix: convert it to one of them.`, table);
   }
-  if (statSync(table).size === 0) throw new TaskSpecError(`raw table ${table} is empty. Fix: point the spec at a file with data.`, table);
-  if (spec.fileColumn && !spec.filesDir) throw new TaskSpecError(`spec ${spec.id}: fileColumn "${spec.fileColumn}" needs filesDir (the folder of files). Fix: set filesDir.`, table);
-  if (spec.split.kind === "time" && !spec.split.timeColumn) throw new TaskSpecError(`spec ${spec.id}: a time split needs split.timeColumn. Fix: name the time column.`, table);
-  if (spec.split.kind === "group" && !spec.split.groupColumn) throw new TaskSpecError(`spec ${spec.id}: a group split needs split.groupColumn. Fix: name the group column.`, table);
+  if (statSync(table).size === 0)
+    throw new TaskSpecError(`raw table ${table} is empty. Fix: point the spec at a file with data.`, table);
+  if (spec.fileColumn && !spec.filesDir)
+    throw new TaskSpecError(
+      `spec ${spec.id}: fileColumn "${spec.fileColumn}" needs filesDir (the folder of files). Fix: set filesDir.`,
+      table,
+    );
+  if (spec.split.kind === "time" && !spec.split.timeColumn)
+    throw new TaskSpecError(`spec ${spec.id}: a time split needs split.timeColumn. Fix: name the time column.`, table);
+  if (spec.split.kind === "group" && !spec.split.groupColumn)
+    throw new TaskSpecError(
+      `spec ${spec.id}: a group split needs split.groupColumn. Fix: name the group column.`,
+      table,
+    );
 
   const out = resolve(opts.outDir);
   if (existsSync(out) && opts.keepExisting) return loadTask(out);
   if (existsSync(out) && !opts.overwrite) {
-    throw new TaskSpecError(`${out} already exists. Fix: pass overwrite (--force) or choose another --out folder.`, out);
+    throw new TaskSpecError(
+      `${out} already exists. Fix: pass overwrite (--force) or choose another --out folder.`,
+      out,
+    );
   }
   mkdirSync(dirname(out), { recursive: true });
   const tmp = `${out}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -67,20 +80,46 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
     if (spec.filesDir) cpSync(resolve(spec.filesDir), join(p.raw, "files"), { recursive: true });
 
     const config = {
-      table: basename(table), target: spec.target, idColumn: spec.idColumn, drop: spec.drop, metric: spec.metric, output: def.output,
-      k: spec.k, positiveClass: spec.positiveClass ?? null, split: spec.split, maxRows: spec.maxRows ?? null,
-      fileColumn: spec.fileColumn ?? null, filesDir: filesDir ?? null,
+      table: basename(table),
+      target: spec.target,
+      idColumn: spec.idColumn,
+      drop: spec.drop,
+      metric: spec.metric,
+      output: def.output,
+      k: spec.k,
+      positiveClass: spec.positiveClass ?? null,
+      split: spec.split,
+      maxRows: spec.maxRows ?? null,
+      fileColumn: spec.fileColumn ?? null,
+      filesDir: filesDir ?? null,
     };
     const template = readFileSync(pythonHelper("prepare_template.py"), "utf8");
     writeFileSync(p.prepare, template.replace("__CONFIG__", JSON.stringify(config, null, 2)));
     await runPrepare(p.prepare, p.raw, p.publicDir, p.privateDir);
-    for (const f of [join(p.publicDir, "train.csv"), join(p.publicDir, "test.csv"), join(p.publicDir, "sample_submission.csv"), p.answers]) {
-      if (!existsSync(f)) throw new PrepareError(`${p.prepare} ran but did not write ${f}. Fix: prepare() must write train, test, sample submission and answers.`, p.prepare);
+    for (const f of [
+      join(p.publicDir, "train.csv"),
+      join(p.publicDir, "test.csv"),
+      join(p.publicDir, "sample_submission.csv"),
+      p.answers,
+    ]) {
+      if (!existsSync(f))
+        throw new PrepareError(
+          `${p.prepare} ran but did not write ${f}. Fix: prepare() must write train, test, sample submission and answers.`,
+          p.prepare,
+        );
     }
 
     const profile = await profilePublic(p.publicDir, { idColumn: spec.idColumn, trainTarget: spec.target });
     opts.onEvent?.({ type: "prepare-done", taskId: spec.id, nTrain: profile.nTrain, nTest: profile.nTest });
-    writeFileSync(p.metric, renderMetricPy(spec.metric as MetricName, { taskId: spec.id, idColumn: spec.idColumn, columns: profile.targetColumns, k: spec.k }));
+    writeFileSync(
+      p.metric,
+      renderMetricPy(spec.metric as MetricName, {
+        taskId: spec.id,
+        idColumn: spec.idColumn,
+        columns: profile.targetColumns,
+        k: spec.k,
+      }),
+    );
     const classes = def.taskType === "classification" && profile.target?.classes ? profile.target.classes : undefined;
     const meta: TaskMeta = {
       id: spec.id,
@@ -93,7 +132,12 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
       metric: spec.metric,
       higherIsBetter: def.higherIsBetter,
       ...(classes ? { classes } : {}),
-      files: { train: "train.csv", test: "test.csv", sampleSubmission: "sample_submission.csv", ...(spec.fileColumn ? { extra: ["train/", "test/"] } : {}) },
+      files: {
+        train: "train.csv",
+        test: "test.csv",
+        sampleSubmission: "sample_submission.csv",
+        ...(spec.fileColumn ? { extra: ["train/", "test/"] } : {}),
+      },
       columns: profile.columns,
       nTrain: profile.nTrain,
       nTest: profile.nTest,
@@ -102,7 +146,10 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
     };
     writeFileSync(join(p.publicDir, "description.txt"), renderDescription(spec, meta));
     writeFileSync(join(tmp, TASK_JSON), `${JSON.stringify(meta, null, 2)}\n`);
-    writeFileSync(join(tmp, "spec.json"), `${JSON.stringify({ ...spec, table: basename(table), filesDir }, null, 2)}\n`);
+    writeFileSync(
+      join(tmp, "spec.json"),
+      `${JSON.stringify({ ...spec, table: basename(table), filesDir }, null, 2)}\n`,
+    );
     moveIntoPlace(tmp, out, !!opts.overwrite && !opts.keepExisting);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
@@ -117,7 +164,10 @@ export function parseSpec(specIn: TaskSpecInput): TaskSpec {
   const r = TaskSpec.safeParse(specIn);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join(".") || "(spec)"}: ${i.message}`).join("; ");
-    throw new TaskSpecError(`task spec is invalid: ${issues}. Fix: correct these fields (see TaskSpec in kit/gym/task-spec.ts).`, String((specIn as { table?: string }).table ?? "spec"));
+    throw new TaskSpecError(
+      `task spec is invalid: ${issues}. Fix: correct these fields (see TaskSpec in kit/gym/task-spec.ts).`,
+      String((specIn as { table?: string }).table ?? "spec"),
+    );
   }
   getMetric(r.data.metric, `task spec ${r.data.id}`);
   return r.data;

@@ -21,4 +21,10 @@ export interface QualityReport {
 }
 
 /** Names of the metric-verification checks (they decide `metricValid`). */
-export const METRIC_CHECKS = ["metric_self_score", "metric_sample_valid", "metric_shuffled_worse", "metric_rejects_malformed", "trivial_rule"] as const;
+export const METRIC_CHECKS = [
+  "metric_self_score",
+  "metric_sample_valid",
+  "metric_shuffled_worse",
+  "metric_rejects_malformed",
+  "trivial_rule",
+] as const;

@@ -32,7 +32,12 @@ export function hashTree(base: string, dirs: readonly string[], skip: ReadonlySe
  * Differences between two trees: files only in one, and for each file present in both with other
  * bytes, its first differing line (1-based) with both versions (cut at 200 characters).
  */
-export function diffTrees(a: string, b: string, dirs: readonly string[], skip: ReadonlySet<string> = new Set()): { file: string; line: number | null; a: string | null; b: string | null }[] {
+export function diffTrees(
+  a: string,
+  b: string,
+  dirs: readonly string[],
+  skip: ReadonlySet<string> = new Set(),
+): { file: string; line: number | null; a: string | null; b: string | null }[] {
   const rel = (base: string) => new Map(treeFiles(base, dirs, skip).map((f) => [relative(base, f), f]));
   const [fa, fb] = [rel(a), rel(b)];
   const out: { file: string; line: number | null; a: string | null; b: string | null }[] = [];
@@ -48,7 +53,12 @@ export function diffTrees(a: string, b: string, dirs: readonly string[], skip: R
     const [la, lb] = [ba.toString("utf8").split("\n"), bb.toString("utf8").split("\n")];
     let i = 0;
     while (i < la.length && i < lb.length && la[i] === lb[i]) i++;
-    out.push({ file: name, line: i + 1, a: la[i]?.slice(0, 200) ?? "(end of file)", b: lb[i]?.slice(0, 200) ?? "(end of file)" });
+    out.push({
+      file: name,
+      line: i + 1,
+      a: la[i]?.slice(0, 200) ?? "(end of file)",
+      b: lb[i]?.slice(0, 200) ?? "(end of file)",
+    });
   }
   return out;
 }

@@ -11,7 +11,11 @@ export interface DataProfile {
   readonly nTrain: number;
   readonly nTest: number;
   readonly columns: readonly ColumnInfo[];
-  readonly target: { readonly numeric: boolean; readonly unique: number; readonly classes: readonly (string | number)[] | null } | null;
+  readonly target: {
+    readonly numeric: boolean;
+    readonly unique: number;
+    readonly classes: readonly (string | number)[] | null;
+  } | null;
   readonly files: { readonly image: number; readonly audio: number; readonly text: number };
 }
 
@@ -42,7 +46,8 @@ export function inferModality(p: DataProfile): Modality {
   if (p.files.image > 0) return "image";
   if (p.files.audio > 0) return "audio";
   const kinds = new Set(p.columns.map((c) => c.kind));
-  if (p.files.text > 0 || kinds.has("text")) return kinds.has("numeric") && p.columns.filter((c) => c.kind === "numeric").length > 3 ? "multimodal" : "text";
+  if (p.files.text > 0 || kinds.has("text"))
+    return kinds.has("numeric") && p.columns.filter((c) => c.kind === "numeric").length > 3 ? "multimodal" : "text";
   if (kinds.has("datetime")) return "time_series";
   return "tabular";
 }
@@ -52,7 +57,11 @@ export function inferModality(p: DataProfile): Modality {
  * registry's name), its direction, and the words that name it in a class name or docstring.
  */
 const METRIC_KINDS: readonly { kind: string; higher: boolean; words: RegExp }[] = [
-  { kind: "rmsle", higher: false, words: /\brmsle\b|root[\s_-]*mean[\s_-]*squared[\s_-]*log(arithmic)?[\s_-]*error|rmse of (the )?log/i },
+  {
+    kind: "rmsle",
+    higher: false,
+    words: /\brmsle\b|root[\s_-]*mean[\s_-]*squared[\s_-]*log(arithmic)?[\s_-]*error|rmse of (the )?log/i,
+  },
   { kind: "msle", higher: false, words: /\bmsle\b|mean[\s_-]*squared[\s_-]*log(arithmic)?[\s_-]*error/i },
   { kind: "rmse", higher: false, words: /\brmse\b|root[\s_-]*mean[\s_-]*squared[\s_-]*error/i },
   { kind: "mse", higher: false, words: /\bmse\b|mean[\s_-]*squared[\s_-]*error/i },
@@ -73,14 +82,21 @@ const METRIC_KINDS: readonly { kind: string; higher: boolean; words: RegExp }[] 
 ];
 
 /** Split CamelCase and snake_case so word rules see "Root Mean Squared Log Error" in RootMeanSquaredLogError. */
-const words = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").replace(/_/g, " ");
+const words = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/_/g, " ");
 
 /**
  * The well-known metric a metric class computes, from (1) its class name, then (2) its docstring:
  * the first METRIC_KINDS entry named there whose direction agrees with the class's; null when none
  * (then metricKindFromProbe reads the class's behaviour).
  */
-export function resolveMetricKind(info: Pick<MetricInfo, "class_name" | "doc">, higherIsBetter: boolean): string | null {
+export function resolveMetricKind(
+  info: Pick<MetricInfo, "class_name" | "doc">,
+  higherIsBetter: boolean,
+): string | null {
   for (const text of [words(info.class_name), info.doc]) {
     const hit = METRIC_KINDS.find((k) => k.words.test(text) && k.higher === higherIsBetter);
     if (hit) return hit.kind;

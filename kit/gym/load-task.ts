@@ -31,16 +31,36 @@ export function packagePaths(dir: string) {
 export async function loadTask(dir: string): Promise<TaskPackage> {
   const p = packagePaths(dir);
   if (!existsSync(p.root) || !statSync(p.root).isDirectory()) {
-    throw new TaskPackageError(`${p.root} is not a folder. Pass a task package folder (with data/public, data/private, utils/).`, p.root);
+    throw new TaskPackageError(
+      `${p.root} is not a folder. Pass a task package folder (with data/public, data/private, utils/).`,
+      p.root,
+    );
   }
-  for (const [what, path] of [["data/public/", p.publicDir], ["utils/metric.py", p.metric], ["data/private/test_answer.csv", p.answers]] as const) {
+  for (const [what, path] of [
+    ["data/public/", p.publicDir],
+    ["utils/metric.py", p.metric],
+    ["data/private/test_answer.csv", p.answers],
+  ] as const) {
     if (!existsSync(path)) {
-      throw new TaskPackageError(`${p.root} is not a complete task package: ${what} is missing (${path}). Fix: rebuild it (openmle task build) or restore the file.`, path);
+      throw new TaskPackageError(
+        `${p.root} is not a complete task package: ${what} is missing (${path}). Fix: rebuild it (openmle task build) or restore the file.`,
+        path,
+      );
     }
   }
   const meta = existsSync(p.taskJson) ? readTaskJson(p.taskJson) : await inferPackageMeta(p.root);
-  const descFile = [join(p.publicDir, "description.txt"), join(p.root, "description.md"), join(p.root, "description.txt")].find((f) => existsSync(f));
-  return { dir: p.root, publicDir: p.publicDir, privateDir: p.privateDir, meta, description: descFile ? readFileSync(descFile, "utf8") : "" };
+  const descFile = [
+    join(p.publicDir, "description.txt"),
+    join(p.root, "description.md"),
+    join(p.root, "description.txt"),
+  ].find((f) => existsSync(f));
+  return {
+    dir: p.root,
+    publicDir: p.publicDir,
+    privateDir: p.privateDir,
+    meta,
+    description: descFile ? readFileSync(descFile, "utf8") : "",
+  };
 }
 
 function readTaskJson(file: string): TaskMeta {
@@ -48,17 +68,28 @@ function readTaskJson(file: string): TaskMeta {
   try {
     meta = JSON.parse(readFileSync(file, "utf8")) as TaskMeta;
   } catch (e) {
-    throw new TaskPackageError(`${file} is not valid JSON (${(e as Error).message}). Fix: repair it, or delete it to let the kit infer the metadata.`, file, { cause: e });
+    throw new TaskPackageError(
+      `${file} is not valid JSON (${(e as Error).message}). Fix: repair it, or delete it to let the kit infer the metadata.`,
+      file,
+      { cause: e },
+    );
   }
   for (const key of ["id", "idColumn", "targetColumns", "metric", "higherIsBetter", "files"] as const) {
-    if (meta[key] === undefined) throw new TaskPackageError(`${file} lacks "${key}". Fix: add it, or delete task.json to let the kit infer the metadata.`, file);
+    if (meta[key] === undefined)
+      throw new TaskPackageError(
+        `${file} lacks "${key}". Fix: add it, or delete task.json to let the kit infer the metadata.`,
+        file,
+      );
   }
   return meta;
 }
 
 /** Inspect utils/metric.py: the class found by its methods, its constructor defaults. */
 export async function inspectMetric(metricPy: string): Promise<MetricInfo> {
-  const r = await runHarness<{ ok: boolean; message?: string } & MetricInfo>("metric_harness.py", ["inspect", metricPy]);
+  const r = await runHarness<{ ok: boolean; message?: string } & MetricInfo>("metric_harness.py", [
+    "inspect",
+    metricPy,
+  ]);
   if (!r.ok) throw new MetricLoadError(r.message ?? `cannot load ${metricPy}`, metricPy);
   return r;
 }
@@ -70,20 +101,35 @@ export async function inspectMetric(metricPy: string): Promise<MetricInfo> {
  */
 export async function probeMetric(metricPy: string, sampleCsv: string, p: DataProfile): Promise<string[]> {
   const opts = {
-    id_column: p.idColumn, value: p.targetColumns.length === 1 ? p.targetColumns[0] : null, targets: p.targetColumns,
-    target_numeric: p.target?.numeric ?? false, target_unique: p.target?.unique ?? 0, classes: p.target?.classes ?? null,
+    id_column: p.idColumn,
+    value: p.targetColumns.length === 1 ? p.targetColumns[0] : null,
+    targets: p.targetColumns,
+    target_numeric: p.target?.numeric ?? false,
+    target_unique: p.target?.unique ?? 0,
+    classes: p.target?.classes ?? null,
   };
-  const r = await runHarness<{ ok: boolean; matches?: string[] }>("metric_probe.py", [metricPy, sampleCsv, JSON.stringify(opts)]);
+  const r = await runHarness<{ ok: boolean; matches?: string[] }>("metric_probe.py", [
+    metricPy,
+    sampleCsv,
+    JSON.stringify(opts),
+  ]);
   return r.ok ? (r.matches ?? []) : [];
 }
 
 /** Profile data/public (columns, kinds, counts, target classes). */
-export async function profilePublic(publicDir: string, opts: { idColumn?: string; trainTarget?: string } = {}): Promise<DataProfile> {
+export async function profilePublic(
+  publicDir: string,
+  opts: { idColumn?: string; trainTarget?: string } = {},
+): Promise<DataProfile> {
   const r = await runHarness<{ ok: boolean; message?: string } & DataProfile>("task_profile.py", [
     publicDir,
     JSON.stringify({ id_column: opts.idColumn ?? null, train_target: opts.trainTarget ?? null }),
   ]);
-  if (!r.ok) throw new TaskPackageError(`cannot profile ${publicDir}: ${r.message}. Fix: data/public needs sample_submission.csv and train.csv readable as CSV.`, publicDir);
+  if (!r.ok)
+    throw new TaskPackageError(
+      `cannot profile ${publicDir}: ${r.message}. Fix: data/public needs sample_submission.csv and train.csv readable as CSV.`,
+      publicDir,
+    );
   return r;
 }
 
@@ -91,16 +137,32 @@ async function inferPackageMeta(root: string): Promise<TaskMeta> {
   const p = packagePaths(root);
   const sample = join(p.publicDir, "sample_submission.csv");
   if (!existsSync(sample)) {
-    throw new TaskPackageError(`${root} has no task.json and no data/public/sample_submission.csv to infer the submission format from. Fix: add one of them.`, sample);
+    throw new TaskPackageError(
+      `${root} has no task.json and no data/public/sample_submission.csv to infer the submission format from. Fix: add one of them.`,
+      sample,
+    );
   }
   const [metric, profile] = await Promise.all([inspectMetric(p.metric), profilePublic(p.publicDir)]);
   if (profile.targetColumns.length === 0) {
-    throw new PythonError(`${sample} has only one column; the kit needs an id column followed by the prediction columns.`, sample);
+    throw new PythonError(
+      `${sample} has only one column; the kit needs an id column followed by the prediction columns.`,
+      sample,
+    );
   }
   // A class whose name and docstring do not name its metric is probed for its behaviour.
-  const probed = resolveMetricKind(metric, inferHigherIsBetter(metric)) ? [] : await probeMetric(p.metric, sample, profile);
+  const probed = resolveMetricKind(metric, inferHigherIsBetter(metric))
+    ? []
+    : await probeMetric(p.metric, sample, profile);
   const meta = inferMeta(basename(root), profile, metric, probed);
-  const train = existsSync(join(p.publicDir, "train.csv")) ? "train.csv" : existsSync(join(p.publicDir, "train")) ? "train" : "train.csv";
-  const test = existsSync(join(p.publicDir, "test.csv")) ? "test.csv" : existsSync(join(p.publicDir, "test")) ? "test" : "test.csv";
+  const train = existsSync(join(p.publicDir, "train.csv"))
+    ? "train.csv"
+    : existsSync(join(p.publicDir, "train"))
+      ? "train"
+      : "train.csv";
+  const test = existsSync(join(p.publicDir, "test.csv"))
+    ? "test.csv"
+    : existsSync(join(p.publicDir, "test"))
+      ? "test"
+      : "test.csv";
   return { ...meta, files: { train, test, sampleSubmission: "sample_submission.csv" } };
 }

@@ -1,4 +1,14 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { moveIntoPlace } from "./build-task.js";
 import { TaskSpecError } from "./errors.js";
@@ -17,18 +27,28 @@ export function liteLeaderboardPath(competitionId: string): string | undefined {
 /** The 22 MLE-bench Lite competition ids (data/mlebench-lite/competitions.txt). */
 export function liteCompetitions(): string[] {
   const f = join(projectRoot(), "data", "mlebench-lite", "competitions.txt");
-  return existsSync(f) ? readFileSync(f, "utf8").split("\n").map((s) => s.trim()).filter(Boolean) : [];
+  return existsSync(f)
+    ? readFileSync(f, "utf8")
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** MLE-bench's rule: lower is better when the first (best-ranked) score is below the last one. */
 export function leaderboardHigherIsBetter(csv: string): boolean {
   const lines = csv.trim().split("\n");
   const col = lines[0]!.split(",").indexOf("score");
-  const scores = lines.slice(1).map((l) => Number(l.split(",")[col])).filter((x) => Number.isFinite(x));
+  const scores = lines
+    .slice(1)
+    .map((l) => Number(l.split(",")[col]))
+    .filter((x) => Number.isFinite(x));
   return !(scores.length > 1 && scores[0]! < scores.at(-1)!);
 }
 
-const wrapperPrepare = (answers: string) => `"""OpenMLE wrapper around the MLE-bench prepare.py (kept verbatim in mlebench_prepare.py)."""
+const wrapperPrepare = (
+  answers: string,
+) => `"""OpenMLE wrapper around the MLE-bench prepare.py (kept verbatim in mlebench_prepare.py)."""
 import shutil
 import sys
 from pathlib import Path
@@ -50,7 +70,10 @@ def prepare(raw: Path, public: Path, private: Path):
         shutil.copyfile(src, Path(private) / "test_answer.csv")
 `;
 
-const wrapperMetric = (value: string, hib: boolean) => `"""OpenMLE wrapper: the MLE-bench grade(submission, answers) of mlebench_grade.py as a metric class."""
+const wrapperMetric = (
+  value: string,
+  hib: boolean,
+) => `"""OpenMLE wrapper: the MLE-bench grade(submission, answers) of mlebench_grade.py as a metric class."""
 import sys
 from pathlib import Path
 
@@ -76,15 +99,25 @@ class MlebenchGrade:
  * leaderboard (the folder's own, else the bundled Lite one). Built in a temporary folder and moved
  * into place only when complete.
  */
-export async function importMlebench(competitionDir: string, opts: { raw: string; outDir: string; overwrite?: boolean }): Promise<TaskPackage> {
+export async function importMlebench(
+  competitionDir: string,
+  opts: { raw: string; outDir: string; overwrite?: boolean },
+): Promise<TaskPackage> {
   const comp = resolve(competitionDir);
   const id = basename(comp);
   for (const f of ["description.md", "prepare.py", "grade.py"]) {
-    if (!existsSync(join(comp, f))) throw new TaskSpecError(`${join(comp, f)} is missing. Fix: pass an MLE-bench competition folder (description.md, prepare.py, grade.py).`, join(comp, f));
+    if (!existsSync(join(comp, f)))
+      throw new TaskSpecError(
+        `${join(comp, f)} is missing. Fix: pass an MLE-bench competition folder (description.md, prepare.py, grade.py).`,
+        join(comp, f),
+      );
   }
   const raw = resolve(opts.raw);
   if (!existsSync(raw) || !statSync(raw).isDirectory() || readdirSync(raw).length === 0) {
-    throw new TaskSpecError(`raw data folder ${raw} is missing or empty. Fix: download the competition's data (kaggle competitions download -c ${id}) and pass its folder with --raw.`, raw);
+    throw new TaskSpecError(
+      `raw data folder ${raw} is missing or empty. Fix: download the competition's data (kaggle competitions download -c ${id}) and pass its folder with --raw.`,
+      raw,
+    );
   }
   const board = existsSync(join(comp, "leaderboard.csv")) ? join(comp, "leaderboard.csv") : liteLeaderboardPath(id);
   const config = existsSync(join(comp, "config.yaml")) ? readFileSync(join(comp, "config.yaml"), "utf8") : "";
@@ -92,7 +125,8 @@ export async function importMlebench(competitionDir: string, opts: { raw: string
   const hib = board ? leaderboardHigherIsBetter(readFileSync(board, "utf8")) : true;
 
   const out = resolve(opts.outDir);
-  if (existsSync(out) && !opts.overwrite) throw new TaskSpecError(`${out} already exists. Fix: pass --force or choose another --out folder.`, out);
+  if (existsSync(out) && !opts.overwrite)
+    throw new TaskSpecError(`${out} already exists. Fix: pass --force or choose another --out folder.`, out);
   mkdirSync(dirname(out), { recursive: true });
   const tmp = `${out}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
@@ -109,11 +143,24 @@ export async function importMlebench(competitionDir: string, opts: { raw: string
     writeFileSync(p.metric, wrapperMetric(profile.targetColumns[0] ?? "", hib));
     const metric = `mlebench:${id}`;
     const meta: TaskMeta = {
-      id, name: id, modality: inferModality(profile), taskType: inferTaskType(profile, metric),
-      idColumn: profile.idColumn, targetColumns: profile.targetColumns, trainTarget: profile.trainTarget ?? profile.targetColumns[0] ?? "",
-      metric, higherIsBetter: hib,
-      files: { train: existsSync(join(p.publicDir, "train.csv")) ? "train.csv" : "train", test: existsSync(join(p.publicDir, "test.csv")) ? "test.csv" : "test", sampleSubmission: "sample_submission.csv" },
-      columns: profile.columns, nTrain: profile.nTrain, nTest: profile.nTest, competitionId: id,
+      id,
+      name: id,
+      modality: inferModality(profile),
+      taskType: inferTaskType(profile, metric),
+      idColumn: profile.idColumn,
+      targetColumns: profile.targetColumns,
+      trainTarget: profile.trainTarget ?? profile.targetColumns[0] ?? "",
+      metric,
+      higherIsBetter: hib,
+      files: {
+        train: existsSync(join(p.publicDir, "train.csv")) ? "train.csv" : "train",
+        test: existsSync(join(p.publicDir, "test.csv")) ? "test.csv" : "test",
+        sampleSubmission: "sample_submission.csv",
+      },
+      columns: profile.columns,
+      nTrain: profile.nTrain,
+      nTest: profile.nTest,
+      competitionId: id,
       source: `MLE-bench competition ${id}`,
     };
     writeFileSync(join(tmp, TASK_JSON), `${JSON.stringify(meta, null, 2)}\n`);

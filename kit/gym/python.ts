@@ -19,7 +19,8 @@ export function projectRoot(): string {
     const pkg = join(dir, "package.json");
     if (existsSync(pkg) && /"name":\s*"openmle"/.test(readFileSync(pkg, "utf8"))) return dir;
     const up = dirname(dir);
-    if (up === dir) throw new PythonError("cannot find the openmle project root above " + fileURLToPath(import.meta.url), dir);
+    if (up === dir)
+      throw new PythonError("cannot find the openmle project root above " + fileURLToPath(import.meta.url), dir);
     dir = up;
   }
 }
@@ -47,10 +48,15 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
  * KILL_GRACE_MS later: a script that ignores SIGTERM (or a child it started) cannot outlive the
  * limit. Output past 64 MiB per stream kills the tree the same way.
  */
-export function runPython(args: readonly string[], opts: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<PythonRun> {
+export function runPython(
+  args: readonly string[],
+  opts: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<PythonRun> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(PYTHON, args as string[], {
-      cwd: opts.cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...opts.env },
+      cwd: opts.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...opts.env },
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -92,7 +98,10 @@ export function runPython(args: readonly string[], opts: { cwd?: string; timeout
       clearTimeout(timer);
       reject(
         e.code === "ENOENT"
-          ? new PythonError(`${PYTHON} not found. Fix: install Debian's python3 with pandas and scikit-learn (scripts/setup.sh), or set OPENMLE_PYTHON.`, PYTHON)
+          ? new PythonError(
+              `${PYTHON} not found. Fix: install Debian's python3 with pandas and scikit-learn (scripts/setup.sh), or set OPENMLE_PYTHON.`,
+              PYTHON,
+            )
           : e,
       );
     });
@@ -102,23 +111,38 @@ export function runPython(args: readonly string[], opts: { cwd?: string; timeout
       [timer, grace, force].forEach((t) => clearTimeout(t));
       child.stdout.destroy();
       child.stderr.destroy();
-      const stderr = Buffer.concat(err).toString() + (overflow ? `\noutput past ${MAX_OUTPUT_BYTES} bytes: stopped` : "");
+      const stderr =
+        Buffer.concat(err).toString() + (overflow ? `\noutput past ${MAX_OUTPUT_BYTES} bytes: stopped` : "");
       resolveRun({ code: code ?? 1, stdout: Buffer.concat(out).toString(), stderr, timedOut });
     });
   });
 }
 
 /** Run a harness that prints `OPENMLE_RESULT <json>` as its last result line; parse that JSON. */
-export async function runHarness<T>(script: string, args: readonly string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<T> {
+export async function runHarness<T>(
+  script: string,
+  args: readonly string[],
+  opts: { cwd?: string; timeoutMs?: number } = {},
+): Promise<T> {
   const run = await runPython([pythonHelper(script), ...args], opts);
   if (run.timedOut) {
     const s = (opts.timeoutMs ?? 300_000) / 1000;
-    throw new PythonTimeoutError(`${script} ${args[0] ?? ""} ran past its ${s} s limit; it and its child processes were stopped (SIGTERM, then SIGKILL).`, pythonHelper(script), s);
+    throw new PythonTimeoutError(
+      `${script} ${args[0] ?? ""} ran past its ${s} s limit; it and its child processes were stopped (SIGTERM, then SIGKILL).`,
+      pythonHelper(script),
+      s,
+    );
   }
-  const line = run.stdout.split("\n").reverse().find((l) => l.startsWith("OPENMLE_RESULT "));
+  const line = run.stdout
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("OPENMLE_RESULT "));
   if (!line) {
     const tail = (run.stderr || run.stdout).trim().split("\n").slice(-5).join(" | ");
-    throw new PythonError(`${script} ${args[0] ?? ""} produced no result (exit ${run.code}): ${tail}`, pythonHelper(script));
+    throw new PythonError(
+      `${script} ${args[0] ?? ""} produced no result (exit ${run.code}): ${tail}`,
+      pythonHelper(script),
+    );
   }
   return JSON.parse(line.slice("OPENMLE_RESULT ".length)) as T;
 }

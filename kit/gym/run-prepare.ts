@@ -11,12 +11,22 @@ export const PREPARE_TIMEOUT_MS = 300_000;
  * public/ and private/ exist before the call: the paper's published packages write into them without
  * creating them (the harness does).
  */
-export async function runPrepare(prepareFile: string, raw: string, publicDir: string, privateDir: string, opts: { timeoutMs?: number } = {}): Promise<void> {
+export async function runPrepare(
+  prepareFile: string,
+  raw: string,
+  publicDir: string,
+  privateDir: string,
+  opts: { timeoutMs?: number } = {},
+): Promise<void> {
   mkdirSync(publicDir, { recursive: true });
   mkdirSync(privateDir, { recursive: true });
-  const r = await runHarness<{ ok: boolean; message?: string; traceback?: string }>("run_prepare.py", [prepareFile, raw, publicDir, privateDir], {
-    timeoutMs: opts.timeoutMs ?? PREPARE_TIMEOUT_MS,
-  });
+  const r = await runHarness<{ ok: boolean; message?: string; traceback?: string }>(
+    "run_prepare.py",
+    [prepareFile, raw, publicDir, privateDir],
+    {
+      timeoutMs: opts.timeoutMs ?? PREPARE_TIMEOUT_MS,
+    },
+  );
   if (!r.ok) {
     throw new PrepareError(
       `${prepareFile} raised ${r.message}${/Fix:/.test(r.message ?? "") ? "" : ". Fix: correct the script or its raw data and rebuild"}`,

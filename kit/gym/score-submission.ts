@@ -14,7 +14,11 @@ export type ScoreResult =
 /** Options the harness passes to the metric class constructor when it has no defaults. */
 export function metricOptions(task: TaskPackage): Record<string, unknown> {
   const m = task.meta;
-  return { value: m.targetColumns.length === 1 ? m.targetColumns[0] : m.trainTarget, higher_is_better: m.higherIsBetter, id_column: m.idColumn };
+  return {
+    value: m.targetColumns.length === 1 ? m.targetColumns[0] : m.trainTarget,
+    higher_is_better: m.higherIsBetter,
+    id_column: m.idColumn,
+  };
 }
 
 /**
@@ -25,9 +29,14 @@ export function metricOptions(task: TaskPackage): Record<string, unknown> {
  */
 export async function scoreSubmission(task: TaskPackage, submissionCsv: string): Promise<ScoreResult> {
   const p = packagePaths(task.dir);
-  if (!existsSync(submissionCsv)) return { ok: false, kind: "invalid", message: `no submission file at ${submissionCsv}` };
+  if (!existsSync(submissionCsv))
+    return { ok: false, kind: "invalid", message: `no submission file at ${submissionCsv}` };
   const r = await runHarness<{ ok: boolean; score?: number; kind?: string; message?: string }>("metric_harness.py", [
-    "score", p.metric, p.answers, submissionCsv, JSON.stringify(metricOptions(task)),
+    "score",
+    p.metric,
+    p.answers,
+    submissionCsv,
+    JSON.stringify(metricOptions(task)),
   ]);
   if (r.ok && typeof r.score === "number") return { ok: true, score: r.score };
   if (r.kind === "load") throw new MetricLoadError(r.message ?? `cannot load ${p.metric}`, p.metric);
@@ -50,8 +59,21 @@ export async function scoreMany(cases: readonly ScoreCase[]): Promise<ScoreResul
   const dir = mkdtempSync(join(tmpdir(), "openmle-score-"));
   try {
     const file = join(dir, "cases.json");
-    writeFileSync(file, JSON.stringify(cases.map((c) => ({ metric: c.metricPy, answers: c.answersCsv, submission: c.submissionCsv, options: c.options ?? {} }))));
-    const r = await runHarness<{ ok: boolean; results: { ok: boolean; score?: number; kind?: string; message?: string }[] }>("metric_harness.py", ["score-many", file]);
+    writeFileSync(
+      file,
+      JSON.stringify(
+        cases.map((c) => ({
+          metric: c.metricPy,
+          answers: c.answersCsv,
+          submission: c.submissionCsv,
+          options: c.options ?? {},
+        })),
+      ),
+    );
+    const r = await runHarness<{
+      ok: boolean;
+      results: { ok: boolean; score?: number; kind?: string; message?: string }[];
+    }>("metric_harness.py", ["score-many", file]);
     return r.results.map((x, i) => {
       if (x.ok && typeof x.score === "number") return { ok: true, score: x.score };
       if (x.kind === "load") throw new MetricLoadError(x.message ?? "cannot load metric", cases[i]!.metricPy);

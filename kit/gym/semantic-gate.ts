@@ -6,7 +6,13 @@ import { scoreSubmission } from "./score-submission.js";
 import type { TaskPackage } from "./types.js";
 
 /** The five axes of the semantic quality gate (spec §2.2). */
-export const GATE_AXES = ["task_validity", "data_sufficiency", "raw_data_usage", "task_complexity", "data_quality"] as const;
+export const GATE_AXES = [
+  "task_validity",
+  "data_sufficiency",
+  "raw_data_usage",
+  "task_complexity",
+  "data_quality",
+] as const;
 export type GateAxis = (typeof GATE_AXES)[number];
 /** recommended / conditional / rejected come from the judge; skipped: no model; unparseable: the reply held no verdict. */
 export type GateVerdict = "recommended" | "conditional" | "rejected" | "skipped" | "unparseable";
@@ -47,14 +53,22 @@ export const GATE_THRESHOLDS = { recommended: 4, conditional: 2.5 } as const;
 /** The verdict from the five axis scores (pure): mean >= 4 recommended, >= 2.5 conditional, else rejected. */
 export function gateVerdict(scores: readonly number[]): "recommended" | "conditional" | "rejected" {
   const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
-  return mean >= GATE_THRESHOLDS.recommended ? "recommended" : mean >= GATE_THRESHOLDS.conditional ? "conditional" : "rejected";
+  return mean >= GATE_THRESHOLDS.recommended
+    ? "recommended"
+    : mean >= GATE_THRESHOLDS.conditional
+      ? "conditional"
+      : "rejected";
 }
 
 /** Run the package's metric on its own answers and on the sample submission (the smoke test shown to the judge). */
 export async function metricSmokeTest(task: TaskPackage): Promise<string[]> {
   const p = packagePaths(task.dir);
-  const show = (r: Awaited<ReturnType<typeof scoreSubmission>>) => (r.ok ? `score ${r.score}` : `${r.kind}: ${r.message}`);
-  const [self, sample] = await Promise.all([scoreSubmission(task, p.answers), scoreSubmission(task, join(task.publicDir, task.meta.files.sampleSubmission))]);
+  const show = (r: Awaited<ReturnType<typeof scoreSubmission>>) =>
+    r.ok ? `score ${r.score}` : `${r.kind}: ${r.message}`;
+  const [self, sample] = await Promise.all([
+    scoreSubmission(task, p.answers),
+    scoreSubmission(task, join(task.publicDir, task.meta.files.sampleSubmission)),
+  ]);
   return [`answers scored against themselves: ${show(self)}`, `sample_submission.csv: ${show(sample)}`];
 }
 
@@ -74,7 +88,11 @@ function listFiles(base: string, dir: string, max: number): string[] {
 
 function head(file: string, lines: number): string {
   if (!existsSync(file)) return "(missing)";
-  return readFileSync(file, "utf8").split("\n").slice(0, lines).map((l) => l.slice(0, 300)).join("\n");
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .slice(0, lines)
+    .map((l) => l.slice(0, 300))
+    .join("\n");
 }
 
 /** Collect the gate's inputs from a package: description, raw file list, prepare.py, its result, samples, metric.py and its smoke test. */
@@ -86,7 +104,11 @@ export function gatePrompt(task: TaskPackage, metricSmoke: readonly string[] = [
     description: task.description.slice(0, 6000),
     rawFiles: listFiles(task.dir, p.raw, 40),
     prepareSource: existsSync(p.prepare) ? readFileSync(p.prepare, "utf8").slice(0, 8000) : "(no prepare.py)",
-    result: [`train rows: ${m.nTrain ?? "?"}, test rows: ${m.nTest ?? "?"}`, `metric: ${m.metric} (${m.higherIsBetter ? "higher" : "lower"} is better)`, ...listFiles(task.dir, task.publicDir, 30)],
+    result: [
+      `train rows: ${m.nTrain ?? "?"}, test rows: ${m.nTest ?? "?"}`,
+      `metric: ${m.metric} (${m.higherIsBetter ? "higher" : "lower"} is better)`,
+      ...listFiles(task.dir, task.publicDir, 30),
+    ],
     trainSample: head(join(task.publicDir, m.files.train.endsWith(".csv") ? m.files.train : "train.csv"), 6),
     testSample: head(join(task.publicDir, m.files.test.endsWith(".csv") ? m.files.test : "test.csv"), 4),
     metricSource: existsSync(p.metric) ? readFileSync(p.metric, "utf8").slice(0, 8000) : "(no metric.py)",
@@ -105,25 +127,45 @@ export function renderGatePrompt(g: GatePrompt): ChatMessage[] {
     'Reply with one JSON object: {"axes": {"<axis>": {"score": 0-5, "note": "..."}}, "reasons": ["..."]}.',
   ].join(" ");
   const user = [
-    `# Task ${g.taskId}`, "## Description", g.description,
-    "## Raw files", ...g.rawFiles,
-    "## Processing script (utils/prepare.py)", "```python", g.prepareSource, "```",
-    "## Processing result", ...g.result,
-    "## train.csv (first rows)", g.trainSample,
-    "## test.csv (first rows)", g.testSample,
-    "## Metric (utils/metric.py)", "```python", g.metricSource, "```",
-    "## Metric smoke test", ...g.metricSmoke,
+    `# Task ${g.taskId}`,
+    "## Description",
+    g.description,
+    "## Raw files",
+    ...g.rawFiles,
+    "## Processing script (utils/prepare.py)",
+    "```python",
+    g.prepareSource,
+    "```",
+    "## Processing result",
+    ...g.result,
+    "## train.csv (first rows)",
+    g.trainSample,
+    "## test.csv (first rows)",
+    g.testSample,
+    "## Metric (utils/metric.py)",
+    "```python",
+    g.metricSource,
+    "```",
+    "## Metric smoke test",
+    ...g.metricSmoke,
   ].join("\n");
-  return [{ role: "system", content: system }, { role: "user", content: user }];
+  return [
+    { role: "system", content: system },
+    { role: "user", content: user },
+  ];
 }
 
 /**
  * Parse the judge's reply (pure): the first JSON object that scores all five axes 0–5; the verdict is
  * computed from the mean score (gateVerdict), whatever verdict the reply may state. Else null.
  */
-export function parseGateReply(text: string): Pick<SemanticReview, "verdict" | "axes" | "reasons" | "meanScore"> | null {
+export function parseGateReply(
+  text: string,
+): Pick<SemanticReview, "verdict" | "axes" | "reasons" | "meanScore"> | null {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text)?.[1];
-  const candidates = [fenced, text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)].filter((s): s is string => !!s && s.includes("{"));
+  const candidates = [fenced, text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)].filter(
+    (s): s is string => !!s && s.includes("{"),
+  );
   for (const c of candidates) {
     try {
       const o = JSON.parse(c) as { axes?: Record<string, { score?: unknown; note?: unknown }>; reasons?: unknown };
@@ -136,7 +178,12 @@ export function parseGateReply(text: string): Pick<SemanticReview, "verdict" | "
       if (Object.keys(axes).length !== GATE_AXES.length) continue;
       const scores = GATE_AXES.map((a) => axes[a]!.score);
       const reasons = Array.isArray(o.reasons) ? o.reasons.map(String) : [];
-      return { verdict: gateVerdict(scores), axes, reasons, meanScore: scores.reduce((x, y) => x + y, 0) / scores.length };
+      return {
+        verdict: gateVerdict(scores),
+        axes,
+        reasons,
+        meanScore: scores.reduce((x, y) => x + y, 0) / scores.length,
+      };
     } catch {
       // try the next candidate
     }
@@ -149,12 +196,36 @@ export function parseGateReply(text: string): Pick<SemanticReview, "verdict" | "
  * prepare.py and its result, samples, metric.py and a metric smoke test); the verdict is the mean's. Without a model it
  * reports "skipped" (never a fake verdict). Accepted = metricValid AND recommended.
  */
-export async function semanticGate(task: TaskPackage, opts: { model?: LanguageModel; metricValid: boolean; signal?: AbortSignal }): Promise<SemanticReview> {
+export async function semanticGate(
+  task: TaskPackage,
+  opts: { model?: LanguageModel; metricValid: boolean; signal?: AbortSignal },
+): Promise<SemanticReview> {
   const base = { taskId: task.meta.id, metricValid: opts.metricValid };
-  if (!opts.model) return { ...base, verdict: "skipped", axes: {}, reasons: ["no language model configured"], accepted: false };
+  if (!opts.model)
+    return { ...base, verdict: "skipped", axes: {}, reasons: ["no language model configured"], accepted: false };
   const smoke = await metricSmokeTest(task);
-  const res = await opts.model.chat({ messages: renderGatePrompt(gatePrompt(task, smoke)), temperature: 0, purpose: "quality_gate", signal: opts.signal });
+  const res = await opts.model.chat({
+    messages: renderGatePrompt(gatePrompt(task, smoke)),
+    temperature: 0,
+    purpose: "quality_gate",
+    signal: opts.signal,
+  });
   const parsed = parseGateReply(res.text);
-  if (!parsed) return { ...base, verdict: "unparseable", axes: {}, reasons: ["the reply did not score all five axes 0–5"], accepted: false, model: res.model, reply: res.text };
-  return { ...base, ...parsed, accepted: opts.metricValid && parsed.verdict === "recommended", model: res.model, reply: res.text };
+  if (!parsed)
+    return {
+      ...base,
+      verdict: "unparseable",
+      axes: {},
+      reasons: ["the reply did not score all five axes 0–5"],
+      accepted: false,
+      model: res.model,
+      reply: res.text,
+    };
+  return {
+    ...base,
+    ...parsed,
+    accepted: opts.metricValid && parsed.verdict === "recommended",
+    model: res.model,
+    reply: res.text,
+  };
 }

@@ -2,8 +2,12 @@ import { z } from "zod";
 
 /** How test rows are chosen. Every kind is deterministic given the seed. */
 export const SplitSpec = z.object({
-  kind: z.enum(["random", "stratified", "time", "group"]).default("random")
-    .describe("random rows; stratified by target class; time: the latest rows by timeColumn; group: whole groups of groupColumn"),
+  kind: z
+    .enum(["random", "stratified", "time", "group"])
+    .default("random")
+    .describe(
+      "random rows; stratified by target class; time: the latest rows by timeColumn; group: whole groups of groupColumn",
+    ),
   testSize: z.number().gt(0).lt(1).default(0.2).describe("share of rows (or of groups' rows) that go to the test set"),
   seed: z.number().int().default(42).describe("seed of the split, the subsample and the generated ids"),
   timeColumn: z.string().optional().describe("column ordering rows in time (kind time)"),
@@ -12,10 +16,16 @@ export const SplitSpec = z.object({
 
 /** What buildTask needs to turn a raw table (plus optional asset files) into a task package. */
 export const TaskSpec = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, "lowercase letters, digits, '-', '_' or '.'").describe("task id (folder-safe)"),
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]*$/, "lowercase letters, digits, '-', '_' or '.'")
+    .describe("task id (folder-safe)"),
   name: z.string().default("").describe("human name; defaults to the id"),
   description: z.string().default("").describe("what the task is about, for description.txt"),
-  modality: z.enum(["tabular", "image", "text", "time_series", "audio", "multimodal", "other"]).default("tabular").describe("data modality"),
+  modality: z
+    .enum(["tabular", "image", "text", "time_series", "audio", "multimodal", "other"])
+    .default("tabular")
+    .describe("data modality"),
   table: z.string().describe("raw table: a CSV, JSON (array of records) or JSONL file"),
   filesDir: z.string().optional().describe("folder of raw asset files (images, audio, text) referenced by fileColumn"),
   fileColumn: z.string().optional().describe("column of the table with file paths relative to filesDir"),

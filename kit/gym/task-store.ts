@@ -35,11 +35,17 @@ export async function replaceTask(ws: Workspace, row: TaskRow): Promise<void> {
 
 /** Append reviews of stored tasks (none: nothing is written). */
 export async function appendTaskReviews(ws: Workspace, rows: readonly TaskReviewRow[]): Promise<void> {
-  if (rows.length) await ws.append("task_reviews", rows.map((r) => ({ ...r })));
+  if (rows.length)
+    await ws.append(
+      "task_reviews",
+      rows.map((r) => ({ ...r })),
+    );
 }
 
 /** Whether each stored task's metric is better when higher (null: not recorded), by task id. */
 export async function taskDirections(ws: Workspace): Promise<Map<string, boolean | null>> {
-  const rows = await ws.query<{ task_id: string; higher_is_better: boolean | null }>("SELECT task_id, higher_is_better FROM tasks");
+  const rows = await ws.query<{ task_id: string; higher_is_better: boolean | null }>(
+    "SELECT task_id, higher_is_better FROM tasks",
+  );
   return new Map(rows.map((r) => [r.task_id, r.higher_is_better]));
 }

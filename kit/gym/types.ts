@@ -36,7 +36,12 @@ export interface TaskMeta {
   /** Class labels for classification tasks. */
   readonly classes?: readonly (string | number)[];
   /** Files under data/public, relative to it. */
-  readonly files: { readonly train: string; readonly test: string; readonly sampleSubmission: string; readonly extra?: readonly string[] };
+  readonly files: {
+    readonly train: string;
+    readonly test: string;
+    readonly sampleSubmission: string;
+    readonly extra?: readonly string[];
+  };
   readonly columns?: readonly ColumnInfo[];
   readonly nTrain?: number;
   readonly nTest?: number;

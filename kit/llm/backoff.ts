@@ -11,7 +11,11 @@ export interface BackoffSettings {
   readonly maxRetryAfterMs: number;
 }
 
-export function backoffDelayMs(retryIndex: number, s: Pick<BackoffSettings, "retryBaseDelayMs" | "retryMaxDelayMs">, u: number): number {
+export function backoffDelayMs(
+  retryIndex: number,
+  s: Pick<BackoffSettings, "retryBaseDelayMs" | "retryMaxDelayMs">,
+  u: number,
+): number {
   const d = Math.min(s.retryMaxDelayMs, s.retryBaseDelayMs * 2 ** retryIndex);
   return d / 2 + u * (d / 2);
 }
@@ -20,7 +24,11 @@ export function backoffDelayMs(retryIndex: number, s: Pick<BackoffSettings, "ret
  * Milliseconds a server asked us to wait: `retry-after-ms` (float ms), else `Retry-After` as
  * seconds or an HTTP date (relative to `nowMs`). null when absent or unreadable.
  */
-export function parseRetryAfterMs(retryAfter: string | null | undefined, retryAfterMs: string | null | undefined, nowMs: number): number | null {
+export function parseRetryAfterMs(
+  retryAfter: string | null | undefined,
+  retryAfterMs: string | null | undefined,
+  nowMs: number,
+): number | null {
   if (retryAfterMs != null && retryAfterMs.trim() !== "") {
     const ms = Number(retryAfterMs);
     if (Number.isFinite(ms) && ms >= 0) return ms;

@@ -46,11 +46,19 @@ export async function toChatResult(raw: unknown, c: ResultContext): Promise<Chat
   };
 }
 
-async function usageOf(usage: RawCompletion["usage"], messages: readonly ChatMessage[], text: string): Promise<ChatUsage> {
+async function usageOf(
+  usage: RawCompletion["usage"],
+  messages: readonly ChatMessage[],
+  text: string,
+): Promise<ChatUsage> {
   const p = usage?.prompt_tokens;
   const q = usage?.completion_tokens;
   if (typeof p === "number" && Number.isFinite(p) && typeof q === "number" && Number.isFinite(q)) {
     return { promptTokens: p, completionTokens: q, source: "provider" };
   }
-  return { promptTokens: await countChatTokens(messages), completionTokens: await countTextTokens(text), source: "tokenizer" };
+  return {
+    promptTokens: await countChatTokens(messages),
+    completionTokens: await countTextTokens(text),
+    source: "tokenizer",
+  };
 }

@@ -2,13 +2,19 @@
  * Maps whatever the `openai` client threw into one typed LlmError (errors.ts), at the boundary,
  * keeping the original as `cause`.
  */
-import {
-  APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError,
-} from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { parseRetryAfterMs } from "./backoff.js";
 import {
-  LlmAbortedError, LlmAuthError, LlmBadRequestError, LlmBadResponseError, LlmConnectionError, LlmError, LlmNotFoundError,
-  LlmRateLimitError, LlmServerError, LlmTimeoutError,
+  LlmAbortedError,
+  LlmAuthError,
+  LlmBadRequestError,
+  LlmBadResponseError,
+  LlmConnectionError,
+  LlmError,
+  LlmNotFoundError,
+  LlmRateLimitError,
+  LlmServerError,
+  LlmTimeoutError,
 } from "./errors.js";
 
 export interface ClassifyContext {
@@ -26,7 +32,8 @@ export function classifyError(e: unknown, c: ClassifyContext): LlmError {
   const { endpoint, model } = c;
   if (e instanceof LlmError) return e;
   if (c.callerAborted) return new LlmAbortedError(endpoint, model, { cause: e });
-  if (c.timedOut || e instanceof APIConnectionTimeoutError) return new LlmTimeoutError(endpoint, model, c.timeoutMs, { cause: e });
+  if (c.timedOut || e instanceof APIConnectionTimeoutError)
+    return new LlmTimeoutError(endpoint, model, c.timeoutMs, { cause: e });
   if (e instanceof APIUserAbortError) return new LlmAbortedError(endpoint, model, { cause: e });
   if (e instanceof APIConnectionError) {
     const cause = (e as { cause?: unknown }).cause;
@@ -43,11 +50,13 @@ export function classifyError(e: unknown, c: ClassifyContext): LlmError {
     }
     if (status === 401 || status === 403) return new LlmAuthError(endpoint, model, status, { cause: e });
     if (status === 404) return new LlmNotFoundError(endpoint, model, detail, { cause: e });
-    if (status >= 500 || status === 408 || status === 409) return new LlmServerError(endpoint, model, status, detail, { cause: e });
+    if (status >= 500 || status === 408 || status === 409)
+      return new LlmServerError(endpoint, model, status, detail, { cause: e });
     return new LlmBadRequestError(endpoint, model, status, detail, { cause: e });
   }
   // response.json() on a body that is not JSON.
-  if (e instanceof SyntaxError) return new LlmBadResponseError(endpoint, model, `the body is not valid JSON (${e.message})`, { cause: e });
+  if (e instanceof SyntaxError)
+    return new LlmBadResponseError(endpoint, model, `the body is not valid JSON (${e.message})`, { cause: e });
   throw e; // anything else is a bug in the kit: keep its stack
 }
 

@@ -36,7 +36,12 @@ export abstract class LlmError extends KitError {
 export class LlmRateLimitError extends LlmError {
   readonly kind = "rate_limited";
   readonly retryable = true;
-  constructor(endpoint: string, model: string, readonly retryAfterMs: number | null, options?: { cause?: unknown }) {
+  constructor(
+    endpoint: string,
+    model: string,
+    readonly retryAfterMs: number | null,
+    options?: { cause?: unknown },
+  ) {
     super(
       `${endpoint} rate-limited model "${model}" (HTTP 429${retryAfterMs !== null ? `, Retry-After ${Math.round(retryAfterMs)} ms` : ""}). ` +
         `Lower llm.concurrency, raise llm.maxRetries, or wait for the quota to reset.`,
@@ -51,7 +56,13 @@ export class LlmRateLimitError extends LlmError {
 export class LlmServerError extends LlmError {
   readonly kind = "server_error";
   readonly retryable = true;
-  constructor(endpoint: string, model: string, readonly status: number, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    endpoint: string,
+    model: string,
+    readonly status: number,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `${endpoint} answered HTTP ${status} for model "${model}": ${detail}. ` +
         `The server failed; check its logs (vLLM/Ollama console) or retry later.`,
@@ -66,7 +77,12 @@ export class LlmServerError extends LlmError {
 export class LlmTimeoutError extends LlmError {
   readonly kind = "timeout";
   readonly retryable = true;
-  constructor(endpoint: string, model: string, readonly timeoutMs: number, options?: { cause?: unknown }) {
+  constructor(
+    endpoint: string,
+    model: string,
+    readonly timeoutMs: number,
+    options?: { cause?: unknown },
+  ) {
     super(
       `${endpoint} did not answer model "${model}" within ${timeoutMs} ms. ` +
         `Raise llm.timeoutMs, lower llm.maxTokens, or check that the server is not overloaded.`,
@@ -96,7 +112,13 @@ export class LlmConnectionError extends LlmError {
 export class LlmBadRequestError extends LlmError {
   readonly kind = "bad_request";
   readonly retryable = false;
-  constructor(endpoint: string, model: string, readonly status: number, detail: string, options?: { cause?: unknown }) {
+  constructor(
+    endpoint: string,
+    model: string,
+    readonly status: number,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `${endpoint} rejected the request for model "${model}" (HTTP ${status}): ${detail}. ` +
         `Fix the request: shorten the prompt, lower llm.maxTokens, or remove unsupported llm.extraBody fields.`,
@@ -111,7 +133,12 @@ export class LlmBadRequestError extends LlmError {
 export class LlmAuthError extends LlmError {
   readonly kind = "auth";
   readonly retryable = false;
-  constructor(endpoint: string, model: string, readonly status: number, options?: { cause?: unknown }) {
+  constructor(
+    endpoint: string,
+    model: string,
+    readonly status: number,
+    options?: { cause?: unknown },
+  ) {
     super(
       `${endpoint} refused the API key for model "${model}" (HTTP ${status}). ` +
         `Set llm.apiKey or the environment variable named by llm.apiKeyEnv (default OPENAI_API_KEY).`,

@@ -42,7 +42,12 @@ export function createOpenAIModel(input: LlmConfigInput = {}, deps: OpenAIModelD
   const sleep = deps.sleep ?? abortableSleep;
   const endpoint = config.baseURL.replace(/\/+$/, "");
   const semaphore = new Semaphore(config.concurrency);
-  const client = new OpenAI({ baseURL: endpoint, apiKey: resolveApiKey(config), maxRetries: 0, timeout: config.timeoutMs });
+  const client = new OpenAI({
+    baseURL: endpoint,
+    apiKey: resolveApiKey(config),
+    maxRetries: 0,
+    timeout: config.timeoutMs,
+  });
 
   // One HTTP attempt under our own deadline (which, unlike the client's, also covers the body).
   async function attempt(request: ChatRequest): Promise<{ raw: unknown; ms: number }> {
@@ -58,7 +63,9 @@ export function createOpenAIModel(input: LlmConfigInput = {}, deps: OpenAIModelD
         max_tokens: request.maxTokens ?? config.maxTokens,
         stream: false as const,
       };
-      const raw: unknown = await client.chat.completions.create(body as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal });
+      const raw: unknown = await client.chat.completions.create(body as OpenAI.ChatCompletionCreateParamsNonStreaming, {
+        signal,
+      });
       return { raw, ms: now() - t0 };
     } catch (e) {
       throw classifyError(e, {
@@ -90,7 +97,14 @@ export function createOpenAIModel(input: LlmConfigInput = {}, deps: OpenAIModelD
           attempts: retry + 1,
         });
       } catch (e) {
-        const err = classifyError(e, { endpoint, model: config.model, timeoutMs: config.timeoutMs, timedOut: false, callerAborted: false, nowMs: now() });
+        const err = classifyError(e, {
+          endpoint,
+          model: config.model,
+          timeoutMs: config.timeoutMs,
+          timedOut: false,
+          callerAborted: false,
+          nowMs: now(),
+        });
         err.attempts = retry + 1;
         if (!err.retryable || retry >= config.maxRetries) throw err;
         release();

@@ -20,7 +20,13 @@ export type ReplayReply =
       readonly finishReason?: string;
       readonly delayMs?: number;
     }
-  | { readonly kind: "error"; readonly status: number; readonly message?: string; readonly retryAfterS?: number; readonly delayMs?: number }
+  | {
+      readonly kind: "error";
+      readonly status: number;
+      readonly message?: string;
+      readonly retryAfterS?: number;
+      readonly delayMs?: number;
+    }
   /** HTTP 200 with a body that is not JSON (default: a truncated object). */
   | { readonly kind: "malformed"; readonly body?: string; readonly delayMs?: number }
   | { readonly kind: "empty_choices"; readonly delayMs?: number }
@@ -31,9 +37,18 @@ export type ReplayReply =
 
 /** Shorthands for building scripts. */
 export const replies = {
-  text: (text: string, extra: Omit<Extract<ReplayReply, { kind: "text" }>, "kind" | "text"> = {}): ReplayReply => ({ kind: "text", text, ...extra }),
+  text: (text: string, extra: Omit<Extract<ReplayReply, { kind: "text" }>, "kind" | "text"> = {}): ReplayReply => ({
+    kind: "text",
+    text,
+    ...extra,
+  }),
   error: (status: number, message?: string): ReplayReply => ({ kind: "error", status, message }),
-  rateLimit: (retryAfterS: number): ReplayReply => ({ kind: "error", status: 429, retryAfterS, message: "rate limited" }),
+  rateLimit: (retryAfterS: number): ReplayReply => ({
+    kind: "error",
+    status: 429,
+    retryAfterS,
+    message: "rate limited",
+  }),
   malformed: (body?: string): ReplayReply => ({ kind: "malformed", body }),
   emptyChoices: (): ReplayReply => ({ kind: "empty_choices" }),
   slow: (text: string, delayMs: number): ReplayReply => ({ kind: "text", text, delayMs }),
@@ -87,12 +102,17 @@ export async function startReplayServer(script: ReplayScript, opts: ReplayServer
     if (typeof script === "function") return script(req);
     if (req.index < script.length) return script[req.index]!;
     if (opts.onExhausted === "repeat-last" && script.length > 0) return script[script.length - 1]!;
-    return { kind: "error", status: 400, message: `replay script exhausted: it has ${script.length} replies, this is request ${req.index + 1}` };
+    return {
+      kind: "error",
+      status: 400,
+      message: `replay script exhausted: it has ${script.length} replies, this is request ${req.index + 1}`,
+    };
   };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((e) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `replay server bug: ${String(e)}`, type: "server_error" } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: `replay server bug: ${String(e)}`, type: "server_error" } });
       else res.destroy();
     });
   });
@@ -101,11 +121,19 @@ export async function startReplayServer(script: ReplayScript, opts: ReplayServer
     const path = (req.url ?? "/").split("?")[0]!;
     const raw = await readBody(req);
     if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "openmle-replay" }] });
+      sendJson(res, 200, {
+        object: "list",
+        data: [{ id: model, object: "model", created: 0, owned_by: "openmle-replay" }],
+      });
       return;
     }
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
-      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}; the replay server serves POST /v1/chat/completions and GET /v1/models`, type: "not_found" } });
+      sendJson(res, 404, {
+        error: {
+          message: `no route ${req.method} ${path}; the replay server serves POST /v1/chat/completions and GET /v1/models`,
+          type: "not_found",
+        },
+      });
       return;
     }
     let body: unknown = raw;
@@ -114,15 +142,27 @@ export async function startReplayServer(script: ReplayScript, opts: ReplayServer
     } catch {
       /* recorded as text; answered below */
     }
-    const messages = Array.isArray((body as { messages?: unknown })?.messages) ? ((body as { messages: ChatMessage[] }).messages) : [];
-    const request: ReplayRequest = { index: requests.length, method: req.method, path, headers: req.headers, body, messages, receivedAt: Date.now() };
+    const messages = Array.isArray((body as { messages?: unknown })?.messages)
+      ? (body as { messages: ChatMessage[] }).messages
+      : [];
+    const request: ReplayRequest = {
+      index: requests.length,
+      method: req.method,
+      path,
+      headers: req.headers,
+      body,
+      messages,
+      receivedAt: Date.now(),
+    };
     requests.push(request);
     if (typeof body !== "object" || body === null) {
       sendJson(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
       return;
     }
     if ((body as { stream?: unknown }).stream === true) {
-      sendJson(res, 400, { error: { message: "the replay server does not stream; send stream: false", type: "invalid_request_error" } });
+      sendJson(res, 400, {
+        error: { message: "the replay server does not stream; send stream: false", type: "invalid_request_error" },
+      });
       return;
     }
     inFlight++;
@@ -148,31 +188,64 @@ export async function startReplayServer(script: ReplayScript, opts: ReplayServer
         res.socket?.destroy();
         return;
       case "error": {
-        const headers: Record<string, string> = reply.retryAfterS !== undefined ? { "retry-after": String(reply.retryAfterS) } : {};
-        const type = reply.status === 429 ? "rate_limit_error" : reply.status >= 500 ? "server_error" : "invalid_request_error";
-        sendJson(res, reply.status, { error: { message: reply.message ?? `replayed HTTP ${reply.status}`, type, code: null } }, headers);
+        const headers: Record<string, string> =
+          reply.retryAfterS !== undefined ? { "retry-after": String(reply.retryAfterS) } : {};
+        const type =
+          reply.status === 429 ? "rate_limit_error" : reply.status >= 500 ? "server_error" : "invalid_request_error";
+        sendJson(
+          res,
+          reply.status,
+          { error: { message: reply.message ?? `replayed HTTP ${reply.status}`, type, code: null } },
+          headers,
+        );
         return;
       }
       case "malformed":
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(reply.body ?? `{"id": "${id}", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assist`);
+        res.end(
+          reply.body ??
+            `{"id": "${id}", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assist`,
+        );
         return;
       case "empty_choices":
-        sendJson(res, 200, { id, object: "chat.completion", created, model, choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } });
-        return;
-      case "text": {
-        const usage =
-          reply.usage === null
-            ? undefined
-            : reply.usage ?? { promptTokens: await countChatTokens(request.messages), completionTokens: await countTextTokens(reply.text) };
         sendJson(res, 200, {
           id,
           object: "chat.completion",
           created,
           model,
-          choices: [{ index: 0, message: { role: "assistant", content: reply.text }, finish_reason: reply.finishReason ?? "stop", logprobs: null }],
+          choices: [],
+          usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        });
+        return;
+      case "text": {
+        const usage =
+          reply.usage === null
+            ? undefined
+            : (reply.usage ?? {
+                promptTokens: await countChatTokens(request.messages),
+                completionTokens: await countTextTokens(reply.text),
+              });
+        sendJson(res, 200, {
+          id,
+          object: "chat.completion",
+          created,
+          model,
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: reply.text },
+              finish_reason: reply.finishReason ?? "stop",
+              logprobs: null,
+            },
+          ],
           ...(usage
-            ? { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens } }
+            ? {
+                usage: {
+                  prompt_tokens: usage.promptTokens,
+                  completion_tokens: usage.completionTokens,
+                  total_tokens: usage.promptTokens + usage.completionTokens,
+                },
+              }
             : {}),
         });
         return;

@@ -5,7 +5,9 @@ export class Semaphore {
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new RangeError(`Semaphore limit must be a positive integer, got ${limit}. Set llm.concurrency to 1 or more.`);
+      throw new RangeError(
+        `Semaphore limit must be a positive integer, got ${limit}. Set llm.concurrency to 1 or more.`,
+      );
     }
   }
 
@@ -25,7 +27,8 @@ export class Semaphore {
       if (released) return;
       released = true;
       const next = this.waiters.shift();
-      if (next) next(); // hand the slot over directly: `active` stays the same
+      if (next)
+        next(); // hand the slot over directly: `active` stays the same
       else this.active--;
     };
   }

@@ -35,7 +35,11 @@ export interface OperatorContext {
   readonly failures?: readonly NodeView[];
   /** A rendered memory block (OpenMLE-Evo: operator-conditioned; AIRA-Evo: good nodes or ancestors; AIDE/MCTS: all nodes). */
   readonly memory?: string;
-  readonly budget: { readonly remainingSteps: number; readonly remainingTimeS: number; readonly perRunTimeLimitS: number };
+  readonly budget: {
+    readonly remainingSteps: number;
+    readonly remainingTimeS: number;
+    readonly perRunTimeLimitS: number;
+  };
   /** The run and the node being written, when known: model calls are recorded under them (llm_calls). */
   readonly runId?: string;
   readonly nodeId?: string;

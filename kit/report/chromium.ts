@@ -8,8 +8,14 @@ import { chromium } from "playwright-core";
 export const CHROMIUM_PATH = process.env.OPENMLE_CHROMIUM || "/usr/bin/chromium";
 /** Flags for an offline, headless, throw-away Chromium. */
 export const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ] as const;
 
 export interface DrawnFigure {
@@ -43,7 +49,11 @@ export interface OpenOptions {
 export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): Promise<DrawnFigure[]> {
   const profile = mkdtempSync(join(tmpdir(), "openmle-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: opts.executablePath ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS], viewport: { width: 1100, height: 800 }, deviceScaleFactor: 2,
+    executablePath: opts.executablePath ?? CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+    viewport: { width: 1100, height: 800 },
+    deviceScaleFactor: 2,
   });
   try {
     await ctx.route("**/*", (route) => (route.request().url().startsWith("file:") ? route.continue() : route.abort()));
@@ -51,12 +61,16 @@ export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): 
     await page.goto(pathToFileURL(resolve(htmlPath)).href, { waitUntil: "load" });
     const total = await page.locator(".openmle-figure").count();
     await page
-      .waitForFunction(`document.querySelectorAll('.openmle-figure[data-drawn="1"]').length >= ${total}`, undefined, { timeout: opts.timeoutMs ?? 60_000 })
+      .waitForFunction(`document.querySelectorAll('.openmle-figure[data-drawn="1"]').length >= ${total}`, undefined, {
+        timeout: opts.timeoutMs ?? 60_000,
+      })
       .catch(() => undefined); // reported per figure below
     const figs = await page.$$eval(".openmle-figure", (els) =>
       els.map((el) => ({
-        id: el.id, title: el.getAttribute("data-title") ?? el.id,
-        drawn: el.getAttribute("data-drawn") === "1", hasSvg: el.querySelector("svg.main-svg") !== null,
+        id: el.id,
+        title: el.getAttribute("data-title") ?? el.id,
+        drawn: el.getAttribute("data-drawn") === "1",
+        hasSvg: el.querySelector("svg.main-svg") !== null,
       })),
     );
     if (!opts.pngDir && !opts.svgDir) return figs;
@@ -75,7 +89,9 @@ export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): 
       }
       if (opts.svgDir) {
         mkdirSync(opts.svgDir, { recursive: true });
-        const url = await page.evaluate(`Plotly.toImage(document.getElementById(${JSON.stringify(f.id)}), { format: "svg" })`) as string;
+        const url = (await page.evaluate(
+          `Plotly.toImage(document.getElementById(${JSON.stringify(f.id)}), { format: "svg" })`,
+        )) as string;
         svg = join(opts.svgDir, `${f.id}.svg`);
         writeFileSync(svg, decodeURIComponent(url.slice(url.indexOf(",") + 1)));
       }

@@ -45,7 +45,8 @@ export function formatValue(v: unknown): string | null {
   return String(v);
 }
 
-export const escapeHtml = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+export const escapeHtml = (s: string) =>
+  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** One value as HTML: the formatted text, or "—" with `reason` as its hover title. */
 export function cellHtml(v: unknown, reason = "no value recorded"): string {

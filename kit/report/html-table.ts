@@ -5,7 +5,10 @@ import { cellHtml, escapeHtml } from "./format.js";
  * (`formatValue`: sensible precision, lists and objects as text); a missing value or NaN shows "—"
  * with the column's reason (`reasons`) as its hover title. Long text is cut at 200 characters.
  */
-export function htmlTable(rows: readonly Record<string, unknown>[], opts: { maxRows?: number; caption?: string; reasons?: Record<string, string> } = {}): string {
+export function htmlTable(
+  rows: readonly Record<string, unknown>[],
+  opts: { maxRows?: number; caption?: string; reasons?: Record<string, string> } = {},
+): string {
   const cols = Object.keys(rows[0] ?? {});
   const shown = rows.slice(0, opts.maxRows ?? 50);
   const td = (v: unknown, c: string) => {

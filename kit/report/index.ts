@@ -3,11 +3,24 @@ export { figureHtml, notebookFigure, plotlyBundle, plotlyScriptTag, type Figure 
 export { htmlTable } from "./html-table.js";
 export { timeSplit, timeSplitTable, type TimeSplitRow } from "./time-split.js";
 export { formatNumber, formatPercent, formatSeconds, formatValue, DASH } from "./format.js";
-export { searchTreeFigure, bestOverTimeFigure, OPERATOR_COLOR, operatorColor, type TreeNodeRow, type TraceRow } from "./tree-figures.js";
+export {
+  searchTreeFigure,
+  bestOverTimeFigure,
+  OPERATOR_COLOR,
+  operatorColor,
+  type TreeNodeRow,
+  type TraceRow,
+} from "./tree-figures.js";
 export { treeLayout, type TreeLayout, type LayoutInput } from "./tree-layout.js";
 export { treeViewHtml, nodeDetails, TREE_VIEW_CSS, type NodeDetail } from "./tree-view.js";
 export { lineDiff, diffText, type DiffLine } from "./line-diff.js";
-export { selectionAtStep, defaultSelectionStep, selectionAtStepFigure, type SelectionAtStep, type SelectionRow } from "./selection-at-step.js";
+export {
+  selectionAtStep,
+  defaultSelectionStep,
+  selectionAtStepFigure,
+  type SelectionAtStep,
+  type SelectionRow,
+} from "./selection-at-step.js";
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
 export { reportFigures, type NamedFigure, type ReportData } from "./report-figures.js";
@@ -15,8 +28,21 @@ export { openInChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure } from "
 export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
 export { runResult, resultHtml, gapText, type RunResult } from "./result-section.js";
 export { validationGap, ValidationGapConfig, type ValidationGap } from "./validation-gap.js";
-export { journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun } from "./live-journal.js";
-export { serveDashboard, dashboardState, dashboardHtml, PortInUseError, type DashboardServer } from "./serve-dashboard.js";
+export {
+  journalWriter,
+  journalReader,
+  journalDir,
+  type JournalRecord,
+  type JournalNode,
+  type LiveRun,
+} from "./live-journal.js";
+export {
+  serveDashboard,
+  dashboardState,
+  dashboardHtml,
+  PortInUseError,
+  type DashboardServer,
+} from "./serve-dashboard.js";
 export { openRecordedRuns, recordedRunsDir } from "./recorded-runs.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
 export { ReportError, UnknownRunError, EmptyRunError, MissingWorkspaceError } from "./errors.js";

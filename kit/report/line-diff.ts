@@ -15,12 +15,14 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   const n = a.length;
   const m = b.length;
   const L = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = a[i] === b[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      L[i]![j] = a[i] === b[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
   const out: DiffLine[] = [];
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (a[i] === b[j]) out.push({ op: " ", text: a[i++]! }), j++;
+    if (a[i] === b[j]) (out.push({ op: " ", text: a[i++]! }), j++);
     else if (L[i + 1]![j]! >= L[i]![j + 1]!) out.push({ op: "-", text: a[i++]! });
     else out.push({ op: "+", text: b[j++]! });
   }

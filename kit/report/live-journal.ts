@@ -32,29 +32,71 @@ export interface JournalNode {
   readonly at: string;
 }
 export type JournalRecord =
-  | { readonly type: "run-start"; readonly runId: string; readonly taskId: string; readonly harness: string; readonly higherIsBetter: boolean; readonly steps: number; readonly resumed: boolean; readonly at: string }
+  | {
+      readonly type: "run-start";
+      readonly runId: string;
+      readonly taskId: string;
+      readonly harness: string;
+      readonly higherIsBetter: boolean;
+      readonly steps: number;
+      readonly resumed: boolean;
+      readonly at: string;
+    }
   | JournalNode
-  | { readonly type: "run-end"; readonly runId: string; readonly nodes: number; readonly best: number | null; readonly at: string };
+  | {
+      readonly type: "run-end";
+      readonly runId: string;
+      readonly nodes: number;
+      readonly best: number | null;
+      readonly at: string;
+    };
 
 export const journalDir = (workspaceDir: string) => join(workspaceDir, "journal");
 
 /** An `evolve` onEvent handler that appends the run's events to its journal file. */
-export function journalWriter(workspaceDir: string, run: { taskId: string; harness: string; higherIsBetter: boolean }): (e: EvoEvent) => void {
+export function journalWriter(
+  workspaceDir: string,
+  run: { taskId: string; harness: string; higherIsBetter: boolean },
+): (e: EvoEvent) => void {
   const dir = journalDir(workspaceDir);
   mkdirSync(dir, { recursive: true });
   let runId = "";
-  const put = (r: JournalRecord) => appendFileSync(join(dir, `${r.runId.replace(/[^A-Za-z0-9_.-]/g, "_")}.jsonl`), `${JSON.stringify(r)}\n`);
+  const put = (r: JournalRecord) =>
+    appendFileSync(join(dir, `${r.runId.replace(/[^A-Za-z0-9_.-]/g, "_")}.jsonl`), `${JSON.stringify(r)}\n`);
   const at = () => new Date().toISOString();
   return (e) => {
-    if (e.type === "run-start") put({ type: "run-start", runId: (runId = e.runId), ...run, steps: e.steps, resumed: e.resumed, at: at() });
+    if (e.type === "run-start")
+      put({ type: "run-start", runId: (runId = e.runId), ...run, steps: e.steps, resumed: e.resumed, at: at() });
     else if (e.type === "node") {
       const n = e.node;
       put({
-        type: "node", runId, step: n.step, nodeId: n.nodeId, operator: n.operator, parents: n.parents, status: n.status, validScore: n.validScore,
-        testScore: n.testScore, methodFamily: n.methodFamily, plan: n.plan, code: n.code, stdoutTail: n.stdoutTail, traceback: n.traceback,
-        done: e.done, total: e.total, best: e.best, at: at(),
+        type: "node",
+        runId,
+        step: n.step,
+        nodeId: n.nodeId,
+        operator: n.operator,
+        parents: n.parents,
+        status: n.status,
+        validScore: n.validScore,
+        testScore: n.testScore,
+        methodFamily: n.methodFamily,
+        plan: n.plan,
+        code: n.code,
+        stdoutTail: n.stdoutTail,
+        traceback: n.traceback,
+        done: e.done,
+        total: e.total,
+        best: e.best,
+        at: at(),
       });
-    } else if (e.type === "run-end") put({ type: "run-end", runId: e.summary.runId, nodes: e.summary.nodes, best: e.summary.champion?.validScore ?? null, at: at() });
+    } else if (e.type === "run-end")
+      put({
+        type: "run-end",
+        runId: e.summary.runId,
+        nodes: e.summary.nodes,
+        best: e.summary.champion?.validScore ?? null,
+        at: at(),
+      });
   };
 }
 
@@ -75,11 +117,14 @@ export interface LiveRun {
  */
 export function journalReader(workspaceDir: string): { read: () => LiveRun[] } {
   const offsets = new Map<string, number>();
-  const runs = new Map<string, { start?: Extract<JournalRecord, { type: "run-start" }>; nodes: JournalNode[]; finished: boolean }>();
+  const runs = new Map<
+    string,
+    { start?: Extract<JournalRecord, { type: "run-start" }>; nodes: JournalNode[]; finished: boolean }
+  >();
   const take = (r: JournalRecord) => {
     const run = runs.get(r.runId) ?? { nodes: [], finished: false };
     runs.set(r.runId, run);
-    if (r.type === "run-start") (run.start = r), (run.finished = false);
+    if (r.type === "run-start") ((run.start = r), (run.finished = false));
     else if (r.type === "node") run.nodes.push(r);
     else run.finished = true;
   };
@@ -87,7 +132,9 @@ export function journalReader(workspaceDir: string): { read: () => LiveRun[] } {
     read() {
       const dir = journalDir(workspaceDir);
       if (existsSync(dir)) {
-        for (const f of readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort()) {
+        for (const f of readdirSync(dir)
+          .filter((f) => f.endsWith(".jsonl"))
+          .sort()) {
           const fd = openSync(join(dir, f), "r");
           try {
             const size = fstatSync(fd).size;
@@ -98,15 +145,21 @@ export function journalReader(workspaceDir: string): { read: () => LiveRun[] } {
             const end = buf.lastIndexOf(0x0a); // complete lines only: a line being written is read next time
             if (end < 0) continue;
             offsets.set(f, from + end + 1);
-            for (const l of buf.subarray(0, end).toString("utf8").split("\n")) if (l.trim()) take(JSON.parse(l) as JournalRecord);
+            for (const l of buf.subarray(0, end).toString("utf8").split("\n"))
+              if (l.trim()) take(JSON.parse(l) as JournalRecord);
           } finally {
             closeSync(fd);
           }
         }
       }
       return [...runs].map(([runId, r]) => ({
-        runId, taskId: r.start?.taskId ?? "unknown", harness: r.start?.harness ?? "unknown", higherIsBetter: r.start?.higherIsBetter ?? true,
-        steps: r.start?.steps ?? r.nodes.length, finished: r.finished, nodes: r.nodes,
+        runId,
+        taskId: r.start?.taskId ?? "unknown",
+        harness: r.start?.harness ?? "unknown",
+        higherIsBetter: r.start?.higherIsBetter ?? true,
+        steps: r.start?.steps ?? r.nodes.length,
+        finished: r.finished,
+        nodes: r.nodes,
       }));
     },
   };

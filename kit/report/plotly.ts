@@ -26,11 +26,17 @@ let counter = 0;
  * re-run cell, a cleared output); where plotly.js is loaded, the figure is drawn interactive again
  * over the snapshot. Elsewhere (reports, the dashboard, nbconvert) nothing changes.
  */
-export function figureHtml(fig: Figure, opts: { includePlotly?: boolean; id?: string; height?: number; title?: string } = {}): string {
+export function figureHtml(
+  fig: Figure,
+  opts: { includePlotly?: boolean; id?: string; height?: number; title?: string } = {},
+): string {
   const id = opts.id ?? `openmle-fig-${process.pid}-${++counter}`;
   const layout = { height: opts.height ?? 420, margin: { t: 48, r: 24, b: 48, l: 56 }, ...fig.layout };
-  const payload = JSON.stringify({ data: fig.data, layout, config: { responsive: true, displaylogo: false, ...fig.config } })
-    .replaceAll("</", "<\\/");
+  const payload = JSON.stringify({
+    data: fig.data,
+    layout,
+    config: { responsive: true, displaylogo: false, ...fig.config },
+  }).replaceAll("</", "<\\/");
   return (
     (opts.includePlotly ? plotlyScriptTag() : "") +
     `<div id="${id}" class="openmle-figure"${opts.title ? ` data-title="${opts.title.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;")}"` : ""}>${snapshotMark(id)}</div>` +

@@ -14,8 +14,12 @@ export const recordedRunsDir = (name = "cars") => join(packageRoot(), "data", "r
  */
 export async function openRecordedRuns(name = "cars"): Promise<Workspace> {
   const dir = recordedRunsDir(name);
-  if (!existsSync(dir)) throw new ReportError(`no recorded runs "${name}" under ${join(packageRoot(), "data", "recorded-runs")}: known ${existsSync(join(dir, "..")) ? readdirSync(join(dir, "..")).join(", ") : "none"}.`);
+  if (!existsSync(dir))
+    throw new ReportError(
+      `no recorded runs "${name}" under ${join(packageRoot(), "data", "recorded-runs")}: known ${existsSync(join(dir, "..")) ? readdirSync(join(dir, "..")).join(", ") : "none"}.`,
+    );
   const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), `openmle-recorded-${name}-`)), "ws"));
-  for (const t of TABLES) if (existsSync(join(dir, `${t}.parquet`))) await importParquet(ws, join(dir, `${t}.parquet`), t);
+  for (const t of TABLES)
+    if (existsSync(join(dir, `${t}.parquet`))) await importParquet(ws, join(dir, `${t}.parquet`), t);
   return ws;
 }

@@ -38,21 +38,38 @@ const good = (n: ViewNode) => n.status === "success" && n.fitness !== null;
  * The headline numbers of a run, from its nodes (champion by validation fitness, as kit/evo picks it) and its grade;
  * the validation–test gap is scaled by the task's baselines when given (else by the scores), large above `gapThreshold`.
  */
-export function runResult(v: RunView, graded?: GradedRun, opts: { baselines?: { trivial: number; reference: number }; gapThreshold?: number } = {}): RunResult {
+export function runResult(
+  v: RunView,
+  graded?: GradedRun,
+  opts: { baselines?: { trivial: number; reference: number }; gapThreshold?: number } = {},
+): RunResult {
   const champ = champion(v.nodes) as ViewNode | null;
   const drafts = v.nodes.filter((n) => n.operator === "draft" && good(n));
   const bestDraft = drafts.length ? drafts.reduce((a, b) => (b.fitness! > a.fitness! ? b : a)).validScore : null;
   const wall = v.summary && typeof v.summary.wallS === "number" ? v.summary.wallS : null;
   return {
-    runId: v.runId, task: v.taskName ? `${v.taskName} (${v.taskId})` : v.taskId,
+    runId: v.runId,
+    task: v.taskName ? `${v.taskName} (${v.taskId})` : v.taskId,
     metric: `${v.metric ?? "score"}, ${v.higherIsBetter ? "higher" : "lower"} is better`,
-    harness: v.harness, policy: v.model ? `${v.policy} · ${v.model}` : v.policy === "grammar" ? "grammar (embedded, no model)" : v.policy,
-    champion: champ, validScore: champ?.validScore ?? null, testScore: champ?.testScore ?? null,
-    validationGap: validationGap(champ?.validScore, champ?.testScore, v.higherIsBetter, { baselines: opts.baselines, config: opts.gapThreshold === undefined ? {} : { threshold: opts.gapThreshold } }),
-    grade: graded?.report ? graded.grade : null, humanRank: graded?.report ? graded.human_rank : null,
-    nodeValidRate: v.nodes.length ? v.nodes.filter(good).length / v.nodes.length : 0, nodesScored: v.nodes.filter(good).length, nodes: v.nodes.length,
+    harness: v.harness,
+    policy: v.model ? `${v.policy} · ${v.model}` : v.policy === "grammar" ? "grammar (embedded, no model)" : v.policy,
+    champion: champ,
+    validScore: champ?.validScore ?? null,
+    testScore: champ?.testScore ?? null,
+    validationGap: validationGap(champ?.validScore, champ?.testScore, v.higherIsBetter, {
+      baselines: opts.baselines,
+      config: opts.gapThreshold === undefined ? {} : { threshold: opts.gapThreshold },
+    }),
+    grade: graded?.report ? graded.grade : null,
+    humanRank: graded?.report ? graded.human_rank : null,
+    nodeValidRate: v.nodes.length ? v.nodes.filter(good).length / v.nodes.length : 0,
+    nodesScored: v.nodes.filter(good).length,
+    nodes: v.nodes.length,
     submissionValid: champ !== null && champ.testScore !== null && Number.isFinite(champ.testScore),
-    bestDraft, stepBudget: v.config?.steps ?? null, sandboxS: v.nodes.reduce((s, n) => s + n.sandboxS, 0), wallS: wall,
+    bestDraft,
+    stepBudget: v.config?.steps ?? null,
+    sandboxS: v.nodes.reduce((s, n) => s + n.sandboxS, 0),
+    wallS: wall,
     tokens: v.nodes.reduce((s, n) => s + (n.usage?.promptTokens ?? 0) + (n.usage?.completionTokens ?? 0), 0),
   };
 }
@@ -69,7 +86,10 @@ export function gapText(g: ValidationGap): string {
 export function resultHtml(r: RunResult, opts: { status: string; solutionFile?: string }): string {
   const c = r.champion;
   const row = (k: string, v: string) => `<tr><th>${escapeHtml(k)}</th><td>${v}</td></tr>`;
-  const improved = r.bestDraft !== null && r.validScore !== null ? `best first draft ${formatNumber(r.bestDraft)} → champion ${formatNumber(r.validScore)}` : null;
+  const improved =
+    r.bestDraft !== null && r.validScore !== null
+      ? `best first draft ${formatNumber(r.bestDraft)} → champion ${formatNumber(r.validScore)}`
+      : null;
   return `<section class="openmle-result" data-run="${escapeHtml(r.runId)}"><h2>Result of ${escapeHtml(r.runId)}</h2>
 <table class="openmle-headline">
 ${row("task", `${escapeHtml(r.task)} <span class="openmle-muted">(${escapeHtml(r.metric)})</span>`)}
@@ -90,8 +110,17 @@ ${c ? `<details class="openmle-champion-code" open><summary>Champion's code${opt
 /** One row per run for the runs table (formatted by htmlTable). */
 export function resultRow(r: RunResult): Record<string, unknown> {
   return {
-    run: r.runId, task: r.task, harness: r.harness, policy: r.policy, nodes: r.nodes, "node valid rate": formatPercent(r.nodeValidRate),
+    run: r.runId,
+    task: r.task,
+    harness: r.harness,
+    policy: r.policy,
+    nodes: r.nodes,
+    "node valid rate": formatPercent(r.nodeValidRate),
     champion: r.champion ? `${r.champion.nodeId} (${r.champion.operator}, ${r.champion.methodFamily})` : null,
-    "validation": r.validScore, "hidden test": r.testScore, "val – test gap": r.validationGap ? gapText(r.validationGap) : null, grade: r.grade, "submission": r.submissionValid ? "valid" : "invalid",
+    validation: r.validScore,
+    "hidden test": r.testScore,
+    "val – test gap": r.validationGap ? gapText(r.validationGap) : null,
+    grade: r.grade,
+    submission: r.submissionValid ? "valid" : "invalid",
   };
 }

@@ -55,7 +55,12 @@ export const isWorkspaceDir = (dir: string) => existsSync(join(dir, "openmle.duc
 export async function loadRunViews(ws: Workspace, runId?: string): Promise<RunView[]> {
   const runs = await readReportRuns(ws);
   const chosen = runId === undefined ? runs : runs.filter((r) => r.run_id === runId);
-  if (runId !== undefined && !chosen.length) throw new UnknownRunError(runId, ws.dir, runs.map((r) => String(r.run_id)));
+  if (runId !== undefined && !chosen.length)
+    throw new UnknownRunError(
+      runId,
+      ws.dir,
+      runs.map((r) => String(r.run_id)),
+    );
   const out: RunView[] = [];
   for (const r of chosen) {
     const id = String(r.run_id);
@@ -72,15 +77,29 @@ export async function loadRunViews(ws: Workspace, runId?: string): Promise<RunVi
     const cfgRaw = obj(r.config);
     const parsed = cfgRaw ? EvolveConfig.safeParse(upgradeStoredConfig(cfgRaw)) : null;
     out.push({
-      runId: id, taskId: String(r.task_id), taskName: (r.task_name as string | null) ?? null, metric: (r.metric as string | null) ?? null,
-      higherIsBetter: r.higher_is_better === null || r.higher_is_better === undefined ? true : Boolean(r.higher_is_better),
-      harness: String(r.harness ?? "unknown"), policy: String(r.policy ?? "unknown"),
-      model: typeof cfgRaw?.model === "string" ? cfgRaw.model : typeof cfgRaw?.checkpoint === "string" ? cfgRaw.checkpoint : null,
+      runId: id,
+      taskId: String(r.task_id),
+      taskName: (r.task_name as string | null) ?? null,
+      metric: (r.metric as string | null) ?? null,
+      higherIsBetter:
+        r.higher_is_better === null || r.higher_is_better === undefined ? true : Boolean(r.higher_is_better),
+      harness: String(r.harness ?? "unknown"),
+      policy: String(r.policy ?? "unknown"),
+      model:
+        typeof cfgRaw?.model === "string"
+          ? cfgRaw.model
+          : typeof cfgRaw?.checkpoint === "string"
+            ? cfgRaw.checkpoint
+            : null,
       seed: typeof r.seed === "number" ? r.seed : r.seed === null || r.seed === undefined ? null : Number(r.seed),
-      status: String(r.status ?? "unknown"), config: parsed?.success ? parsed.data : null, summary: obj(r.summary), nodes,
+      status: String(r.status ?? "unknown"),
+      config: parsed?.success ? parsed.data : null,
+      summary: obj(r.summary),
+      nodes,
     });
   }
   if (runId !== undefined && !out[0]!.nodes.length) throw new EmptyRunError(`run "${runId}"`, ws.dir);
-  if (runId === undefined && !out.some((v) => v.nodes.length)) throw new EmptyRunError(runs.length ? "every run" : "the workspace", ws.dir);
+  if (runId === undefined && !out.some((v) => v.nodes.length))
+    throw new EmptyRunError(runs.length ? "every run" : "the workspace", ws.dir);
   return out.filter((v) => v.nodes.length);
 }

@@ -40,11 +40,18 @@ export function selectionAtStep(nodes: readonly EvoNode[], config: EvolveConfig,
   const three = parentProbabilities(members, before, EvolveConfig.parse({ ...config, harness: "openmle" }));
   const aira = parentProbabilities(members, before, EvolveConfig.parse({ ...config, harness: "aira-evo" }));
   return {
-    step, island, operator: issued?.operator ?? null,
+    step,
+    island,
+    operator: issued?.operator ?? null,
     sampledBy: config.harness === "openmle" ? "three-factor" : config.harness === "aira-evo" ? "aira-evo" : null,
     rows: members.map((m, i) => ({
-      nodeId: m.nodeId, operator: m.operator, validScore: m.validScore, utility: three[i]!.utility, pThreeFactor: three[i]!.probability,
-      pAira: aira[i]!.probability, chosen: (issued?.operator === "improve" || issued?.operator === "crossover") && issued.parents.includes(m.nodeId),
+      nodeId: m.nodeId,
+      operator: m.operator,
+      validScore: m.validScore,
+      utility: three[i]!.utility,
+      pThreeFactor: three[i]!.probability,
+      pAira: aira[i]!.probability,
+      chosen: (issued?.operator === "improve" || issued?.operator === "crossover") && issued.parents.includes(m.nodeId),
     })),
   };
 }
@@ -70,20 +77,51 @@ export function selectionAtStepFigure(s: SelectionAtStep, opts: { title?: string
   return {
     data: [
       {
-        type: "bar", name: `three-factor${mark(s.sampledBy === "three-factor")}`, x, y: order.map((r) => r.pThreeFactor), marker: { color: "#4c78a8", line: { color: "#d62728", width: outline } },
-        customdata: order.map((r) => r.utility), hovertemplate: "%{x}: P=%{y:.3f} (u=%{customdata:.3f})<extra>three-factor</extra>",
+        type: "bar",
+        name: `three-factor${mark(s.sampledBy === "three-factor")}`,
+        x,
+        y: order.map((r) => r.pThreeFactor),
+        marker: { color: "#4c78a8", line: { color: "#d62728", width: outline } },
+        customdata: order.map((r) => r.utility),
+        hovertemplate: "%{x}: P=%{y:.3f} (u=%{customdata:.3f})<extra>three-factor</extra>",
       },
       {
-        type: "bar", name: `AIRA-Evo${mark(s.sampledBy === "aira-evo")}`, x, y: order.map((r) => r.pAira), marker: { color: "#f58518", line: { color: "#d62728", width: outline } },
+        type: "bar",
+        name: `AIRA-Evo${mark(s.sampledBy === "aira-evo")}`,
+        x,
+        y: order.map((r) => r.pAira),
+        marker: { color: "#f58518", line: { color: "#d62728", width: outline } },
         hovertemplate: "%{x}: P=%{y:.3f}<extra>AIRA-Evo</extra>",
       },
     ],
     layout: {
-      title: { text: opts.title ?? `Parent selection at step ${s.step} (island ${s.island}, ${s.rows.length} members)` }, barmode: "group",
+      title: {
+        text: opts.title ?? `Parent selection at step ${s.step} (island ${s.island}, ${s.rows.length} members)`,
+      },
+      barmode: "group",
       yaxis: { title: { text: "P(select as parent)" }, rangemode: "tozero" },
-      xaxis: { title: { text: "island member (red outline: parent the run took)" }, categoryorder: "array", categoryarray: x, tickfont: { color: x.map(() => "#333") } },
-      legend: { orientation: "h", x: 1, xanchor: "right", y: 1.0, yanchor: "bottom" }, margin: { t: 80, r: 24, b: 56, l: 56 },
-      annotations: x.map((id, i) => (order[i]!.chosen ? { x: id, y: Math.max(order[i]!.pThreeFactor, order[i]!.pAira), text: "taken", showarrow: false, yshift: 10, font: { color: "#d62728" } } : null)).filter(Boolean),
+      xaxis: {
+        title: { text: "island member (red outline: parent the run took)" },
+        categoryorder: "array",
+        categoryarray: x,
+        tickfont: { color: x.map(() => "#333") },
+      },
+      legend: { orientation: "h", x: 1, xanchor: "right", y: 1.0, yanchor: "bottom" },
+      margin: { t: 80, r: 24, b: 56, l: 56 },
+      annotations: x
+        .map((id, i) =>
+          order[i]!.chosen
+            ? {
+                x: id,
+                y: Math.max(order[i]!.pThreeFactor, order[i]!.pAira),
+                text: "taken",
+                showarrow: false,
+                yshift: 10,
+                font: { color: "#d62728" },
+              }
+            : null,
+        )
+        .filter(Boolean),
     },
   };
 }

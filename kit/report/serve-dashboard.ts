@@ -25,13 +25,44 @@ export function dashboardState(runs: readonly LiveRun[]) {
         return { run_id: r.runId, harness: r.harness, index: i, best };
       });
       return {
-        runId: r.runId, taskId: r.taskId, harness: r.harness, steps: r.steps, done: r.nodes.length, finished: r.finished, best,
-        tree: searchTreeFigure(r.nodes.map((n) => ({ node_id: n.nodeId, step: n.step, generation: null, operator: n.operator, parents: n.parents, valid_score: n.validScore, status: n.status })), {
-          title: `Search tree of ${r.runId} (${r.harness} on ${r.taskId})`, higherIsBetter: r.higherIsBetter,
-          champion: r.nodes.find((n) => n.validScore !== null && n.validScore === best)?.nodeId ?? null,
+        runId: r.runId,
+        taskId: r.taskId,
+        harness: r.harness,
+        steps: r.steps,
+        done: r.nodes.length,
+        finished: r.finished,
+        best,
+        tree: searchTreeFigure(
+          r.nodes.map((n) => ({
+            node_id: n.nodeId,
+            step: n.step,
+            generation: null,
+            operator: n.operator,
+            parents: n.parents,
+            valid_score: n.validScore,
+            status: n.status,
+          })),
+          {
+            title: `Search tree of ${r.runId} (${r.harness} on ${r.taskId})`,
+            higherIsBetter: r.higherIsBetter,
+            champion: r.nodes.find((n) => n.validScore !== null && n.validScore === best)?.nodeId ?? null,
+          },
+        ),
+        curve: bestOverTimeFigure(trace, {
+          title: `Best validation score so far (${r.higherIsBetter ? "higher" : "lower"} is better)`,
         }),
-        curve: bestOverTimeFigure(trace, { title: `Best validation score so far (${r.higherIsBetter ? "higher" : "lower"} is better)` }),
-        recent: r.nodes.slice(-10).reverse().map((n) => ({ node: n.nodeId, step: n.step, operator: n.operator, status: n.status, valid: n.validScore, family: n.methodFamily, at: n.at })),
+        recent: r.nodes
+          .slice(-10)
+          .reverse()
+          .map((n) => ({
+            node: n.nodeId,
+            step: n.step,
+            operator: n.operator,
+            status: n.status,
+            valid: n.validScore,
+            family: n.methodFamily,
+            at: n.at,
+          })),
       };
     }),
   };
@@ -81,20 +112,28 @@ export interface DashboardServer {
  * workspace's live journal only (see live-journal.ts), so it runs beside a writing `evolve` without
  * touching its database. Routes: `/` the page, `/api/state` the JSON it polls.
  */
-export async function serveDashboard(opts: { workspace: string; port?: number; host?: string }): Promise<DashboardServer> {
+export async function serveDashboard(opts: {
+  workspace: string;
+  port?: number;
+  host?: string;
+}): Promise<DashboardServer> {
   if (!isWorkspaceDir(opts.workspace)) throw new MissingWorkspaceError(opts.workspace);
   const host = opts.host ?? "127.0.0.1";
   const reader = journalReader(opts.workspace);
   const page = dashboardHtml(opts.workspace);
   const server = createServer((req, res) => {
     if (req.url === "/api/state") {
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(dashboardState(reader.read())));
+      res
+        .writeHead(200, { "content-type": "application/json", "cache-control": "no-store" })
+        .end(JSON.stringify(dashboardState(reader.read())));
     } else if (req.url === "/" || req.url === "/index.html") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
     } else res.writeHead(404).end("not found");
   });
   await new Promise<void>((ok, fail) => {
-    server.once("error", (e: NodeJS.ErrnoException) => fail(e.code === "EADDRINUSE" ? new PortInUseError(host, opts.port ?? 8765) : e));
+    server.once("error", (e: NodeJS.ErrnoException) =>
+      fail(e.code === "EADDRINUSE" ? new PortInUseError(host, opts.port ?? 8765) : e),
+    );
     server.listen(opts.port ?? 8765, host, () => ok());
   });
   const port = (server.address() as AddressInfo).port;

@@ -3,9 +3,20 @@ import type { Figure } from "./plotly.js";
 import { treeLayout } from "./tree-layout.js";
 
 /** Plotly symbols per operator (colour carries the score). */
-const OPERATOR_SYMBOL: Record<string, string> = { draft: "circle", improve: "triangle-up", debug: "square", crossover: "diamond" };
+const OPERATOR_SYMBOL: Record<string, string> = {
+  draft: "circle",
+  improve: "triangle-up",
+  debug: "square",
+  crossover: "diamond",
+};
 /** Plotly colours per operator, for charts that colour by operator. */
-export const OPERATOR_COLOR: Record<string, string> = { draft: "#4c78a8", improve: "#54a24b", debug: "#e45756", crossover: "#b279a2", unknown: "#9d9d9d" };
+export const OPERATOR_COLOR: Record<string, string> = {
+  draft: "#4c78a8",
+  improve: "#54a24b",
+  debug: "#e45756",
+  crossover: "#b279a2",
+  unknown: "#9d9d9d",
+};
 export const operatorColor = (op: string) => OPERATOR_COLOR[op] ?? OPERATOR_COLOR.unknown!;
 
 export interface TreeNodeRow {
@@ -18,7 +29,7 @@ export interface TreeNodeRow {
   readonly status?: string | null;
 }
 
-const fmt = (x: number | null) => (x === null ? "none" : formatNumber(x) ?? "none");
+const fmt = (x: number | null) => (x === null ? "none" : (formatNumber(x) ?? "none"));
 
 /**
  * The search tree of one run, laid out as a tidy tree (`treeLayout`, d3-hierarchy): each node under its
@@ -28,14 +39,17 @@ const fmt = (x: number | null) => (x === null ? "none" : formatNumber(x) ?? "non
  * Nodes without a score (failed, timed out, invalid): grey crosses with their status in the hover. The
  * champion gets a red ring. Every marker carries its node id as `customdata` (for click handlers).
  */
-export function searchTreeFigure(nodes: readonly TreeNodeRow[], opts: { title?: string; higherIsBetter?: boolean; champion?: string | null } = {}): Figure {
+export function searchTreeFigure(
+  nodes: readonly TreeNodeRow[],
+  opts: { title?: string; higherIsBetter?: boolean; champion?: string | null } = {},
+): Figure {
   const hib = opts.higherIsBetter !== false;
   const lay = treeLayout(nodes.map((n, i) => ({ nodeId: n.node_id, parents: n.parents, step: n.step ?? i })));
   const xy = (id: string) => lay.pos.get(id)!;
   const edgeTrace = (edges: readonly (readonly [string, string])[], name: string, line: Record<string, unknown>) => {
     const x: (number | null)[] = [];
     const y: (number | null)[] = [];
-    for (const [a, b] of edges) x.push(xy(a).x, xy(b).x, null), y.push(xy(a).y, xy(b).y, null);
+    for (const [a, b] of edges) (x.push(xy(a).x, xy(b).x, null), y.push(xy(a).y, xy(b).y, null));
     return { type: "scatter", mode: "lines", name, x, y, line, hoverinfo: "skip", showlegend: edges.length > 0 };
   };
   const scored = nodes.filter((n) => n.valid_score !== null && Number.isFinite(n.valid_score));
@@ -43,7 +57,8 @@ export function searchTreeFigure(nodes: readonly TreeNodeRow[], opts: { title?: 
   const scores = scored.map((n) => n.valid_score!);
   const cmin = scores.length ? Math.min(...scores) : 0;
   const cmax = scores.length ? Math.max(...scores) : 1;
-  const hover = (n: TreeNodeRow) => `<b>${n.node_id}</b> ${n.operator} · step ${n.step ?? "?"}<br>status ${n.status ?? "unknown"}<br>valid score ${fmt(n.valid_score)}${n.parents.length ? `<br>parents ${n.parents.join(", ")}` : ""}`;
+  const hover = (n: TreeNodeRow) =>
+    `<b>${n.node_id}</b> ${n.operator} · step ${n.step ?? "?"}<br>status ${n.status ?? "unknown"}<br>valid score ${fmt(n.valid_score)}${n.parents.length ? `<br>parents ${n.parents.join(", ")}` : ""}`;
   const traces: Record<string, unknown>[] = [
     edgeTrace(lay.edges, "parent", { color: "#b0b0b0", width: 1.2 }),
     edgeTrace(lay.crossEdges, "crossover parent", { color: "#b279a2", width: 1.5, dash: "dash" }),
@@ -52,26 +67,54 @@ export function searchTreeFigure(nodes: readonly TreeNodeRow[], opts: { title?: 
   ops.forEach((op, i) => {
     const own = scored.filter((n) => n.operator === op);
     traces.push({
-      type: "scatter", mode: "markers", name: op, customdata: own.map((n) => n.node_id),
-      x: own.map((n) => xy(n.node_id).x), y: own.map((n) => xy(n.node_id).y), text: own.map(hover), hoverinfo: "text",
+      type: "scatter",
+      mode: "markers",
+      name: op,
+      customdata: own.map((n) => n.node_id),
+      x: own.map((n) => xy(n.node_id).x),
+      y: own.map((n) => xy(n.node_id).y),
+      text: own.map(hover),
+      hoverinfo: "text",
       marker: {
-        symbol: OPERATOR_SYMBOL[op] ?? "square", size: 13, line: { color: "#333", width: 1 }, color: own.map((n) => n.valid_score),
-        colorscale: "Viridis", reversescale: !hib, cmin, cmax, showscale: i === 0,
-        colorbar: { title: { text: `valid score (${hib ? "higher" : "lower"} is better)`, side: "right" }, thickness: 12 },
+        symbol: OPERATOR_SYMBOL[op] ?? "square",
+        size: 13,
+        line: { color: "#333", width: 1 },
+        color: own.map((n) => n.valid_score),
+        colorscale: "Viridis",
+        reversescale: !hib,
+        cmin,
+        cmax,
+        showscale: i === 0,
+        colorbar: {
+          title: { text: `valid score (${hib ? "higher" : "lower"} is better)`, side: "right" },
+          thickness: 12,
+        },
       },
     });
   });
   if (failed.length) {
     traces.push({
-      type: "scatter", mode: "markers", name: "no score (failed)", customdata: failed.map((n) => n.node_id),
-      x: failed.map((n) => xy(n.node_id).x), y: failed.map((n) => xy(n.node_id).y), text: failed.map(hover), hoverinfo: "text",
+      type: "scatter",
+      mode: "markers",
+      name: "no score (failed)",
+      customdata: failed.map((n) => n.node_id),
+      x: failed.map((n) => xy(n.node_id).x),
+      y: failed.map((n) => xy(n.node_id).y),
+      text: failed.map(hover),
+      hoverinfo: "text",
       marker: { symbol: "x-thin-open", size: 12, color: "#8c8c8c", line: { color: "#8c8c8c", width: 2.5 } },
     });
   }
   const champ = opts.champion ? lay.pos.get(opts.champion) : undefined;
   if (champ) {
     traces.push({
-      type: "scatter", mode: "markers", name: "champion", x: [champ.x], y: [champ.y], customdata: [opts.champion], hoverinfo: "skip",
+      type: "scatter",
+      mode: "markers",
+      name: "champion",
+      x: [champ.x],
+      y: [champ.y],
+      customdata: [opts.champion],
+      hoverinfo: "skip",
       marker: { symbol: "circle-open", size: 24, color: "#d62728", line: { width: 2.5, color: "#d62728" } },
     });
   }
@@ -79,9 +122,13 @@ export function searchTreeFigure(nodes: readonly TreeNodeRow[], opts: { title?: 
   return {
     data: traces,
     layout: {
-      title: { text: opts.title ?? "Search tree" }, hovermode: "closest", height: Math.min(900, 220 + 55 * depth),
-      xaxis: { visible: false, zeroline: false }, yaxis: { title: { text: "depth (draft = 1)" }, autorange: "reversed", dtick: 1, zeroline: false },
-      legend: { orientation: "h", x: 0, y: -0.08 }, margin: { t: 48, r: 24, b: 40, l: 56 },
+      title: { text: opts.title ?? "Search tree" },
+      hovermode: "closest",
+      height: Math.min(900, 220 + 55 * depth),
+      xaxis: { visible: false, zeroline: false },
+      yaxis: { title: { text: "depth (draft = 1)" }, autorange: "reversed", dtick: 1, zeroline: false },
+      legend: { orientation: "h", x: 0, y: -0.08 },
+      margin: { t: 48, r: 24, b: 40, l: 56 },
     },
   };
 }
@@ -94,7 +141,10 @@ export interface TraceRow {
 }
 
 /** Best validation score so far against node index, one line per run, one colour per harness. */
-export function bestOverTimeFigure(points: readonly TraceRow[], opts: { title?: string; yTitle?: string } = {}): Figure {
+export function bestOverTimeFigure(
+  points: readonly TraceRow[],
+  opts: { title?: string; yTitle?: string } = {},
+): Figure {
   const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#72b7b2"];
   const harnesses = [...new Set(points.map((p) => p.harness))].sort();
   const runs = [...new Set(points.map((p) => p.run_id))];
@@ -105,13 +155,24 @@ export function bestOverTimeFigure(points: readonly TraceRow[], opts: { title?: 
     const first = !shown.has(h);
     shown.add(h);
     return {
-      type: "scatter", mode: "lines", line: { shape: "hv", color: palette[harnesses.indexOf(h) % palette.length] },
-      name: h, legendgroup: h, showlegend: first, text: own.map(() => run), hovertemplate: "%{text}: %{y}<extra></extra>",
-      x: own.map((p) => p.index), y: own.map((p) => p.best),
+      type: "scatter",
+      mode: "lines",
+      line: { shape: "hv", color: palette[harnesses.indexOf(h) % palette.length] },
+      name: h,
+      legendgroup: h,
+      showlegend: first,
+      text: own.map(() => run),
+      hovertemplate: "%{text}: %{y}<extra></extra>",
+      x: own.map((p) => p.index),
+      y: own.map((p) => p.best),
     };
   });
   return {
     data,
-    layout: { title: { text: opts.title ?? "Best validation score over time" }, xaxis: { title: { text: "node (search step)" } }, yaxis: { title: { text: opts.yTitle ?? "best valid score" } } },
+    layout: {
+      title: { text: opts.title ?? "Best validation score over time" },
+      xaxis: { title: { text: "node (search step)" } },
+      yaxis: { title: { text: opts.yTitle ?? "best valid score" } },
+    },
   };
 }

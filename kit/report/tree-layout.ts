@@ -26,8 +26,13 @@ const ROOT = "\u0000root";
 export function treeLayout(nodes: readonly LayoutInput[]): TreeLayout {
   const ids = new Set(nodes.map((n) => n.nodeId));
   const primary = (n: LayoutInput) => n.parents.find((p) => ids.has(p) && p !== n.nodeId) ?? ROOT;
-  const rows = [{ id: ROOT, parentId: null as string | null, step: -1 }, ...[...nodes].sort((a, b) => a.step - b.step).map((n) => ({ id: n.nodeId, parentId: primary(n), step: n.step }))];
-  const root = stratify<(typeof rows)[number]>().id((d) => d.id).parentId((d) => d.parentId)(rows);
+  const rows = [
+    { id: ROOT, parentId: null as string | null, step: -1 },
+    ...[...nodes].sort((a, b) => a.step - b.step).map((n) => ({ id: n.nodeId, parentId: primary(n), step: n.step })),
+  ];
+  const root = stratify<(typeof rows)[number]>()
+    .id((d) => d.id)
+    .parentId((d) => d.parentId)(rows);
   root.sort((a, b) => a.data.step - b.data.step);
   const laid = tree<(typeof rows)[number]>().nodeSize([1, 1])(root);
   const pos = new Map<string, { x: number; y: number }>();

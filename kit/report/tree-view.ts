@@ -18,7 +18,8 @@ export interface NodeDetail {
   readonly record: readonly (readonly [string, string])[];
 }
 
-const pairs = (o: Readonly<Record<string, unknown>>) => Object.entries(o).map(([k, v]) => [k, formatValue(v) ?? "—"] as const);
+const pairs = (o: Readonly<Record<string, unknown>>) =>
+  Object.entries(o).map(([k, v]) => [k, formatValue(v) ?? "—"] as const);
 
 /** The panel's content for each node: plan, code, diff to each parent, stdout tail, traceback, card and record. */
 export function nodeDetails(nodes: readonly ViewNode[]): NodeDetail[] {
@@ -62,7 +63,8 @@ const PANEL_SCRIPT = `function openmleTreeView(figId, details){
   window.openmleShowNode=window.openmleShowNode||{}; window.openmleShowNode[figId]=show;
 }`;
 
-const esc = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+const esc = (s: string) =>
+  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** CSS of the tree view (included once per page). */
 export const TREE_VIEW_CSS = `.openmle-node-side{font-size:12px}.openmle-node-panel{max-height:760px;overflow:auto;border:1px solid #ddd;padding:6px 10px}
@@ -74,14 +76,34 @@ export const TREE_VIEW_CSS = `.openmle-node-side{font-size:12px}.openmle-node-pa
  * diff to each parent, output tail, traceback, experience card and execution record. Self-contained (the
  * layout is computed here; the page needs plotly only), so it works in the single-file report and in notebooks.
  */
-export function treeViewHtml(view: RunView, opts: { id: string; title?: string; champion?: string | null; withCss?: boolean }): string {
+export function treeViewHtml(
+  view: RunView,
+  opts: { id: string; title?: string; champion?: string | null; withCss?: boolean },
+): string {
   const fig = searchTreeFigure(
-    view.nodes.map((n) => ({ node_id: n.nodeId, step: n.step, generation: n.generation, operator: n.operator, parents: n.parents, valid_score: n.validScore, status: n.status })),
-    { title: opts.title ?? `Search tree of ${view.runId} (${view.harness})`, higherIsBetter: view.higherIsBetter, champion: opts.champion },
+    view.nodes.map((n) => ({
+      node_id: n.nodeId,
+      step: n.step,
+      generation: n.generation,
+      operator: n.operator,
+      parents: n.parents,
+      valid_score: n.validScore,
+      status: n.status,
+    })),
+    {
+      title: opts.title ?? `Search tree of ${view.runId} (${view.harness})`,
+      higherIsBetter: view.higherIsBetter,
+      champion: opts.champion,
+    },
   );
   const details = nodeDetails(view.nodes);
-  const json = JSON.stringify(details).replaceAll("</", "<\\/").replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
-  const options = view.nodes.map((n) => `<option value="${esc(n.nodeId)}">${esc(`${n.nodeId} ${n.operator} ${n.status}`)}</option>`).join("");
+  const json = JSON.stringify(details)
+    .replaceAll("</", "<\\/")
+    .replaceAll("\u2028", "\\u2028")
+    .replaceAll("\u2029", "\\u2029");
+  const options = view.nodes
+    .map((n) => `<option value="${esc(n.nodeId)}">${esc(`${n.nodeId} ${n.operator} ${n.status}`)}</option>`)
+    .join("");
   return (
     (opts.withCss ? `<style>${TREE_VIEW_CSS}</style>` : "") +
     `<div class="openmle-tree">${figureHtml(fig, { id: opts.id, title: opts.title ?? `Search tree of ${view.runId}` })}` +

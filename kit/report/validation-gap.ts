@@ -1,10 +1,12 @@
 import { z } from "zod";
 
 /** When a champion's validation–test gap counts as large (validationGap). */
-export const ValidationGapConfig = z.object({
-  /** A gap is large when it exceeds this share of the scale (10% of the scores' magnitude, or of the trivial → reference distance). */
-  threshold: z.number().positive().default(0.1),
-}).strict();
+export const ValidationGapConfig = z
+  .object({
+    /** A gap is large when it exceeds this share of the scale (10% of the scores' magnitude, or of the trivial → reference distance). */
+    threshold: z.number().positive().default(0.1),
+  })
+  .strict();
 export type ValidationGapConfig = z.infer<typeof ValidationGapConfig>;
 
 export interface ValidationGap {
@@ -31,13 +33,25 @@ export function validationGap(
   valid: number | null | undefined,
   test: number | null | undefined,
   higherIsBetter: boolean,
-  opts: { baselines?: { readonly trivial: number; readonly reference: number }; config?: Partial<ValidationGapConfig> } = {},
+  opts: {
+    baselines?: { readonly trivial: number; readonly reference: number };
+    config?: Partial<ValidationGapConfig>;
+  } = {},
 ): ValidationGap | null {
-  if (valid === null || valid === undefined || test === null || test === undefined || !Number.isFinite(valid) || !Number.isFinite(test)) return null;
+  if (
+    valid === null ||
+    valid === undefined ||
+    test === null ||
+    test === undefined ||
+    !Number.isFinite(valid) ||
+    !Number.isFinite(test)
+  )
+    return null;
   const { threshold } = ValidationGapConfig.parse(opts.config ?? {});
   const gap = (higherIsBetter ? 1 : -1) * (valid - test);
   const b = opts.baselines;
-  const byBaselines = b !== undefined && Number.isFinite(b.trivial) && Number.isFinite(b.reference) && b.reference !== b.trivial;
+  const byBaselines =
+    b !== undefined && Number.isFinite(b.trivial) && Number.isFinite(b.reference) && b.reference !== b.trivial;
   const scale = byBaselines ? Math.abs(b.reference - b.trivial) : Math.max(Math.abs(valid), Math.abs(test));
   if (scale === 0) return null;
   const relative = gap / scale;

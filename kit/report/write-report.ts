@@ -1,6 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { evaluateRuns, liteLeaderboardsFor, loadRunOutcomes, loadSearchRows, searchEfficiency, type EvaluateOptions, type MeanStd } from "../eval/index.js";
+import {
+  evaluateRuns,
+  liteLeaderboardsFor,
+  loadRunOutcomes,
+  loadSearchRows,
+  searchEfficiency,
+  type EvaluateOptions,
+  type MeanStd,
+} from "../eval/index.js";
 import { openWorkspace, WorkspaceLockedError, type Workspace } from "../store/index.js";
 import { openInChromium, type DrawnFigure } from "./chromium.js";
 import { ReportConfig } from "./config.js";
@@ -44,7 +52,15 @@ td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}c
 section.openmle-run{border-top:2px solid #ddd;margin-top:24px}${TREE_VIEW_CSS}`;
 
 /** The report page (plotly inlined once, self-contained, works offline). */
-export function reportHtml(parts: { title: string; generatedAt: string; workspace: string; sections: readonly string[]; tables: { html: string }[]; figures: readonly NamedFigure[]; note?: string }): string {
+export function reportHtml(parts: {
+  title: string;
+  generatedAt: string;
+  workspace: string;
+  sections: readonly string[];
+  tables: { html: string }[];
+  figures: readonly NamedFigure[];
+  note?: string;
+}): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(parts.title)}</title><style>${CSS}</style>
 ${plotlyScriptTag()}</head><body><h1>${escapeHtml(parts.title)}</h1>
 <p class="openmle-muted">Workspace <code>${escapeHtml(parts.workspace)}</code>, generated ${escapeHtml(parts.generatedAt)} by the OpenMLE kit (measured from the workspace's rows).</p>
@@ -61,7 +77,10 @@ async function openReadOnly(dir: string): Promise<Workspace> {
   try {
     return await openWorkspace(dir, { readOnly: true });
   } catch (e) {
-    if (e instanceof WorkspaceLockedError) throw new ReportError(`workspace ${dir} is being written by a running search (${e.holder}): watch it with openmle serve --workspace ${dir}, and report once it has finished.`);
+    if (e instanceof WorkspaceLockedError)
+      throw new ReportError(
+        `workspace ${dir} is being written by a running search (${e.holder}): watch it with openmle serve --workspace ${dir}, and report once it has finished.`,
+      );
     throw e;
   }
 }
@@ -87,8 +106,21 @@ function bestRun(views: readonly RunView[], results: readonly RunResult[]): numb
  * code, the search tree with its node panel, the parent-selection distribution at a step; 4. evaluation tables
  * and figures; 5. HTML, summary, best_solution.py; 6. figures drawn in headless Chromium, exported as PNG and SVG.
  */
-export async function writeReport(workspace: string | Workspace, outDir: string, opts: ReportOptions = {}): Promise<ReportResult> {
-  const cfg = ReportConfig.parse({ title: opts.title, png: opts.png, maxTrees: opts.maxTrees, temperature: opts.temperature, chromiumPath: opts.chromiumPath, run: opts.run, step: opts.step, gapThreshold: opts.gapThreshold });
+export async function writeReport(
+  workspace: string | Workspace,
+  outDir: string,
+  opts: ReportOptions = {},
+): Promise<ReportResult> {
+  const cfg = ReportConfig.parse({
+    title: opts.title,
+    png: opts.png,
+    maxTrees: opts.maxTrees,
+    temperature: opts.temperature,
+    chromiumPath: opts.chromiumPath,
+    run: opts.run,
+    step: opts.step,
+    gapThreshold: opts.gapThreshold,
+  });
   if (typeof workspace === "string" && !isWorkspaceDir(workspace)) throw new MissingWorkspaceError(workspace);
   const ws = typeof workspace === "string" ? await openReadOnly(workspace) : workspace;
   try {
@@ -96,24 +128,50 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
     const views = await loadRunViews(ws, cfg.run);
     const runIds = views.map((v) => v.runId);
     const outcomes = (await loadRunOutcomes(ws)).filter((r) => runIds.includes(r.run_id));
-    const evaluation = evaluateRuns(outcomes, { ...opts, leaderboards: opts.leaderboards ?? liteLeaderboardsFor(outcomes.map((o) => o.task_id)) });
+    const evaluation = evaluateRuns(outcomes, {
+      ...opts,
+      leaderboards: opts.leaderboards ?? liteLeaderboardsFor(outcomes.map((o) => o.task_id)),
+    });
     const graded = new Map(evaluation.runs.map((r) => [r.run_id, r]));
     const loaded = await loadSearchRows(ws);
     const shown = new Set(runIds);
-    const search = { ...loaded, nodes: loaded.nodes.filter((n) => shown.has(n.run_id)), calls: loaded.calls.filter((c) => shown.has(c.run_id)) };
+    const search = {
+      ...loaded,
+      nodes: loaded.nodes.filter((n) => shown.has(n.run_id)),
+      calls: loaded.calls.filter((c) => shown.has(c.run_id)),
+    };
     const efficiency = searchEfficiency(search.nodes, search.calls, (id) => search.higherIsBetter.get(id) ?? true);
     opts.onEvent?.({ type: "evaluated", runs: views.length });
-    const results = views.map((v) => runResult(v, graded.get(v.runId), { baselines: opts.baselines?.[v.taskId], gapThreshold: cfg.gapThreshold }));
+    const results = views.map((v) =>
+      runResult(v, graded.get(v.runId), { baselines: opts.baselines?.[v.taskId], gapThreshold: cfg.gapThreshold }),
+    );
     const best = bestRun(views, results);
 
     // 3. One section per run shown.
     const sections: string[] = [];
     const selectionFigures: NamedFigure[] = [];
-    if (views.length > 1) sections.push(htmlTable(results.map(resultRow), { caption: `Runs (${views.length})`, maxRows: 200, reasons: { champion: "no node ran and produced a validation score", validation: "no scored node", "val – test gap": "the champion lacks a validation or a hidden test score", "hidden test": "the champion's submission was not scored on the hidden split", grade: "no MLE-bench leaderboard for this task" } }));
+    if (views.length > 1)
+      sections.push(
+        htmlTable(results.map(resultRow), {
+          caption: `Runs (${views.length})`,
+          maxRows: 200,
+          reasons: {
+            champion: "no node ran and produced a validation score",
+            validation: "no scored node",
+            "val – test gap": "the champion lacks a validation or a hidden test score",
+            "hidden test": "the champion's submission was not scored on the hidden split",
+            grade: "no MLE-bench leaderboard for this task",
+          },
+        }),
+      );
     views.slice(0, Math.max(1, cfg.maxTrees)).forEach((v, i) => {
       const id = slug(v.runId);
-      const parts = [resultHtml(results[i]!, { status: v.status, solutionFile: i === best ? "best_solution.py" : undefined })];
-      parts.push(`<h3>Search tree</h3>${treeViewHtml(v, { id: `tree-${id}`, champion: results[i]!.champion?.nodeId ?? null })}`);
+      const parts = [
+        resultHtml(results[i]!, { status: v.status, solutionFile: i === best ? "best_solution.py" : undefined }),
+      ];
+      parts.push(
+        `<h3>Search tree</h3>${treeViewHtml(v, { id: `tree-${id}`, champion: results[i]!.champion?.nodeId ?? null })}`,
+      );
       if (v.config) {
         const step = cfg.step ?? defaultSelectionStep(v.nodes, v.config);
         if (step !== null) {
@@ -121,7 +179,9 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
           const title = `Parent selection at step ${step} of ${v.runId}: three-factor vs AIRA-Evo`;
           const fig = { id: `selection-${id}`, title, figure: selectionAtStepFigure(sel) };
           selectionFigures.push(fig);
-          parts.push(`<h3>${escapeHtml(title)}</h3><p class="openmle-muted">The distribution the island harnesses sample parents from at this step, recomputed from the stored tree (nodes issued before step ${step}, island ${sel.island}) with kit/evo's selection functions${sel.sampledBy ? `; this run sampled with the ${sel.sampledBy} rule` : `; ${escapeHtml(v.harness)} selects parents by its own rule, so both bars are what the island harnesses would have used`}.</p>${figureHtml(fig.figure, { id: fig.id, title })}`);
+          parts.push(
+            `<h3>${escapeHtml(title)}</h3><p class="openmle-muted">The distribution the island harnesses sample parents from at this step, recomputed from the stored tree (nodes issued before step ${step}, island ${sel.island}) with kit/evo's selection functions${sel.sampledBy ? `; this run sampled with the ${sel.sampledBy} rule` : `; ${escapeHtml(v.harness)} selects parents by its own rule, so both bars are what the island harnesses would have used`}.</p>${figureHtml(fig.figure, { id: fig.id, title })}`,
+          );
         }
       }
       sections.push(`<section class="openmle-run">${parts.join("\n")}</section>`);
@@ -130,48 +190,138 @@ export async function writeReport(workspace: string | Workspace, outDir: string,
     // 4. Evaluation tables and figures.
     const figures = reportFigures({ evaluation, efficiency, search }, { maxTrees: 0 });
     const groupRows = evaluation.groups.map((g) => ({
-      group: g.group, harness: g.harness, policy: g.policy, tasks: g.tasks, k: g.k,
-      "submission valid rate": ms(g.valid_rate), "medal average": ms(g.medal_average), "human rank": ms(g.human_rank), normalised: ms(g.normalized),
-      gold: g.grades.gold, silver: g.grades.silver, bronze: g.grades.bronze, "no medal": g.grades.none, invalid: g.grades.invalid, ungraded: g.grades.ungraded,
+      group: g.group,
+      harness: g.harness,
+      policy: g.policy,
+      tasks: g.tasks,
+      k: g.k,
+      "submission valid rate": ms(g.valid_rate),
+      "medal average": ms(g.medal_average),
+      "human rank": ms(g.human_rank),
+      normalised: ms(g.normalized),
+      gold: g.grades.gold,
+      silver: g.grades.silver,
+      bronze: g.grades.bronze,
+      "no medal": g.grades.none,
+      invalid: g.grades.invalid,
+      ungraded: g.grades.ungraded,
     }));
-    const missing = { "medal average": "no task with an MLE-bench leaderboard", "human rank": "no task with an MLE-bench leaderboard", normalised: "no baselines given (--baselines)", medal_rate: "no leaderboard", human_rank: "no leaderboard", normalized: "no baselines given" };
+    const missing = {
+      "medal average": "no task with an MLE-bench leaderboard",
+      "human rank": "no task with an MLE-bench leaderboard",
+      normalised: "no baselines given (--baselines)",
+      medal_rate: "no leaderboard",
+      human_rank: "no leaderboard",
+      normalized: "no baselines given",
+    };
     const tables = [
-      htmlTable(groupRows, { caption: "Evaluation by group (harness + policy + settings), avg@k over runs: mean ± std", reasons: missing }),
-      htmlTable(evaluation.tasks.map((t) => ({ ...t })), { caption: "Per task", maxRows: 200, reasons: missing }),
-      htmlTable(efficiency.runs.map((r) => ({ ...r })), { caption: "Search efficiency per run", maxRows: 200, reasons: { best: "no scored node" } }),
-      htmlTable(efficiency.operators.map((o) => ({ ...o })), { caption: "Per operator: prompt-size percentiles (characters), tokens, share of validation gain", reasons: { prompt_chars_p50: "no LLM calls (grammar policy)", prompt_chars_p90: "no LLM calls (grammar policy)", prompt_chars_p99: "no LLM calls (grammar policy)" } }),
+      htmlTable(groupRows, {
+        caption: "Evaluation by group (harness + policy + settings), avg@k over runs: mean ± std",
+        reasons: missing,
+      }),
+      htmlTable(
+        evaluation.tasks.map((t) => ({ ...t })),
+        { caption: "Per task", maxRows: 200, reasons: missing },
+      ),
+      htmlTable(
+        efficiency.runs.map((r) => ({ ...r })),
+        { caption: "Search efficiency per run", maxRows: 200, reasons: { best: "no scored node" } },
+      ),
+      htmlTable(
+        efficiency.operators.map((o) => ({ ...o })),
+        {
+          caption: "Per operator: prompt-size percentiles (characters), tokens, share of validation gain",
+          reasons: {
+            prompt_chars_p50: "no LLM calls (grammar policy)",
+            prompt_chars_p90: "no LLM calls (grammar policy)",
+            prompt_chars_p99: "no LLM calls (grammar policy)",
+          },
+        },
+      ),
       timeSplitTable(await timeSplit(ws)),
-    ].filter((t) => !t.includes("<thead><tr></tr></thead>")).map((html) => ({ html }));
+    ]
+      .filter((t) => !t.includes("<thead><tr></tr></thead>"))
+      .map((html) => ({ html }));
 
     // 5. Files.
     const out = resolve(outDir);
     mkdirSync(out, { recursive: true });
     const html = join(out, "index.html");
-    writeFileSync(html, reportHtml({
-      title: cfg.title, generatedAt: (opts.now ?? (() => new Date()))().toISOString(), workspace: ws.dir, sections, tables, figures,
-      note: views.length > cfg.maxTrees ? `${views.length} runs: the first ${cfg.maxTrees} are shown in full (report --run RUN for another).` : undefined,
-    }));
+    writeFileSync(
+      html,
+      reportHtml({
+        title: cfg.title,
+        generatedAt: (opts.now ?? (() => new Date()))().toISOString(),
+        workspace: ws.dir,
+        sections,
+        tables,
+        figures,
+        note:
+          views.length > cfg.maxTrees
+            ? `${views.length} runs: the first ${cfg.maxTrees} are shown in full (report --run RUN for another).`
+            : undefined,
+      }),
+    );
     opts.onEvent?.({ type: "html-written", path: html });
     let bestSolution: string | null = null;
     if (best !== null) {
       const c = results[best]!.champion!;
       bestSolution = join(out, "best_solution.py");
-      writeFileSync(bestSolution, `# Champion ${c.nodeId} of run ${views[best]!.runId} (${views[best]!.harness}) on ${views[best]!.taskId}: validation ${formatNumber(c.validScore!)}, hidden test ${c.testScore === null ? "not scored" : formatNumber(c.testScore)}\n${c.code}${c.code.endsWith("\n") ? "" : "\n"}`);
+      writeFileSync(
+        bestSolution,
+        `# Champion ${c.nodeId} of run ${views[best]!.runId} (${views[best]!.harness}) on ${views[best]!.taskId}: validation ${formatNumber(c.validScore!)}, hidden test ${c.testScore === null ? "not scored" : formatNumber(c.testScore)}\n${c.code}${c.code.endsWith("\n") ? "" : "\n"}`,
+      );
     }
     const summary = join(out, "summary.json");
-    writeFileSync(summary, `${JSON.stringify({
-      workspace: ws.dir, runs: results.map(({ champion, ...r }) => ({ ...r, champion: champion && { nodeId: champion.nodeId, operator: champion.operator, methodFamily: champion.methodFamily } })),
-      groups: evaluation.groups, tasks: evaluation.tasks, evaluation: evaluation.runs, efficiency, best_solution: bestSolution,
-    }, null, 2)}\n`);
+    writeFileSync(
+      summary,
+      `${JSON.stringify(
+        {
+          workspace: ws.dir,
+          runs: results.map(({ champion, ...r }) => ({
+            ...r,
+            champion: champion && {
+              nodeId: champion.nodeId,
+              operator: champion.operator,
+              methodFamily: champion.methodFamily,
+            },
+          })),
+          groups: evaluation.groups,
+          tasks: evaluation.tasks,
+          evaluation: evaluation.runs,
+          efficiency,
+          best_solution: bestSolution,
+        },
+        null,
+        2,
+      )}\n`,
+    );
 
     // 6. Figures in Chromium.
     const all = [...selectionFigures, ...figures];
-    let drawn: DrawnFigure[] = [...views.slice(0, Math.max(1, cfg.maxTrees)).map((v) => ({ id: `tree-${slug(v.runId)}`, title: `Search tree of ${v.runId}` })), ...all].map((f) => ({ id: f.id, title: f.title, drawn: false, hasSvg: false }));
+    let drawn: DrawnFigure[] = [
+      ...views
+        .slice(0, Math.max(1, cfg.maxTrees))
+        .map((v) => ({ id: `tree-${slug(v.runId)}`, title: `Search tree of ${v.runId}` })),
+      ...all,
+    ].map((f) => ({ id: f.id, title: f.title, drawn: false, hasSvg: false }));
     if (cfg.png) {
-      drawn = await openInChromium(html, { pngDir: join(out, "png"), svgDir: join(out, "svg"), executablePath: cfg.chromiumPath });
+      drawn = await openInChromium(html, {
+        pngDir: join(out, "png"),
+        svgDir: join(out, "svg"),
+        executablePath: cfg.chromiumPath,
+      });
       for (const f of drawn) if (f.png) opts.onEvent?.({ type: "png-written", path: f.png });
     }
-    return { html, summary, bestSolution, figures: drawn, pngs: drawn.flatMap((f) => (f.png ? [f.png] : [])), svgs: drawn.flatMap((f) => (f.svg ? [f.svg] : [])), results };
+    return {
+      html,
+      summary,
+      bestSolution,
+      figures: drawn,
+      pngs: drawn.flatMap((f) => (f.png ? [f.png] : [])),
+      svgs: drawn.flatMap((f) => (f.svg ? [f.svg] : [])),
+      results,
+    };
   } finally {
     if (typeof workspace === "string") ws.close();
   }

@@ -27,16 +27,38 @@ export function bwrapArgs(opts: {
   const a = isolationArgs(opts.systemDirs);
   for (const d of opts.readOnlyDirs ?? []) a.push("--ro-bind", d, d);
   for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
-  a.push("--ro-bind", opts.publicDir, SANDBOX_DATA_DIR, "--bind", opts.jobDir, SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR);
+  a.push(
+    "--ro-bind",
+    opts.publicDir,
+    SANDBOX_DATA_DIR,
+    "--bind",
+    opts.jobDir,
+    SANDBOX_WORKDIR,
+    "--chdir",
+    SANDBOX_WORKDIR,
+  );
   return finishArgs(a, opts.env, opts.command);
 }
 
 /** Namespaces and the system mounts every sandbox shares (jobs and the scorer). */
-export function isolationArgs(systemDirs: readonly string[] = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]): string[] {
+export function isolationArgs(
+  systemDirs: readonly string[] = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"],
+): string[] {
   const a: string[] = [
-    "--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID),
-    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-    "--die-with-parent", "--new-session", "--hostname", "sandbox",
+    "--unshare-user",
+    "--uid",
+    String(SANDBOX_UID),
+    "--gid",
+    String(SANDBOX_UID),
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--die-with-parent",
+    "--new-session",
+    "--hostname",
+    "sandbox",
     // The program is PID 1 of its namespace (no bwrap init: one process less per job, ~15 ms on
     // a loaded 2-core machine). When it exits, the kernel kills everything else in the namespace.
     "--as-pid-1",
@@ -65,7 +87,9 @@ export function finishArgs(a: string[], env: Readonly<Record<string, string>>, c
 /** NVIDIA device nodes to pass through for GPU jobs. */
 export function nvidiaDevices(): string[] {
   try {
-    return readdirSync("/dev").filter((n) => /^nvidia/.test(n)).map((n) => `/dev/${n}`);
+    return readdirSync("/dev")
+      .filter((n) => /^nvidia/.test(n))
+      .map((n) => `/dev/${n}`);
   } catch {
     return [];
   }

@@ -118,7 +118,8 @@ export class JobCgroup {
     const names = new Set<string>();
     for (const c of CONTROLLERS) {
       try {
-        for (const e of readdirSync(join(ROOT, c, "openmle"), { withFileTypes: true })) if (e.isDirectory()) names.add(e.name);
+        for (const e of readdirSync(join(ROOT, c, "openmle"), { withFileTypes: true }))
+          if (e.isDirectory()) names.add(e.name);
       } catch {
         /* no hierarchy */
       }
@@ -133,7 +134,11 @@ export class JobCgroup {
       } else {
         try {
           const d = dirs.memory;
-          if (Date.now() - statSync(d).mtimeMs <= maxAgeMs || readFileSync(join(d, "cgroup.procs"), "utf8").trim() !== "") continue;
+          if (
+            Date.now() - statSync(d).mtimeMs <= maxAgeMs ||
+            readFileSync(join(d, "cgroup.procs"), "utf8").trim() !== ""
+          )
+            continue;
         } catch {
           continue;
         }

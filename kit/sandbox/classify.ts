@@ -64,31 +64,79 @@ export function classifyExecution(input: {
   const validScore = outOfRange ? null : reported;
   const failure = extractPythonFailure(o.stderr);
   const rangeWarning = outOfRange
-    ? [`score_out_of_range: the program reported Final Validation Score ${reported}, outside the metric's range [${input.validRange![0]}, ${input.validRange![1]}]; it counts as no score`]
+    ? [
+        `score_out_of_range: the program reported Final Validation Score ${reported}, outside the metric's range [${input.validRange![0]}, ${input.validRange![1]}]; it counts as no score`,
+      ]
     : [];
   const withRun = { ...base, validScore, traceback: failure.excerpt, warnings: rangeWarning };
   if (o.timedOut) return { ...withRun, status: "timeout", errorType: "timeout", errorSignature: "timeout" };
-  if (o.sandboxError) return { ...withRun, status: "runtime_error", errorType: "sandbox_error", errorSignature: "sandbox_error", traceback: o.sandboxError };
-  if (o.diskQuota) return { ...withRun, status: "runtime_error", errorType: "DiskQuotaExceeded", errorSignature: "disk_quota", traceback: o.diskQuota };
-  if (o.oomKilled) return { ...withRun, status: "runtime_error", errorType: "MemoryError", errorSignature: "memory_error" };
+  if (o.sandboxError)
+    return {
+      ...withRun,
+      status: "runtime_error",
+      errorType: "sandbox_error",
+      errorSignature: "sandbox_error",
+      traceback: o.sandboxError,
+    };
+  if (o.diskQuota)
+    return {
+      ...withRun,
+      status: "runtime_error",
+      errorType: "DiskQuotaExceeded",
+      errorSignature: "disk_quota",
+      traceback: o.diskQuota,
+    };
+  if (o.oomKilled)
+    return { ...withRun, status: "runtime_error", errorType: "MemoryError", errorSignature: "memory_error" };
   if (o.exitCode !== 0) {
     const errorType = failure.exception ?? (o.signal ? `killed_by_${o.signal}` : `exit_code_${o.exitCode}`);
-    const sig = failure.exception || !o.signal ? runtimeSignature(failure.exception, o.stderr) : `killed_by_${o.signal.toLowerCase()}`;
+    const sig =
+      failure.exception || !o.signal
+        ? runtimeSignature(failure.exception, o.stderr)
+        : `killed_by_${o.signal.toLowerCase()}`;
     return { ...withRun, status: "runtime_error", errorType, errorSignature: sig };
   }
   if (!input.submissionFound) {
-    return { ...withRun, status: "missing_submission", errorType: "submission_missing", errorSignature: "submission_missing" };
+    return {
+      ...withRun,
+      status: "missing_submission",
+      errorType: "submission_missing",
+      errorSignature: "submission_missing",
+    };
   }
   const s = input.score;
   if (!s || !s.ok) {
     const message = s && !s.ok ? s.message : "no score";
     const signature = s && !s.ok && s.kind === "error" ? "metric_error" : scoringSignature(message);
-    return { ...withRun, status: "scoring_failure", errorType: s && !s.ok ? `${s.kind}_submission` : "scoring_error", errorSignature: signature, traceback: message };
+    return {
+      ...withRun,
+      status: "scoring_failure",
+      errorType: s && !s.ok ? `${s.kind}_submission` : "scoring_error",
+      errorSignature: signature,
+      traceback: message,
+    };
   }
-  if (outOfRange) return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: "score_out_of_range", traceback: null };
+  if (outOfRange)
+    return {
+      ...withRun,
+      status: "success",
+      testScore: s.score,
+      errorType: null,
+      errorSignature: "score_out_of_range",
+      traceback: null,
+    };
   if (validScore === null) {
-    const warning = hasScoreLine(o.stdout) ? "metric_parse_failed: the Final Validation Score line did not parse" : "metric_parse_failed: no Final Validation Score line";
-    return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: "metric_parse_failed", warnings: [warning] };
+    const warning = hasScoreLine(o.stdout)
+      ? "metric_parse_failed: the Final Validation Score line did not parse"
+      : "metric_parse_failed: no Final Validation Score line";
+    return {
+      ...withRun,
+      status: "success",
+      testScore: s.score,
+      errorType: null,
+      errorSignature: "metric_parse_failed",
+      warnings: [warning],
+    };
   }
   return { ...withRun, status: "success", testScore: s.score, errorType: null, errorSignature: null, traceback: null };
 }

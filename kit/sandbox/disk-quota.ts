@@ -44,8 +44,10 @@ export interface DiskQuota {
 /** The message of an exceeded quota (kept in the record's traceback). */
 export function quotaMessage(u: DiskUsage, q: DiskQuota): string | null {
   const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
-  if (u.bytes > q.maxBytes) return `disk quota exceeded: the job folder holds ${mib(u.bytes)}, over its ${mib(q.maxBytes)} limit (limits.diskMb); the job was killed`;
-  if (u.files > q.maxFiles) return `disk quota exceeded: the job folder holds over ${q.maxFiles} files and folders; the job was killed`;
+  if (u.bytes > q.maxBytes)
+    return `disk quota exceeded: the job folder holds ${mib(u.bytes)}, over its ${mib(q.maxBytes)} limit (limits.diskMb); the job was killed`;
+  if (u.files > q.maxFiles)
+    return `disk quota exceeded: the job folder holds over ${q.maxFiles} files and folders; the job was killed`;
   return null;
 }
 
@@ -56,7 +58,12 @@ export function quotaMessage(u: DiskUsage, q: DiskQuota): string | null {
  * polls a job can overshoot by what it writes in `intervalMs`; RLIMIT_FSIZE (set by the
  * executors to the byte limit) stops any single file from growing past it.
  */
-export function watchDiskQuota(dirs: readonly string[], q: DiskQuota, onExceeded: (message: string) => void, intervalMs = 250): { stop(): Promise<string | null> } {
+export function watchDiskQuota(
+  dirs: readonly string[],
+  q: DiskQuota,
+  onExceeded: (message: string) => void,
+  intervalMs = 250,
+): { stop(): Promise<string | null> } {
   let exceeded: string | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

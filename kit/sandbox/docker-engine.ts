@@ -16,19 +16,29 @@ export interface EngineHandle {
  * started here with `dockerd --iptables=false --bridge=none --storage-driver=overlay2`, waiting
  * for its socket. Returns a reason string when no engine can be had. Installs nothing.
  */
-export async function ensureDockerEngine(opts: { socketPath?: string; waitS?: number } = {}): Promise<EngineHandle | string> {
+export async function ensureDockerEngine(
+  opts: { socketPath?: string; waitS?: number } = {},
+): Promise<EngineHandle | string> {
   const socketPath = opts.socketPath ?? "/var/run/docker.sock";
   const docker = new Docker({ socketPath });
-  const ping = () => docker.ping().then(() => true, () => false);
+  const ping = () =>
+    docker.ping().then(
+      () => true,
+      () => false,
+    );
   if (await ping()) return { docker, started: null, stop: () => undefined };
   if (spawnSync("dockerd", ["--version"]).error) return "dockerd is not installed (apt-get install docker.io)";
   if (process.getuid?.() !== 0) return "no Docker engine runs and starting dockerd needs root";
   const log = join(tmpdir(), `openmle-dockerd-${process.pid}.log`);
   const fd = openSync(log, "a");
-  const child = spawn("dockerd", ["--iptables=false", "--bridge=none", "--storage-driver=overlay2", "--host", `unix://${socketPath}`], {
-    stdio: ["ignore", fd, fd],
-    detached: true,
-  });
+  const child = spawn(
+    "dockerd",
+    ["--iptables=false", "--bridge=none", "--storage-driver=overlay2", "--host", `unix://${socketPath}`],
+    {
+      stdio: ["ignore", fd, fd],
+      detached: true,
+    },
+  );
   child.unref();
   const deadline = Date.now() + (opts.waitS ?? 45) * 1000;
   while (Date.now() < deadline) {

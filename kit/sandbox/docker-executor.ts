@@ -5,7 +5,15 @@ import { Writable } from "node:stream";
 import Docker from "dockerode";
 import { DockerUnavailableError } from "./errors.js";
 import { watchDiskQuota } from "./disk-quota.js";
-import { MAX_JOB_FILES, sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
+import {
+  MAX_JOB_FILES,
+  sandboxEnv,
+  SANDBOX_DATA_DIR,
+  SANDBOX_WORKDIR,
+  type ExecResult,
+  type ExecSpec,
+  type Executor,
+} from "./executor.js";
 import { TailBuffer } from "./tail-buffer.js";
 
 export interface DockerExecutorOptions {
@@ -45,12 +53,18 @@ export class DockerExecutor implements Executor {
     try {
       await this.docker.ping();
     } catch (e) {
-      throw new DockerUnavailableError(`No Docker engine answers on ${this.opts.socketPath ?? "/var/run/docker.sock"} (${(e as Error).message}). Start dockerd, or use the local backend.`, { cause: e });
+      throw new DockerUnavailableError(
+        `No Docker engine answers on ${this.opts.socketPath ?? "/var/run/docker.sock"} (${(e as Error).message}). Start dockerd, or use the local backend.`,
+        { cause: e },
+      );
     }
     try {
       await this.docker.getImage(this.image).inspect();
     } catch (e) {
-      throw new DockerUnavailableError(`Docker image ${this.image} is missing. Build it: docker build -t ${this.image} kit/sandbox/docker`, { cause: e });
+      throw new DockerUnavailableError(
+        `Docker image ${this.image} is missing. Build it: docker build -t ${this.image} kit/sandbox/docker`,
+        { cause: e },
+      );
     }
   }
 
@@ -71,7 +85,14 @@ export class DockerExecutor implements Executor {
       Image: this.image,
       // The in-container `timeout` only matters when this process dies mid-job (a killed queue
       // worker): the orphaned container then still ends shortly after the job's limit.
-      Cmd: ["/usr/bin/timeout", "-s", "KILL", String(Math.ceil(limits.timeoutS) + 10), "/usr/bin/python3", "code/main.py"],
+      Cmd: [
+        "/usr/bin/timeout",
+        "-s",
+        "KILL",
+        String(Math.ceil(limits.timeoutS) + 10),
+        "/usr/bin/python3",
+        "code/main.py",
+      ],
       Labels: { "openmle.sandbox": "1" },
       WorkingDir: SANDBOX_WORKDIR,
       User: this.opts.user ?? "1000:1000",
@@ -97,7 +118,17 @@ export class DockerExecutor implements Executor {
           `${tmp}:/tmp:rw`,
           ...(this.opts.hostReadOnly ?? []).map((d) => `${d}:${d}:ro`),
         ],
-        ...(limits.gpus > 0 ? { DeviceRequests: [{ Driver: "nvidia", Capabilities: [["gpu"]], ...(hostGpuIds ? { DeviceIDs: hostGpuIds.split(",") } : { Count: limits.gpus }) }] } : {}),
+        ...(limits.gpus > 0
+          ? {
+              DeviceRequests: [
+                {
+                  Driver: "nvidia",
+                  Capabilities: [["gpu"]],
+                  ...(hostGpuIds ? { DeviceIDs: hostGpuIds.split(",") } : { Count: limits.gpus }),
+                },
+              ],
+            }
+          : {}),
       },
     });
     const out = new TailBuffer(spec.outputCapBytes, 2048);
@@ -107,7 +138,11 @@ export class DockerExecutor implements Executor {
     let timer: NodeJS.Timeout | undefined;
     const kill = () => container.kill().catch(() => undefined);
     // The job folder and the per-job /tmp are host folders: both count against the quota.
-    const quota = watchDiskQuota([spec.jobDir, tmp], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () => void kill());
+    const quota = watchDiskQuota(
+      [spec.jobDir, tmp],
+      { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES },
+      () => void kill(),
+    );
     const onAbort = () => {
       cancelled = true;
       void kill();
@@ -142,7 +177,10 @@ export class DockerExecutor implements Executor {
         wallS: (performance.now() - t0) / 1000,
         cpuS: 0,
         peakMemMb: null,
-        warnings: out.truncated || err.truncated ? [`output truncated to the last ${spec.outputCapBytes} bytes per stream`] : [],
+        warnings:
+          out.truncated || err.truncated
+            ? [`output truncated to the last ${spec.outputCapBytes} bytes per stream`]
+            : [],
       };
     } finally {
       clearTimeout(timer);

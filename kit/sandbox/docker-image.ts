@@ -1,5 +1,16 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type Docker from "dockerode";
@@ -22,7 +33,10 @@ export async function importHostPythonImage(docker: Docker, tag = "openmle-sandb
   try {
     for (const d of ["usr", "etc", "workspace", "data", "tmp", "proc", "sys", "dev"]) mkdirSync(join(root, d));
     for (const d of ["bin", "lib", "lib64", "sbin"]) if (existsSync(`/${d}`)) symlinkSync(`usr/${d}`, join(root, d));
-    writeFileSync(join(root, "etc", "passwd"), "root:x:0:0:root:/root:/bin/sh\nsandbox:x:1000:1000:sandbox:/tmp:/bin/sh\n");
+    writeFileSync(
+      join(root, "etc", "passwd"),
+      "root:x:0:0:root:/root:/bin/sh\nsandbox:x:1000:1000:sandbox:/tmp:/bin/sh\n",
+    );
     writeFileSync(join(root, "etc", "group"), "root:x:0:\nsandbox:x:1000:\n");
     if (existsSync("/etc/ld.so.cache")) copyFileSync("/etc/ld.so.cache", join(root, "etc", "ld.so.cache"));
     // Debian reaches BLAS/LAPACK through /etc/alternatives symlinks into /usr: copy the links.
@@ -36,7 +50,9 @@ export async function importHostPythonImage(docker: Docker, tag = "openmle-sandb
     const tar = spawn("tar", ["-C", root, "-cf", "-", "."], { stdio: ["ignore", "pipe", "inherit"] });
     const [repo, version] = tag.split(":");
     const progress = await docker.importImage(tar.stdout, { repo, tag: version ?? "latest" });
-    await new Promise<void>((resolve, reject) => docker.modem.followProgress(progress, (e: Error | null) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      docker.modem.followProgress(progress, (e: Error | null) => (e ? reject(e) : resolve())),
+    );
     return tag;
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -39,7 +39,12 @@ export interface Executor {
 }
 
 /** Environment every backend gives the program: paths, and thread counts capped to the job's CPUs. */
-export function sandboxEnv(limits: SandboxLimits, dataDir: string, workDir: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function sandboxEnv(
+  limits: SandboxLimits,
+  dataDir: string,
+  workDir: string,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const threads = String(limits.cpus);
   return {
     PATH: "/usr/local/bin:/usr/bin:/bin",
@@ -66,7 +71,8 @@ export function sandboxEnv(limits: SandboxLimits, dataDir: string, workDir: stri
     RAYON_NUM_THREADS: threads,
     TF_NUM_INTRAOP_THREADS: threads,
     TF_NUM_INTEROP_THREADS: "1",
-    CUDA_VISIBLE_DEVICES: limits.gpus > 0 ? (extra.CUDA_VISIBLE_DEVICES ?? Array.from({ length: limits.gpus }, (_, i) => i).join(",")) : "",
+    CUDA_VISIBLE_DEVICES:
+      limits.gpus > 0 ? (extra.CUDA_VISIBLE_DEVICES ?? Array.from({ length: limits.gpus }, (_, i) => i).join(",")) : "",
     // Hosts whose OpenBLAS needs a core type pinned (set by the machine image) keep it.
     ...passThrough("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"),
     ...extra,

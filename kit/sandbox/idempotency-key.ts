@@ -4,7 +4,10 @@ import type { SandboxLimits } from "./types.js";
 
 /** sha256 of the program text (first 16 hex digits); empty/absent code hashes as "". */
 export function codeHash(code: string | null): string {
-  return createHash("sha256").update(code ?? "").digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(code ?? "")
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /** What makes two executions the same. */
@@ -24,5 +27,11 @@ export interface KeyParts {
  * package under the same task id, or another backend gets a new key.
  */
 export function idempotencyKey(p: KeyParts): string {
-  return stableHash({ taskId: p.taskId, taskHash: p.taskHash, codeHash: codeHash(p.code), limits: p.limits, backend: p.backend });
+  return stableHash({
+    taskId: p.taskId,
+    taskHash: p.taskHash,
+    codeHash: codeHash(p.code),
+    limits: p.limits,
+    backend: p.backend,
+  });
 }

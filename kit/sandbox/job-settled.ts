@@ -35,7 +35,10 @@ export function jobSettled<T = unknown>(queue: Queue, jobId: string, events: Que
         const state = await queue.getJobState(jobId);
         if (state === "completed" || state === "failed") {
           const job = await queue.getJob(jobId);
-          if (!job) return finish(() => reject(new Error(`job ${jobId} was removed from the queue before its result was read`)));
+          if (!job)
+            return finish(() =>
+              reject(new Error(`job ${jobId} was removed from the queue before its result was read`)),
+            );
           if (state === "completed") finish(() => resolve(job.returnvalue as T));
           else finish(() => reject(new Error(job.failedReason)));
         } else if (state === "unknown") {

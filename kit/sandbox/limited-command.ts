@@ -6,7 +6,14 @@ import type { JobCgroup } from "./cgroup.js";
  * and hard) and execs the command: one process step before bubblewrap, where `prlimit` was a second.
  * Without a cgroup, `prlimit` sets RLIMIT_FSIZE and RLIMIT_AS (the memory cap's stand-in).
  */
-export function limitedCommand(cg: JobCgroup | null, limits: { readonly fsizeBytes: number; readonly asBytes: number }, command: readonly string[]): [string, string[]] {
+export function limitedCommand(
+  cg: JobCgroup | null,
+  limits: { readonly fsizeBytes: number; readonly asBytes: number },
+  command: readonly string[],
+): [string, string[]] {
   if (!cg) return ["prlimit", [`--fsize=${limits.fsizeBytes}`, `--as=${limits.asBytes}`, "--", ...command]];
-  return ["/bin/sh", ["-c", `${cg.enterScript()} && ulimit -f ${Math.floor(limits.fsizeBytes / 512)} && exec "$@"`, "sh", ...command]];
+  return [
+    "/bin/sh",
+    ["-c", `${cg.enterScript()} && ulimit -f ${Math.floor(limits.fsizeBytes / 512)} && exec "$@"`, "sh", ...command],
+  ];
 }

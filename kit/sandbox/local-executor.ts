@@ -6,7 +6,15 @@ import { SandboxUnavailableError } from "./errors.js";
 import { bwrapArgs, nvidiaDevices } from "./bwrap-args.js";
 import { JobCgroup } from "./cgroup.js";
 import { watchDiskQuota } from "./disk-quota.js";
-import { MAX_JOB_FILES, sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR, type ExecResult, type ExecSpec, type Executor } from "./executor.js";
+import {
+  MAX_JOB_FILES,
+  sandboxEnv,
+  SANDBOX_DATA_DIR,
+  SANDBOX_WORKDIR,
+  type ExecResult,
+  type ExecSpec,
+  type Executor,
+} from "./executor.js";
 import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-user.js";
 import { interpreterPrefix, sandboxPython } from "./interpreter.js";
 import { reachableBy, stagePrefix, stagingPoint } from "./stage-mounts.js";
@@ -45,11 +53,35 @@ export function probeBwrap(bwrap = "bwrap"): string | null {
       probeCache.set(bwrap, (e as Error).message);
       return probeCache.get(bwrap)!;
     }
-    const args = ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--remount-ro", "/proc", "true"];
+    const args = [
+      "--unshare-user",
+      "--disable-userns",
+      "--unshare-pid",
+      "--unshare-net",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--remount-ro",
+      "/proc",
+      "true",
+    ];
     const [cmd, ...rest] = [...prefix, bwrap, ...args];
     const r = spawnSync(cmd!, rest, { encoding: "utf8", timeout: 10_000 });
-    const who = prefix.length ? ` as the unprivileged user ${process.env.OPENMLE_SANDBOX_USER ?? "openmle-sandbox"} (unprivileged user namespaces must be allowed: sysctl kernel.unprivileged_userns_clone=1)` : "";
-    probeCache.set(bwrap, r.error ? `${cmd} not found (${r.error.message})` : r.status === 0 ? null : `${bwrap} failed${who}: ${(r.stderr || "").trim()}`);
+    const who = prefix.length
+      ? ` as the unprivileged user ${process.env.OPENMLE_SANDBOX_USER ?? "openmle-sandbox"} (unprivileged user namespaces must be allowed: sysctl kernel.unprivileged_userns_clone=1)`
+      : "";
+    probeCache.set(
+      bwrap,
+      r.error
+        ? `${cmd} not found (${r.error.message})`
+        : r.status === 0
+          ? null
+          : `${bwrap} failed${who}: ${(r.stderr || "").trim()}`,
+    );
   }
   return probeCache.get(bwrap)!;
 }
@@ -93,7 +125,8 @@ export class LocalExecutor implements Executor {
   async run(spec: ExecSpec): Promise<ExecResult> {
     const warnings: string[] = [];
     // Named after this process, so the next process can tell a cgroup left by a kill -9 (see cgroup.ts).
-    const cg = this.opts.cgroup === false ? null : JobCgroup.create(`${process.pid}-${randomUUID()}`, spec.limits.memoryMb);
+    const cg =
+      this.opts.cgroup === false ? null : JobCgroup.create(`${process.pid}-${randomUUID()}`, spec.limits.memoryMb);
     const memBytes = Math.round(spec.limits.memoryMb * 1024 * 1024);
     const diskBytes = Math.round(spec.limits.diskMb * 1024 * 1024);
     let command: string[];
@@ -112,7 +145,8 @@ export class LocalExecutor implements Executor {
       if (this.user) {
         chownTree(spec.jobDir, this.user);
         // (A missing folder is left to bubblewrap, which reports it.)
-        if ([spec.publicDir, spec.jobDir].some((d) => existsSync(d) && !reachableBy(this.user!, d))) mounts = stagePrefix(stagingPoint(this.user!), spec.publicDir, spec.jobDir);
+        if ([spec.publicDir, spec.jobDir].some((d) => existsSync(d) && !reachableBy(this.user!, d)))
+          mounts = stagePrefix(stagingPoint(this.user!), spec.publicDir, spec.jobDir);
         mounts.prefix.push(...dropPrivilegesPrefix(this.user));
       }
       command = [
@@ -131,7 +165,9 @@ export class LocalExecutor implements Executor {
     const [cmd, args] = limitedCommand(cg, { fsizeBytes: diskBytes, asBytes: memBytes }, command);
     const quotaKill = new AbortController();
     const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
-    const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () => quotaKill.abort());
+    const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () =>
+      quotaKill.abort(),
+    );
     try {
       const r = await supervise({
         command: cmd,
@@ -147,7 +183,11 @@ export class LocalExecutor implements Executor {
       const diskQuota = await quota.stop();
       const stats = cg?.stats();
       if (r.truncated) warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
-      const bwrapFailed = !this.unsafe && r.exitCode === 1 && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr) && !/Traceback|Error/.test(r.stderr.replace(/^(?:bwrap|openmle-sandbox): .*$/gm, ""));
+      const bwrapFailed =
+        !this.unsafe &&
+        r.exitCode === 1 &&
+        /^(?:bwrap|openmle-sandbox): /m.test(r.stderr) &&
+        !/Traceback|Error/.test(r.stderr.replace(/^(?:bwrap|openmle-sandbox): .*$/gm, ""));
       return {
         exitCode: r.exitCode,
         signal: r.signal,

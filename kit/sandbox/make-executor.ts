@@ -13,13 +13,15 @@ export interface ExecutorSettings {
 
 /** The executor backends by name (the queue backend is a client, see queue-client.ts). */
 export const EXECUTORS = {
-  local: (s: ExecutorSettings): Executor => new LocalExecutor({ unsafe: s.unsafe, onWarning: s.onWarning, python: s.python || undefined }),
+  local: (s: ExecutorSettings): Executor =>
+    new LocalExecutor({ unsafe: s.unsafe, onWarning: s.onWarning, python: s.python || undefined }),
   docker: (s: ExecutorSettings): Executor => new DockerExecutor({ image: s.dockerImage }),
 } satisfies Record<string, (s: ExecutorSettings) => Executor>;
 export type ExecutorName = keyof typeof EXECUTORS;
 
 export function createExecutor(name: string, settings: ExecutorSettings = {}): Executor {
   const make = (EXECUTORS as Record<string, (s: ExecutorSettings) => Executor>)[name];
-  if (!make) throw new SandboxConfigError(`Unknown sandbox backend "${name}". Valid: ${Object.keys(EXECUTORS).join(", ")}.`);
+  if (!make)
+    throw new SandboxConfigError(`Unknown sandbox backend "${name}". Valid: ${Object.keys(EXECUTORS).join(", ")}.`);
   return make(settings);
 }

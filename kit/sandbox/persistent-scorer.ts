@@ -1,17 +1,31 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { MetricLoadError, metricOptions, packagePaths, PythonError, pythonHelper, type ScoreResult, type TaskPackage } from "../gym/index.js";
+import {
+  MetricLoadError,
+  metricOptions,
+  packagePaths,
+  PythonError,
+  pythonHelper,
+  type ScoreResult,
+  type TaskPackage,
+} from "../gym/index.js";
 import { sandboxPython } from "./interpreter.js";
 import { DEFAULT_SCORER_LIMITS, type ScorerLimits } from "./sandboxed-scorer.js";
 import { sandboxHostUser } from "./sandbox-user.js";
 import { SCORE_DIR, ScorerWorker, type ScorerFiles, type ScorerOutcome } from "./scorer-worker.js";
 
 /** Why a scoring sandbox was stopped. */
-export type ScorerStopReason = "timeout" | "memory" | "crash" | "error" | "dirty" | "load" | "changed" | "evicted" | "closed";
+export type ScorerStopReason =
+  "timeout" | "memory" | "crash" | "error" | "dirty" | "load" | "changed" | "evicted" | "closed";
 
 /** Lifecycle of the persistent scorer's sandboxes (one per task folder). */
 export type ScorerEvent =
-  | { readonly type: "scorer-start"; readonly taskId: string; readonly dir: string; readonly reason: "first" | "restart" | "changed" }
+  | {
+      readonly type: "scorer-start";
+      readonly taskId: string;
+      readonly dir: string;
+      readonly reason: "first" | "restart" | "changed";
+    }
   | { readonly type: "scorer-stop"; readonly taskId: string; readonly dir: string; readonly reason: ScorerStopReason };
 
 export interface PersistentScorerOptions {
@@ -79,7 +93,9 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
 
   const evict = (except: Entry) => {
     while (entries.size > maxWorkers) {
-      const idle = [...entries.values()].filter((e) => e !== except && e.pending === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      const idle = [...entries.values()]
+        .filter((e) => e !== except && e.pending === 0)
+        .sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (!idle) return;
       entries.delete(idle.dir);
       idle.chain = idle.chain.then(() => stop(idle, "evicted"));
@@ -87,7 +103,13 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
   };
 
   /** 1. (re)start the task's sandbox when needed; 2. send the submission; 3. map the outcome, stopping the sandbox unless it may serve again. */
-  const scoreIn = async (entry: Entry, task: TaskPackage, files: ScorerFiles, key: string, submission: Buffer): Promise<ScoreResult> => {
+  const scoreIn = async (
+    entry: Entry,
+    task: TaskPackage,
+    files: ScorerFiles,
+    key: string,
+    submission: Buffer,
+  ): Promise<ScoreResult> => {
     const metricPath = packagePaths(task.dir).metric;
     if (entry.worker && (entry.key !== key || !entry.worker.alive)) {
       const changed = entry.key !== key;
@@ -97,10 +119,22 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
     entry.key = key;
     if (!entry.worker) {
       const python = sandboxPython();
-      const w = new ScorerWorker({ files, options: metricOptions(task), python, memoryMb: limits.memoryMb, bwrap, user });
+      const w = new ScorerWorker({
+        files,
+        options: metricOptions(task),
+        python,
+        memoryMb: limits.memoryMb,
+        bwrap,
+        user,
+      });
       live.add(w);
       entry.worker = w;
-      emit({ type: "scorer-start", taskId: entry.taskId, dir: entry.dir, reason: entry.changed ? "changed" : entry.started ? "restart" : "first" });
+      emit({
+        type: "scorer-start",
+        taskId: entry.taskId,
+        dir: entry.dir,
+        reason: entry.changed ? "changed" : entry.started ? "restart" : "first",
+      });
       entry.started = true;
       entry.changed = false;
       const o = await w.ready(limits.timeoutS);
@@ -113,11 +147,19 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
     const tail = entry.worker?.stderrTail() ?? "";
     if (o.type === "timeout") {
       await stop(entry, "timeout");
-      return { ok: false, kind: "error", message: `the task's metric ran past the scorer's ${limits.timeoutS} s limit and was killed` };
+      return {
+        ok: false,
+        kind: "error",
+        message: `the task's metric ran past the scorer's ${limits.timeoutS} s limit and was killed`,
+      };
     }
     if (o.type === "memory") {
       await stop(entry, "memory");
-      return { ok: false, kind: "error", message: `the task's metric used more than the scorer's ${limits.memoryMb} MiB memory cap and was killed` };
+      return {
+        ok: false,
+        kind: "error",
+        message: `the task's metric used more than the scorer's ${limits.memoryMb} MiB memory cap and was killed`,
+      };
     }
     if (o.type === "died" || o.reply.kind === "crash") {
       await stop(entry, "crash");
@@ -127,7 +169,10 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
     const r = o.reply;
     if (r.kind === "load") {
       await stop(entry, "load");
-      throw new MetricLoadError((r.message ?? "cannot load the metric").replaceAll(`${SCORE_DIR}/metric.py`, metricPath), metricPath);
+      throw new MetricLoadError(
+        (r.message ?? "cannot load the metric").replaceAll(`${SCORE_DIR}/metric.py`, metricPath),
+        metricPath,
+      );
     }
     if (r.dirty) await stop(entry, "dirty");
     if (r.ok && typeof r.score === "number") return { ok: true, score: r.score };
@@ -156,7 +201,17 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
     const key = h.digest("hex");
     let entry = entries.get(task.dir);
     if (!entry) {
-      entry = { dir: task.dir, taskId: task.meta.id, key, worker: null, started: false, changed: false, chain: Promise.resolve(), pending: 0, lastUsed: 0 };
+      entry = {
+        dir: task.dir,
+        taskId: task.meta.id,
+        key,
+        worker: null,
+        started: false,
+        changed: false,
+        chain: Promise.resolve(),
+        pending: 0,
+        lastUsed: 0,
+      };
       entries.set(task.dir, entry);
       evict(entry);
     }

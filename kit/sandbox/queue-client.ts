@@ -50,7 +50,11 @@ export function bullPriority(priority: number): number {
 
 /** ISO strings back to Dates after the trip through Redis JSON. */
 export function reviveRecord(raw: Record<string, unknown>): ExecutionRecord {
-  return { ...(raw as unknown as ExecutionRecord), startedAt: new Date(raw.startedAt as string), endedAt: new Date(raw.endedAt as string) };
+  return {
+    ...(raw as unknown as ExecutionRecord),
+    startedAt: new Date(raw.startedAt as string),
+    endedAt: new Date(raw.endedAt as string),
+  };
 }
 
 /**
@@ -66,13 +70,19 @@ export class SandboxQueueClient {
     private readonly workspace?: Workspace,
   ) {}
 
-  static async connect(redisUrl: string, opts: { workspace?: Workspace; prefix?: string } = {}): Promise<SandboxQueueClient> {
+  static async connect(
+    redisUrl: string,
+    opts: { workspace?: Workspace; prefix?: string } = {},
+  ): Promise<SandboxQueueClient> {
     const conn = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
     try {
       await conn.connect();
     } catch (e) {
       conn.disconnect();
-      throw new SandboxError(`Cannot reach Redis at ${redisUrl} (${(e as Error).message}). Start redis-server or pass the right --redis URL.`, { cause: e });
+      throw new SandboxError(
+        `Cannot reach Redis at ${redisUrl} (${(e as Error).message}). Start redis-server or pass the right --redis URL.`,
+        { cause: e },
+      );
     }
     const prefix = opts.prefix ?? "openmle";
     const queues: Record<string, Queue> = {};
@@ -87,14 +97,24 @@ export class SandboxQueueClient {
 
   async submit(s: QueueSubmit): Promise<ExecutionRecord> {
     const limits = resolveLimits(s.limits);
-    const ref = "meta" in s.task ? { taskId: s.task.meta.id, taskHash: packageHash(s.task.dir) } : { taskId: s.task.taskId, taskHash: s.task.taskHash };
+    const ref =
+      "meta" in s.task
+        ? { taskId: s.task.meta.id, taskHash: packageHash(s.task.dir) }
+        : { taskId: s.task.taskId, taskHash: s.task.taskHash };
     const key = idempotencyKey({ ...ref, code: s.code, limits, backend: QUEUE_BACKEND });
     if (this.workspace) {
       const stored = await findExecution(this.workspace, key);
       if (stored) return stored;
     }
     const name = limits.gpus > 0 ? GPU_QUEUE : CPU_QUEUE;
-    const data: QueueJobData = { ...ref, code: s.code, limits, priority: s.priority ?? 0, ...(s.runId ? { runId: s.runId } : {}), ...(s.nodeId ? { nodeId: s.nodeId } : {}) };
+    const data: QueueJobData = {
+      ...ref,
+      code: s.code,
+      limits,
+      priority: s.priority ?? 0,
+      ...(s.runId ? { runId: s.runId } : {}),
+      ...(s.nodeId ? { nodeId: s.nodeId } : {}),
+    };
     await this.queues[name]!.add("run", data, {
       jobId: key,
       attempts: 3,
@@ -107,7 +127,10 @@ export class SandboxQueueClient {
     try {
       raw = await jobSettled<Record<string, unknown>>(this.queues[name]!, key, this.events[name]!);
     } catch (e) {
-      throw new SandboxError(`Queue job ${key} for task ${ref.taskId} failed on every attempt: ${(e as Error).message}`, { cause: e });
+      throw new SandboxError(
+        `Queue job ${key} for task ${ref.taskId} failed on every attempt: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
     const record = reviveRecord(raw);
     return this.workspace ? writeExecution(this.workspace, record) : record;

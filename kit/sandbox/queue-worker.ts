@@ -10,7 +10,12 @@ import { SandboxPool } from "./scheduler.js";
 import type { ExecutionRecord } from "./types.js";
 
 export type WorkerEvent =
-  | { readonly type: "ready"; readonly workerId: string; readonly queues: readonly string[]; readonly tasks: readonly { id: string; hash: string }[] }
+  | {
+      readonly type: "ready";
+      readonly workerId: string;
+      readonly queues: readonly string[];
+      readonly tasks: readonly { id: string; hash: string }[];
+    }
   | { readonly type: "job-active"; readonly workerId: string; readonly jobId: string; readonly taskId: string }
   | { readonly type: "job-completed"; readonly workerId: string; readonly jobId: string; readonly status: string }
   | { readonly type: "job-failed"; readonly workerId: string; readonly jobId: string; readonly message: string };
@@ -46,30 +51,59 @@ export interface WorkerOptions {
  * idempotency key, so storing it twice is a no-op anyway. A job for a task the worker was not
  * started with, or whose content hash differs from the worker's package, fails at once (no retry).
  */
-export async function startSandboxWorker(opts: WorkerOptions): Promise<{ readonly workerId: string; close(): Promise<void> }> {
+export async function startSandboxWorker(
+  opts: WorkerOptions,
+): Promise<{ readonly workerId: string; close(): Promise<void> }> {
   const workerId = opts.workerId ?? `${hostname()}-${process.pid}`;
   const gpus = opts.gpus ?? 0;
   const jobsRoot = resolve(opts.jobsDir ?? join(tmpdir(), "openmle-jobs"));
   const tasks = new Map<string, TaskPackage>();
   for (const t of opts.tasks) {
     const rel = relative(jobsRoot, resolve(t.dir));
-    if (!rel.startsWith("..") && !isAbsolute(rel)) throw new SandboxConfigError(`Task ${t.meta.id} lies inside the job folders (${t.dir}); a worker serves only task packages outside ${jobsRoot}.`);
-    if (tasks.has(t.meta.id) && tasks.get(t.meta.id)!.dir !== t.dir) throw new SandboxConfigError(`Two task packages share the id ${t.meta.id} (${tasks.get(t.meta.id)!.dir}, ${t.dir}); give the worker one of them.`);
+    if (!rel.startsWith("..") && !isAbsolute(rel))
+      throw new SandboxConfigError(
+        `Task ${t.meta.id} lies inside the job folders (${t.dir}); a worker serves only task packages outside ${jobsRoot}.`,
+      );
+    if (tasks.has(t.meta.id) && tasks.get(t.meta.id)!.dir !== t.dir)
+      throw new SandboxConfigError(
+        `Two task packages share the id ${t.meta.id} (${tasks.get(t.meta.id)!.dir}, ${t.dir}); give the worker one of them.`,
+      );
     tasks.set(t.meta.id, t);
   }
-  if (tasks.size === 0) throw new SandboxConfigError("A worker needs the tasks it may run: pass at least one (openmle worker --task <folder|built-in id>).");
-  const pool = new SandboxPool({ cpuSlots: opts.cpus, gpuSlots: gpus, executor: opts.executor, jobsDir: opts.jobsDir, keyBackend: QUEUE_BACKEND });
+  if (tasks.size === 0)
+    throw new SandboxConfigError(
+      "A worker needs the tasks it may run: pass at least one (openmle worker --task <folder|built-in id>).",
+    );
+  const pool = new SandboxPool({
+    cpuSlots: opts.cpus,
+    gpuSlots: gpus,
+    executor: opts.executor,
+    jobsDir: opts.jobsDir,
+    keyBackend: QUEUE_BACKEND,
+  });
   const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   const process_ = async (job: Job<QueueJobData>): Promise<ExecutionRecord> => {
     const { taskId, taskHash, code, limits, priority, runId, nodeId } = job.data;
     opts.onEvent?.({ type: "job-active", workerId, jobId: String(job.id), taskId: String(taskId) });
     const task = typeof taskId === "string" ? tasks.get(taskId) : undefined;
-    if (!task) throw new UnrecoverableError(`worker ${workerId} does not run task ${JSON.stringify(taskId)}; it runs ${[...tasks.keys()].join(", ")}. Start a worker with --task for it.`);
+    if (!task)
+      throw new UnrecoverableError(
+        `worker ${workerId} does not run task ${JSON.stringify(taskId)}; it runs ${[...tasks.keys()].join(", ")}. Start a worker with --task for it.`,
+      );
     const hash = packageHash(task.dir);
     if (hash !== taskHash) {
-      throw new UnrecoverableError(`worker ${workerId} has task ${taskId} with content hash ${hash}, the job asks for ${JSON.stringify(taskHash)}: the packages differ. Give client and workers the same package.`);
+      throw new UnrecoverableError(
+        `worker ${workerId} has task ${taskId} with content hash ${hash}, the job asks for ${JSON.stringify(taskHash)}: the packages differ. Give client and workers the same package.`,
+      );
     }
-    const record = await pool.submit({ task, code, limits, priority, ...(runId ? { runId } : {}), ...(nodeId ? { nodeId } : {}) });
+    const record = await pool.submit({
+      task,
+      code,
+      limits,
+      priority,
+      ...(runId ? { runId } : {}),
+      ...(nodeId ? { nodeId } : {}),
+    });
     return { ...record, worker: workerId };
   };
   const common = {
@@ -81,13 +115,25 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<{ readonl
   };
   const names = gpus > 0 ? [CPU_QUEUE, GPU_QUEUE] : [CPU_QUEUE];
   const workers = names.map((name) => {
-    const w = new Worker<QueueJobData>(name, process_, { ...common, concurrency: name === GPU_QUEUE ? gpus : opts.cpus });
-    w.on("completed", (job, rec: ExecutionRecord) => opts.onEvent?.({ type: "job-completed", workerId, jobId: String(job.id), status: rec.status }));
-    w.on("failed", (job, err) => opts.onEvent?.({ type: "job-failed", workerId, jobId: String(job?.id), message: err.message }));
+    const w = new Worker<QueueJobData>(name, process_, {
+      ...common,
+      concurrency: name === GPU_QUEUE ? gpus : opts.cpus,
+    });
+    w.on("completed", (job, rec: ExecutionRecord) =>
+      opts.onEvent?.({ type: "job-completed", workerId, jobId: String(job.id), status: rec.status }),
+    );
+    w.on("failed", (job, err) =>
+      opts.onEvent?.({ type: "job-failed", workerId, jobId: String(job?.id), message: err.message }),
+    );
     return w;
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  opts.onEvent?.({ type: "ready", workerId, queues: names, tasks: [...tasks.values()].map((t) => ({ id: t.meta.id, hash: packageHash(t.dir) })) });
+  opts.onEvent?.({
+    type: "ready",
+    workerId,
+    queues: names,
+    tasks: [...tasks.values()].map((t) => ({ id: t.meta.id, hash: packageHash(t.dir) })),
+  });
   return {
     workerId,
     async close() {

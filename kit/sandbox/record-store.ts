@@ -4,32 +4,66 @@ import type { ExecutionRecord, FeedbackMode, SandboxLimits } from "./types.js";
 /** The executions-table row of a record (column names of kit/store/schema.ts). */
 export function recordToRow(r: ExecutionRecord): Record<string, unknown> {
   return {
-    execution_id: r.executionId, idempotency_key: r.idempotencyKey, run_id: r.runId ?? null, node_id: r.nodeId ?? null,
-    task_id: r.taskId, backend: r.backend, status: r.status, valid_score: r.validScore, test_score: r.testScore,
-    error_type: r.errorType, error_signature: r.errorSignature, traceback: r.traceback, stdout_tail: r.stdoutTail,
-    stderr_tail: r.stderrTail, wall_s: r.wallS, cpu_s: r.cpuS, peak_mem_mb: r.peakMemMb, artifacts: [...r.artifacts],
-    code_hash: r.codeHash, limits: JSON.stringify(r.limits), started_at: r.startedAt, ended_at: r.endedAt,
+    execution_id: r.executionId,
+    idempotency_key: r.idempotencyKey,
+    run_id: r.runId ?? null,
+    node_id: r.nodeId ?? null,
+    task_id: r.taskId,
+    backend: r.backend,
+    status: r.status,
+    valid_score: r.validScore,
+    test_score: r.testScore,
+    error_type: r.errorType,
+    error_signature: r.errorSignature,
+    traceback: r.traceback,
+    stdout_tail: r.stdoutTail,
+    stderr_tail: r.stderrTail,
+    wall_s: r.wallS,
+    cpu_s: r.cpuS,
+    peak_mem_mb: r.peakMemMb,
+    artifacts: [...r.artifacts],
+    code_hash: r.codeHash,
+    limits: JSON.stringify(r.limits),
+    started_at: r.startedAt,
+    ended_at: r.endedAt,
   };
 }
 
 export function rowToRecord(row: Record<string, unknown>): ExecutionRecord {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  const limits = typeof row.limits === "string" ? (JSON.parse(row.limits) as SandboxLimits) : (row.limits as SandboxLimits);
+  const limits =
+    typeof row.limits === "string" ? (JSON.parse(row.limits) as SandboxLimits) : (row.limits as SandboxLimits);
   return {
-    executionId: String(row.execution_id), idempotencyKey: String(row.idempotency_key), taskId: String(row.task_id),
-    backend: String(row.backend), status: row.status as FeedbackMode, validScore: num(row.valid_score), testScore: num(row.test_score),
-    errorType: (row.error_type as string) ?? null, errorSignature: (row.error_signature as string) ?? null,
-    traceback: (row.traceback as string) ?? null, stdoutTail: String(row.stdout_tail ?? ""), stderrTail: String(row.stderr_tail ?? ""),
-    wallS: Number(row.wall_s ?? 0), cpuS: Number(row.cpu_s ?? 0), peakMemMb: num(row.peak_mem_mb),
-    artifacts: (row.artifacts as string[]) ?? [], codeHash: String(row.code_hash ?? ""), limits,
-    startedAt: new Date(row.started_at as string | Date), endedAt: new Date(row.ended_at as string | Date),
-    ...(row.run_id ? { runId: String(row.run_id) } : {}), ...(row.node_id ? { nodeId: String(row.node_id) } : {}),
+    executionId: String(row.execution_id),
+    idempotencyKey: String(row.idempotency_key),
+    taskId: String(row.task_id),
+    backend: String(row.backend),
+    status: row.status as FeedbackMode,
+    validScore: num(row.valid_score),
+    testScore: num(row.test_score),
+    errorType: (row.error_type as string) ?? null,
+    errorSignature: (row.error_signature as string) ?? null,
+    traceback: (row.traceback as string) ?? null,
+    stdoutTail: String(row.stdout_tail ?? ""),
+    stderrTail: String(row.stderr_tail ?? ""),
+    wallS: Number(row.wall_s ?? 0),
+    cpuS: Number(row.cpu_s ?? 0),
+    peakMemMb: num(row.peak_mem_mb),
+    artifacts: (row.artifacts as string[]) ?? [],
+    codeHash: String(row.code_hash ?? ""),
+    limits,
+    startedAt: new Date(row.started_at as string | Date),
+    endedAt: new Date(row.ended_at as string | Date),
+    ...(row.run_id ? { runId: String(row.run_id) } : {}),
+    ...(row.node_id ? { nodeId: String(row.node_id) } : {}),
   };
 }
 
 /** The stored record with this idempotency key, or null. */
 export async function findExecution(ws: Workspace, idempotencyKey: string): Promise<ExecutionRecord | null> {
-  const rows = await ws.query("SELECT * FROM executions WHERE idempotency_key = $k ORDER BY started_at LIMIT 1", { k: idempotencyKey });
+  const rows = await ws.query("SELECT * FROM executions WHERE idempotency_key = $k ORDER BY started_at LIMIT 1", {
+    k: idempotencyKey,
+  });
   return rows[0] ? rowToRecord(rows[0]) : null;
 }
 

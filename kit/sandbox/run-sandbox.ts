@@ -67,7 +67,10 @@ function getDefaultScorer(executor: Executor): Scorer {
   if (executor.name === "local-unsafe") return scoreSubmission;
   if (defaultScorer) return defaultScorer;
   const why = probeBwrap();
-  if (why) throw new SandboxUnavailableError(`Scoring runs the task's metric.py in a bubblewrap sandbox, which is unavailable: ${why}. Install bubblewrap, or pass a scorer.`);
+  if (why)
+    throw new SandboxUnavailableError(
+      `Scoring runs the task's metric.py in a bubblewrap sandbox, which is unavailable: ${why}. Install bubblewrap, or pass a scorer.`,
+    );
   return (defaultScorer = process.env.OPENMLE_SCORER === "per-node" ? sandboxedScorer() : persistentScorer());
 }
 
@@ -89,7 +92,13 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
   const taskId = opts.task.meta.id;
   const hasCode = !!opts.code && opts.code.trim() !== "";
   const executor = hasCode ? (opts.executor ?? getDefaultExecutor()) : opts.executor;
-  const key = idempotencyKey({ taskId, taskHash: packageHash(opts.task.dir), code: opts.code, limits, backend: opts.keyBackend ?? executor?.name ?? "local" });
+  const key = idempotencyKey({
+    taskId,
+    taskHash: packageHash(opts.task.dir),
+    code: opts.code,
+    limits,
+    backend: opts.keyBackend ?? executor?.name ?? "local",
+  });
   if (opts.workspace && !opts.rerun) {
     const stored = await findExecution(opts.workspace, key);
     if (stored) {
@@ -105,9 +114,24 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
   if (!hasCode || !executor) {
     const c = classifyExecution({ codeMissing: true });
     const record: ExecutionRecord = {
-      ...common, backend: opts.executor?.name ?? "local", status: c.status, validScore: null, testScore: null,
-      errorType: c.errorType, errorSignature: c.errorSignature, traceback: null, stdoutTail: "", stderrTail: "",
-      wallS: 0, cpuS: 0, peakMemMb: null, artifacts: [], endedAt: new Date(), exitCode: null, exitSignal: null, warnings: [],
+      ...common,
+      backend: opts.executor?.name ?? "local",
+      status: c.status,
+      validScore: null,
+      testScore: null,
+      errorType: c.errorType,
+      errorSignature: c.errorSignature,
+      traceback: null,
+      stdoutTail: "",
+      stderrTail: "",
+      wallS: 0,
+      cpuS: 0,
+      peakMemMb: null,
+      artifacts: [],
+      endedAt: new Date(),
+      exitCode: null,
+      exitSignal: null,
+      warnings: [],
     };
     return finish(opts, record);
   }
@@ -122,8 +146,18 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
   mkdirSync(join(jobDir, "code"), { recursive: true });
   writeFileSync(join(jobDir, "code", "main.py"), opts.code);
   try {
-    const r = await executor.run({ jobDir, publicDir: opts.task.publicDir, limits, outputCapBytes: opts.outputCapBytes ?? 64 * 1024, signal: opts.signal, env: opts.env });
-    if (r.cancelled) throw new SandboxCancelledError(`Execution ${executionId} of task ${taskId} was cancelled; its process tree was killed.`);
+    const r = await executor.run({
+      jobDir,
+      publicDir: opts.task.publicDir,
+      limits,
+      outputCapBytes: opts.outputCapBytes ?? 64 * 1024,
+      signal: opts.signal,
+      env: opts.env,
+    });
+    if (r.cancelled)
+      throw new SandboxCancelledError(
+        `Execution ${executionId} of task ${taskId} was cancelled; its process tree was killed.`,
+      );
     for (const w of r.warnings) opts.onEvent?.({ type: "warning", message: w });
     const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f) || isLink(f));
     let score: ScoreResult | undefined;
@@ -132,10 +166,17 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
       const scoringStart = performance.now();
       try {
         // The scorer reads the file as the kit: a link could make it read host files (the answers).
-        const tooBig = regularFileInside(jobDir, submission) ? checkSubmission(submission, submissionCaps(opts.task)) : undefined;
+        const tooBig = regularFileInside(jobDir, submission)
+          ? checkSubmission(submission, submissionCaps(opts.task))
+          : undefined;
         score =
           tooBig === undefined
-            ? { ok: false, kind: "invalid", message: "the submission is a symbolic link or lies outside the job folder; write a regular file submission.csv" }
+            ? {
+                ok: false,
+                kind: "invalid",
+                message:
+                  "the submission is a symbolic link or lies outside the job folder; write a regular file submission.csv",
+              }
             : tooBig !== null
               ? { ok: false, kind: "invalid", message: tooBig }
               : await scorer(opts.task, submission);
@@ -144,13 +185,34 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
       }
       scoringS = (performance.now() - scoringStart) / 1000;
     }
-    const c = classifyExecution({ codeMissing: false, outcome: r, submissionFound: !!submission, score, validRange: metricRange(opts.task.meta.metric) });
+    const c = classifyExecution({
+      codeMissing: false,
+      outcome: r,
+      submissionFound: !!submission,
+      score,
+      validRange: metricRange(opts.task.meta.metric),
+    });
     const record: ExecutionRecord = {
-      ...common, backend: executor.name, status: c.status, validScore: c.validScore, testScore: c.testScore,
-      errorType: c.errorType, errorSignature: c.errorSignature, traceback: c.traceback,
-      stdoutTail: r.stdout, stderrTail: r.stderr, wallS: r.wallS, cpuS: r.cpuS, peakMemMb: r.peakMemMb,
-      artifacts: listArtifacts(jobDir), endedAt: new Date(), exitCode: r.exitCode, exitSignal: r.signal,
-      warnings: [...r.warnings, ...c.warnings], ...(keep ? { workDir: jobDir } : {}), ...(scoringS === undefined ? {} : { scoringS }),
+      ...common,
+      backend: executor.name,
+      status: c.status,
+      validScore: c.validScore,
+      testScore: c.testScore,
+      errorType: c.errorType,
+      errorSignature: c.errorSignature,
+      traceback: c.traceback,
+      stdoutTail: r.stdout,
+      stderrTail: r.stderr,
+      wallS: r.wallS,
+      cpuS: r.cpuS,
+      peakMemMb: r.peakMemMb,
+      artifacts: listArtifacts(jobDir),
+      endedAt: new Date(),
+      exitCode: r.exitCode,
+      exitSignal: r.signal,
+      warnings: [...r.warnings, ...c.warnings],
+      ...(keep ? { workDir: jobDir } : {}),
+      ...(scoringS === undefined ? {} : { scoringS }),
     };
     return await finish(opts, record);
   } finally {
@@ -160,7 +222,8 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
 
 async function finish(opts: RunSandboxOptions, record: ExecutionRecord): Promise<ExecutionRecord> {
   // Infrastructure failures (sandbox_error) are not stored: the idempotency key would replay them forever.
-  const stored = opts.workspace && record.errorType !== "sandbox_error" ? await writeExecution(opts.workspace, record) : record;
+  const stored =
+    opts.workspace && record.errorType !== "sandbox_error" ? await writeExecution(opts.workspace, record) : record;
   opts.onEvent?.({ type: "exec-end", record: stored });
   return stored;
 }

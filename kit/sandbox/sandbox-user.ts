@@ -41,11 +41,23 @@ export function sandboxHostUser(): HostUser | null {
         `Run scripts/setup.sh (or: useradd --system --user-group --no-create-home --shell /usr/sbin/nologin ${name}), or set OPENMLE_SANDBOX_USER to another unprivileged account.`,
     );
   }
-  if (user.uid === 0 || user.gid === 0) throw new Error(`the sandbox user "${name}" has uid ${user.uid} / gid ${user.gid}; it must be an unprivileged account (non-zero uid and gid).`);
+  if (user.uid === 0 || user.gid === 0)
+    throw new Error(
+      `the sandbox user "${name}" has uid ${user.uid} / gid ${user.gid}; it must be an unprivileged account (non-zero uid and gid).`,
+    );
   return user;
 }
 
 /** `setpriv` prefix that drops to `user` with no supplementary groups, no capabilities and no_new_privs. */
 export function dropPrivilegesPrefix(user: HostUser): string[] {
-  return ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"];
+  return [
+    "setpriv",
+    `--reuid=${user.uid}`,
+    `--regid=${user.gid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--no-new-privs",
+    "--",
+  ];
 }

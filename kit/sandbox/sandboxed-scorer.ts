@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
-import { MetricLoadError, metricOptions, packagePaths, PythonError, pythonHelper, type ScoreResult, type TaskPackage } from "../gym/index.js";
+import {
+  MetricLoadError,
+  metricOptions,
+  packagePaths,
+  PythonError,
+  pythonHelper,
+  type ScoreResult,
+  type TaskPackage,
+} from "../gym/index.js";
 import { finishArgs, isolationArgs } from "./bwrap-args.js";
 import { JobCgroup } from "./cgroup.js";
 import { limitedCommand } from "./limited-command.js";
@@ -26,7 +34,9 @@ export const DEFAULT_SCORER_LIMITS: ScorerLimits = { timeoutS: 120, memoryMb: 20
  * `limits.memoryMb` and killed past `limits.timeoutS`. The answers exist only inside this
  * sandbox, never in a job's. Same results as gym's scoreSubmission, which runs on the host.
  */
-export function sandboxedScorer(opts: { limits?: Partial<ScorerLimits>; bwrap?: string } = {}): (task: TaskPackage, submissionCsv: string) => Promise<ScoreResult> {
+export function sandboxedScorer(
+  opts: { limits?: Partial<ScorerLimits>; bwrap?: string } = {},
+): (task: TaskPackage, submissionCsv: string) => Promise<ScoreResult> {
   const limits = { ...DEFAULT_SCORER_LIMITS, ...opts.limits };
   const bwrap = opts.bwrap ?? "bwrap";
   const user = sandboxHostUser();
@@ -60,25 +70,81 @@ export function sandboxedScorer(opts: { limits?: Partial<ScorerLimits>; bwrap?: 
       const prefix = interpreterPrefix(python);
       if (prefix) a.push("--ro-bind", prefix, prefix);
       a.push("--dir", "/score");
-      ["metric_harness.py", "metric.py", "answers.csv", "submission.csv"].forEach((name, i) => a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `/score/${name}`));
+      ["metric_harness.py", "metric.py", "answers.csv", "submission.csv"].forEach((name, i) =>
+        a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `/score/${name}`),
+      );
       a.push("--chdir", "/tmp");
-      const env = { PATH: "/usr/bin:/bin", HOME: "/tmp", LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1", OMP_NUM_THREADS: "1", OPENBLAS_NUM_THREADS: "1", MKL_NUM_THREADS: "1", MPLBACKEND: "Agg" };
-      const command = [python, "/score/metric_harness.py", "score", "/score/metric.py", "/score/answers.csv", "/score/submission.csv", JSON.stringify(metricOptions(task))];
+      const env = {
+        PATH: "/usr/bin:/bin",
+        HOME: "/tmp",
+        LANG: "C.UTF-8",
+        PYTHONDONTWRITEBYTECODE: "1",
+        OMP_NUM_THREADS: "1",
+        OPENBLAS_NUM_THREADS: "1",
+        MKL_NUM_THREADS: "1",
+        MPLBACKEND: "Agg",
+      };
+      const command = [
+        python,
+        "/score/metric_harness.py",
+        "score",
+        "/score/metric.py",
+        "/score/answers.csv",
+        "/score/submission.csv",
+        JSON.stringify(metricOptions(task)),
+      ];
       const full = [...(user ? dropPrivilegesPrefix(user) : []), bwrap, ...finishArgs(a, env, command)];
-      const [cmd, args] = limitedCommand(cg, { fsizeBytes: 64 * 1024 * 1024, asBytes: Math.round(limits.memoryMb * 1024 * 1024) }, full);
-      const r = await supervise({ command: cmd, args, env: { PATH: "/usr/bin:/bin" }, timeoutS: limits.timeoutS, outputCapBytes: 256 * 1024, killTree: cg ? () => cg.killAll() : undefined, extraFds: fds });
+      const [cmd, args] = limitedCommand(
+        cg,
+        { fsizeBytes: 64 * 1024 * 1024, asBytes: Math.round(limits.memoryMb * 1024 * 1024) },
+        full,
+      );
+      const r = await supervise({
+        command: cmd,
+        args,
+        env: { PATH: "/usr/bin:/bin" },
+        timeoutS: limits.timeoutS,
+        outputCapBytes: 256 * 1024,
+        killTree: cg ? () => cg.killAll() : undefined,
+        extraFds: fds,
+      });
       if (cg) await cg.killAll();
       const oom = (cg?.stats().oomKills ?? 0) > 0;
-      if (r.timedOut) return { ok: false, kind: "error", message: `the task's metric ran past the scorer's ${limits.timeoutS} s limit and was killed` };
-      if (oom) return { ok: false, kind: "error", message: `the task's metric used more than the scorer's ${limits.memoryMb} MiB memory cap and was killed` };
-      const line = r.stdout.split("\n").reverse().find((l) => l.startsWith("OPENMLE_RESULT "));
+      if (r.timedOut)
+        return {
+          ok: false,
+          kind: "error",
+          message: `the task's metric ran past the scorer's ${limits.timeoutS} s limit and was killed`,
+        };
+      if (oom)
+        return {
+          ok: false,
+          kind: "error",
+          message: `the task's metric used more than the scorer's ${limits.memoryMb} MiB memory cap and was killed`,
+        };
+      const line = r.stdout
+        .split("\n")
+        .reverse()
+        .find((l) => l.startsWith("OPENMLE_RESULT "));
       if (!line) {
         const tail = (r.stderr || r.stdout).trim().split("\n").slice(-5).join(" | ");
-        throw new PythonError(`the scoring sandbox produced no result (exit ${r.exitCode ?? r.signal}): ${tail || r.spawnError || "no output"}`, p.metric);
+        throw new PythonError(
+          `the scoring sandbox produced no result (exit ${r.exitCode ?? r.signal}): ${tail || r.spawnError || "no output"}`,
+          p.metric,
+        );
       }
-      const out = JSON.parse(line.slice("OPENMLE_RESULT ".length)) as { ok: boolean; score?: number; kind?: string; message?: string };
+      const out = JSON.parse(line.slice("OPENMLE_RESULT ".length)) as {
+        ok: boolean;
+        score?: number;
+        kind?: string;
+        message?: string;
+      };
       if (out.ok && typeof out.score === "number") return { ok: true, score: out.score };
-      if (out.kind === "load") throw new MetricLoadError((out.message ?? "cannot load the metric").replaceAll("/score/metric.py", p.metric), p.metric);
+      if (out.kind === "load")
+        throw new MetricLoadError(
+          (out.message ?? "cannot load the metric").replaceAll("/score/metric.py", p.metric),
+          p.metric,
+        );
       if (out.kind === "invalid") return { ok: false, kind: "invalid", message: out.message ?? "invalid submission" };
       return { ok: false, kind: "error", message: out.message ?? "metric error" };
     } finally {

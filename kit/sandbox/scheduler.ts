@@ -49,7 +49,8 @@ export class SandboxPool {
   private runningCount = 0;
 
   constructor(private readonly opts: PoolOptions) {
-    if (!(opts.cpuSlots >= 1)) throw new SandboxConfigError(`SandboxPool cpuSlots=${opts.cpuSlots} is invalid: use an integer >= 1.`);
+    if (!(opts.cpuSlots >= 1))
+      throw new SandboxConfigError(`SandboxPool cpuSlots=${opts.cpuSlots} is invalid: use an integer >= 1.`);
     this.freeCpu = opts.cpuSlots;
     this.freeGpu = opts.gpuSlots ?? 0;
     this.freeGpuIds = Array.from({ length: this.freeGpu }, (_, i) => i);
@@ -66,7 +67,11 @@ export class SandboxPool {
   submit(job: SandboxJob & { signal?: AbortSignal }): Promise<ExecutionRecord> {
     const limits = resolveLimits(job.limits);
     const key = idempotencyKey({
-      taskId: job.task.meta.id, taskHash: packageHash(job.task.dir), code: job.code, limits, backend: this.opts.keyBackend ?? this.opts.executor?.name ?? "local",
+      taskId: job.task.meta.id,
+      taskHash: packageHash(job.task.dir),
+      code: job.code,
+      limits,
+      backend: this.opts.keyBackend ?? this.opts.executor?.name ?? "local",
     });
     const known = this.done.get(key);
     if (known) return Promise.resolve(known);
@@ -74,7 +79,11 @@ export class SandboxPool {
     if (pending) return pending;
     const cpu = Math.min(limits.cpus, this.opts.cpuSlots);
     if (limits.gpus > (this.opts.gpuSlots ?? 0)) {
-      return Promise.reject(new SandboxConfigError(`Job asks for ${limits.gpus} GPU(s) but the pool has ${this.opts.gpuSlots ?? 0}. Give the pool gpuSlots or the job gpus: 0.`));
+      return Promise.reject(
+        new SandboxConfigError(
+          `Job asks for ${limits.gpus} GPU(s) but the pool has ${this.opts.gpuSlots ?? 0}. Give the pool gpuSlots or the job gpus: 0.`,
+        ),
+      );
     }
     let onAbort: (() => void) | undefined;
     const p = new Promise<ExecutionRecord>((resolve, reject) => {
@@ -122,7 +131,17 @@ export class SandboxPool {
       this.runningCount++;
       const { signal, ...job } = head.job;
       const env = gpuIds.length ? { CUDA_VISIBLE_DEVICES: gpuIds.join(",") } : undefined;
-      runSandbox({ ...job, signal, env, executor: this.opts.executor, workspace: this.opts.workspace, scorer: this.opts.scorer, jobsDir: this.opts.jobsDir, keyBackend: this.opts.keyBackend, onEvent: this.opts.onEvent })
+      runSandbox({
+        ...job,
+        signal,
+        env,
+        executor: this.opts.executor,
+        workspace: this.opts.workspace,
+        scorer: this.opts.scorer,
+        jobsDir: this.opts.jobsDir,
+        keyBackend: this.opts.keyBackend,
+        onEvent: this.opts.onEvent,
+      })
         .then(
           (r) => {
             // An infrastructure failure says nothing about the program: never replay it.

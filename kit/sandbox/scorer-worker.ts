@@ -37,8 +37,14 @@ export type ScorerOutcome =
 /** The scoring sandbox's paths and environment (the same as the per-node scorer's). */
 export const SCORE_DIR = "/score";
 export const SCORER_ENV: Readonly<Record<string, string>> = {
-  PATH: "/usr/bin:/bin", HOME: "/tmp", LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1",
-  OMP_NUM_THREADS: "1", OPENBLAS_NUM_THREADS: "1", MKL_NUM_THREADS: "1", MPLBACKEND: "Agg",
+  PATH: "/usr/bin:/bin",
+  HOME: "/tmp",
+  LANG: "C.UTF-8",
+  PYTHONDONTWRITEBYTECODE: "1",
+  OMP_NUM_THREADS: "1",
+  OPENBLAS_NUM_THREADS: "1",
+  MKL_NUM_THREADS: "1",
+  MPLBACKEND: "Agg",
 };
 
 /**
@@ -60,7 +66,14 @@ export class ScorerWorker {
   private readonly exitedP: Promise<void>;
   readonly cg: JobCgroup | null;
 
-  constructor(opts: { files: ScorerFiles; options: Record<string, unknown>; python: string; memoryMb: number; bwrap: string; user: HostUser | null }) {
+  constructor(opts: {
+    files: ScorerFiles;
+    options: Record<string, unknown>;
+    python: string;
+    memoryMb: number;
+    bwrap: string;
+    user: HostUser | null;
+  }) {
     // Named after this process, so a later process can sweep it after a kill -9 (see cgroup.ts).
     this.cg = JobCgroup.create(`${process.pid}-${randomUUID()}`, opts.memoryMb, 256);
     const a = isolationArgs();
@@ -68,15 +81,37 @@ export class ScorerWorker {
     const prefix = interpreterPrefix(opts.python);
     if (prefix) a.push("--ro-bind", prefix, prefix);
     a.push("--perms", "0700", "--tmpfs", SCORE_DIR);
-    ["metric_harness.py", "scorer_serve.py", "metric.py", "answers.csv"].forEach((name, i) => a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `${SCORE_DIR}/${name}`));
+    ["metric_harness.py", "scorer_serve.py", "metric.py", "answers.csv"].forEach((name, i) =>
+      a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `${SCORE_DIR}/${name}`),
+    );
     a.push("--chdir", "/tmp");
     const command = [
-      opts.python, `${SCORE_DIR}/metric_harness.py`, "serve", `${SCORE_DIR}/metric.py`, `${SCORE_DIR}/answers.csv`, `${SCORE_DIR}/submission.csv`,
-      JSON.stringify(opts.options), "/tmp", "/dev/shm", SCORE_DIR,
+      opts.python,
+      `${SCORE_DIR}/metric_harness.py`,
+      "serve",
+      `${SCORE_DIR}/metric.py`,
+      `${SCORE_DIR}/answers.csv`,
+      `${SCORE_DIR}/submission.csv`,
+      JSON.stringify(opts.options),
+      "/tmp",
+      "/dev/shm",
+      SCORE_DIR,
     ];
-    const full = [...(opts.user ? dropPrivilegesPrefix(opts.user) : []), opts.bwrap, ...finishArgs(a, SCORER_ENV, command)];
-    const [cmd, args] = limitedCommand(this.cg, { fsizeBytes: 64 * 1024 * 1024, asBytes: Math.round(opts.memoryMb * 1024 * 1024) }, full);
-    this.child = spawn(cmd, args, { env: { PATH: "/usr/bin:/bin" }, stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"], detached: true });
+    const full = [
+      ...(opts.user ? dropPrivilegesPrefix(opts.user) : []),
+      opts.bwrap,
+      ...finishArgs(a, SCORER_ENV, command),
+    ];
+    const [cmd, args] = limitedCommand(
+      this.cg,
+      { fsizeBytes: 64 * 1024 * 1024, asBytes: Math.round(opts.memoryMb * 1024 * 1024) },
+      full,
+    );
+    this.child = spawn(cmd, args, {
+      env: { PATH: "/usr/bin:/bin" },
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"],
+      detached: true,
+    });
     this.exitedP = new Promise((resolve) => {
       this.child.on("error", (e) => {
         this.exitDetail = `could not start ${cmd}: ${e.message}`;
@@ -208,11 +243,13 @@ export class ScorerWorker {
   /** While idle the sandbox does not keep the kit's process alive (it dies with it: --die-with-parent). */
   private idle(): void {
     this.child.unref();
-    for (const s of [this.child.stdout, this.child.stderr, this.child.stdin] as (Readable | Writable | null)[]) (s as unknown as { unref?: () => void } | null)?.unref?.();
+    for (const s of [this.child.stdout, this.child.stderr, this.child.stdin] as (Readable | Writable | null)[])
+      (s as unknown as { unref?: () => void } | null)?.unref?.();
   }
 
   private busy(): void {
     this.child.ref();
-    for (const s of [this.child.stdout, this.child.stderr, this.child.stdin] as (Readable | Writable | null)[]) (s as unknown as { ref?: () => void } | null)?.ref?.();
+    for (const s of [this.child.stdout, this.child.stderr, this.child.stdin] as (Readable | Writable | null)[])
+      (s as unknown as { ref?: () => void } | null)?.ref?.();
   }
 }

@@ -35,7 +35,10 @@ export function stagingPoint(user?: HostUser): string {
   const dir = join(base, "openmle-stage");
   mkdirSync(dir, { recursive: true, mode: 0o755 });
   const st = lstatSync(dir);
-  if (!st.isDirectory() || st.uid !== 0) throw new Error(`${dir} must be a folder owned by root (found ${st.isSymbolicLink() ? "a symbolic link" : `uid ${st.uid}`}); remove it.`);
+  if (!st.isDirectory() || st.uid !== 0)
+    throw new Error(
+      `${dir} must be a folder owned by root (found ${st.isSymbolicLink() ? "a symbolic link" : `uid ${st.uid}`}); remove it.`,
+    );
   return dir;
 }
 
@@ -45,13 +48,30 @@ export function stagingPoint(user?: HostUser): string {
  * the job), a small tmpfs goes on `point` and the two folders are bind-mounted at
  * `<point>/data` and `<point>/workspace`, then the rest of the command runs.
  */
-export function stagePrefix(point: string, publicDir: string, jobDir: string): { prefix: string[]; publicDir: string; jobDir: string } {
+export function stagePrefix(
+  point: string,
+  publicDir: string,
+  jobDir: string,
+): { prefix: string[]; publicDir: string; jobDir: string } {
   const script =
     'mount -t tmpfs -o mode=0755,size=64k openmle-stage "$3" && mkdir "$3/data" "$3/workspace" && ' +
     'mount --bind "$1" "$3/data" && mount --bind "$2" "$3/workspace" || { echo "openmle-sandbox: cannot bind $1 and $2 for the sandbox user" >&2; exit 1; }; ' +
     'shift 3 && exec "$@"';
   return {
-    prefix: ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh", publicDir, jobDir, point],
+    prefix: [
+      "unshare",
+      "--mount",
+      "--propagation",
+      "private",
+      "--",
+      "/bin/sh",
+      "-c",
+      script,
+      "sh",
+      publicDir,
+      jobDir,
+      point,
+    ],
     publicDir: join(point, "data"),
     jobDir: join(point, "workspace"),
   };

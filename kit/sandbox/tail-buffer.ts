@@ -43,6 +43,8 @@ export class TailBuffer {
     const kept = tail.length > this.capBytes ? tail.subarray(tail.length - this.capBytes) : tail;
     const dropped = this.total - this.headLen - kept.length;
     const head = Buffer.concat(this.head).toString("utf8");
-    return dropped > 0 ? `${head}[... ${dropped} bytes dropped ...]\n${kept.toString("utf8")}` : head + kept.toString("utf8");
+    return dropped > 0
+      ? `${head}[... ${dropped} bytes dropped ...]\n${kept.toString("utf8")}`
+      : head + kept.toString("utf8");
   }
 }

@@ -34,7 +34,10 @@ class SpyMetric:
         self.value = value
     def validate_submission(self, submission, ground_truth):
         seen = {}
-${body.split("\n").map((l) => `        ${l}`).join("\n")}
+${body
+  .split("\n")
+  .map((l) => `        ${l}`)
+  .join("\n")}
         raise ValueError("SPY " + json.dumps(seen))
     def evaluate(self, y_true, y_pred):
         return 1.0
@@ -165,7 +168,11 @@ export async function startCanary(): Promise<{ port: number; connections(): numb
     s.destroy();
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { port: (server.address() as { port: number }).port, connections: () => connections, close: () => server.close() };
+  return {
+    port: (server.address() as { port: number }).port,
+    connections: () => connections,
+    close: () => server.close(),
+  };
 }
 
 /** The JSON object an adversarial program prints as its last stdout line. */

@@ -1,7 +1,14 @@
 import type { TaskPackage } from "../gym/types.js";
 
 /** The six feedback modes of spec §2.3. */
-export const FEEDBACK_MODES = ["success", "runtime_error", "missing_code", "missing_submission", "scoring_failure", "timeout"] as const;
+export const FEEDBACK_MODES = [
+  "success",
+  "runtime_error",
+  "missing_code",
+  "missing_submission",
+  "scoring_failure",
+  "timeout",
+] as const;
 export type FeedbackMode = (typeof FEEDBACK_MODES)[number];
 
 export interface SandboxLimits {

@@ -1,6 +1,17 @@
 import {
-  Bool, Float64, Int32, Int64, List, Field, Table, TimestampMillisecond, Type, Utf8, vectorFromArray,
-  type DataType, type Vector,
+  Bool,
+  Float64,
+  Int32,
+  Int64,
+  List,
+  Field,
+  Table,
+  TimestampMillisecond,
+  Type,
+  Utf8,
+  vectorFromArray,
+  type DataType,
+  type Vector,
 } from "apache-arrow";
 import { DuckDBTypeId, type DuckDBType } from "@duckdb/node-api";
 import { WorkspaceError } from "./errors.js";
@@ -69,7 +80,10 @@ export async function toArrow(ws: Workspace, sql: string, params?: Params): Prom
   const vectors: Record<string, Vector> = {};
   names.forEach((name, i) => {
     const type = arrowTypeFor(types[i]!);
-    vectors[name] = vectorFromArray(columns[i]!.map((v) => toArrowValue(v, type)), type);
+    vectors[name] = vectorFromArray(
+      columns[i]!.map((v) => toArrowValue(v, type)),
+      type,
+    );
   });
   return new Table(vectors);
 }
@@ -105,7 +119,12 @@ function fromArrowValue(v: unknown): unknown {
  * Load an Arrow table into a workspace table: appended to an existing table (columns by name),
  * or created first with `{ create: true }`.
  */
-export async function fromArrow(ws: Workspace, table: string, data: Table, opts: { create?: boolean } = {}): Promise<number> {
+export async function fromArrow(
+  ws: Workspace,
+  table: string,
+  data: Table,
+  opts: { create?: boolean } = {},
+): Promise<number> {
   const fields = data.schema.fields;
   if (opts.create) {
     const cols = fields.map((f) => `${quoteIdent(f.name)} ${duckTypeFor(f.type)}`).join(", ");
@@ -113,7 +132,11 @@ export async function fromArrow(ws: Workspace, table: string, data: Table, opts:
     ws.forgetColumns(table);
   } else {
     const { names } = await ws.columns(table).catch((e) => {
-      throw new WorkspaceError(`fromArrow: table "${table}" does not exist; pass { create: true } to create it.`, ws.dir, { cause: e });
+      throw new WorkspaceError(
+        `fromArrow: table "${table}" does not exist; pass { create: true } to create it.`,
+        ws.dir,
+        { cause: e },
+      );
     });
     const missing = fields.map((f) => f.name).filter((n) => !names.includes(n));
     if (missing.length) {

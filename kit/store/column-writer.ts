@@ -43,7 +43,9 @@ export class ColumnWriter {
       if (col === undefined && dflt === undefined) {
         chunk.setColumnValues(c, new Array(n).fill(null)); // a left-out column of another type: NULLs
       } else {
-        throw new UnsupportedColumnTypeError(`${this.names[c]} has type ${type.toString()}, which appends do not write; insert it with SQL (exec) instead`);
+        throw new UnsupportedColumnTypeError(
+          `${this.names[c]} has type ${type.toString()}, which appends do not write; insert it with SQL (exec) instead`,
+        );
       }
     }
   }
@@ -51,10 +53,18 @@ export class ColumnWriter {
 
 /** Writes `n` values into a vector; false when the type has no fast path. */
 function writeVector(
-  vector: duckdb.Vector, type: DuckDBType, col: ArrayLike<unknown> | undefined, start: number, n: number, dflt: unknown,
+  vector: duckdb.Vector,
+  type: DuckDBType,
+  col: ArrayLike<unknown> | undefined,
+  start: number,
+  n: number,
+  dflt: unknown,
 ): boolean {
   const validity = new Validity(n);
-  if (!FAST_TYPES.has(type.typeId) || (type.typeId === DuckDBTypeId.LIST && !FAST_TYPES.has((type as DuckDBListType).valueType.typeId))) {
+  if (
+    !FAST_TYPES.has(type.typeId) ||
+    (type.typeId === DuckDBTypeId.LIST && !FAST_TYPES.has((type as DuckDBListType).valueType.typeId))
+  ) {
     return false;
   }
   if (col === undefined && dflt === undefined) {
@@ -91,15 +101,29 @@ function writeVector(
 }
 
 const FAST_TYPES = new Set([
-  DuckDBTypeId.DOUBLE, DuckDBTypeId.FLOAT, DuckDBTypeId.INTEGER, DuckDBTypeId.SMALLINT, DuckDBTypeId.TINYINT,
-  DuckDBTypeId.BOOLEAN, DuckDBTypeId.BIGINT, DuckDBTypeId.TIMESTAMP, DuckDBTypeId.VARCHAR, DuckDBTypeId.LIST,
+  DuckDBTypeId.DOUBLE,
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.BOOLEAN,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.TIMESTAMP,
+  DuckDBTypeId.VARCHAR,
+  DuckDBTypeId.LIST,
 ]);
 
 type Fixed = Float64Array | Float32Array | Int32Array | Int16Array | Int8Array | Uint8Array | BigInt64Array;
 
 function fixed<T extends Fixed>(
-  vector: duckdb.Vector, validity: Validity, out: T, col: ArrayLike<unknown> | undefined, start: number, n: number,
-  dflt: unknown, conv: (v: never) => T[number],
+  vector: duckdb.Vector,
+  validity: Validity,
+  out: T,
+  col: ArrayLike<unknown> | undefined,
+  start: number,
+  n: number,
+  dflt: unknown,
+  conv: (v: never) => T[number],
 ): true {
   const c = conv as (v: unknown) => T[number];
   const fill = dflt === undefined ? undefined : c(dflt);
@@ -143,7 +167,12 @@ function asString(v: unknown): string {
  * those are laid out here and copied in one go, longer ones are assigned afterwards.
  */
 function writeStrings(
-  vector: duckdb.Vector, validity: Validity, col: ArrayLike<unknown> | undefined, start: number, n: number, dflt: unknown,
+  vector: duckdb.Vector,
+  validity: Validity,
+  col: ArrayLike<unknown> | undefined,
+  start: number,
+  n: number,
+  dflt: unknown,
 ): void {
   const bytes = scratch(n * STRING_BYTES);
   const words = new Uint32Array(bytes.buffer, 0, n * 4);
@@ -230,7 +259,12 @@ function scratch(byteCount: number): Uint8Array {
  * holding every row's elements back to back; the child is written by `writeVector` again.
  */
 function writeList(
-  vector: duckdb.Vector, validity: Validity, child: DuckDBType, col: ArrayLike<unknown> | undefined, start: number, n: number,
+  vector: duckdb.Vector,
+  validity: Validity,
+  child: DuckDBType,
+  col: ArrayLike<unknown> | undefined,
+  start: number,
+  n: number,
   dflt: unknown,
 ): boolean {
   const entries = new Uint32Array(n * 4); // little-endian uint64 pairs; offsets and lengths stay below 2^32

@@ -10,7 +10,13 @@ export async function toDanfo(ws: Workspace, sql: string, params?: Params) {
   const data: Record<string, unknown[]> = {};
   names.forEach((name, i) => {
     data[name] = columns[i]!.map((v) =>
-      typeof v === "bigint" ? Number(v) : v instanceof Date ? v.toISOString() : Array.isArray(v) ? JSON.stringify(v) : v,
+      typeof v === "bigint"
+        ? Number(v)
+        : v instanceof Date
+          ? v.toISOString()
+          : Array.isArray(v)
+            ? JSON.stringify(v)
+            : v,
     );
   });
   return new dfd.DataFrame(names.length ? data : {});

@@ -57,7 +57,10 @@ export class WorkspaceClosedError extends WorkspaceError {
     path: string,
     readonly reason: string,
   ) {
-    super(`Workspace ${path}: this handle is closed (${reason}). Use the handle the latest openWorkspace call returned, or open the workspace again.`, path);
+    super(
+      `Workspace ${path}: this handle is closed (${reason}). Use the handle the latest openWorkspace call returned, or open the workspace again.`,
+      path,
+    );
   }
 }
 

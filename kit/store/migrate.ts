@@ -44,16 +44,17 @@ export async function migrate(
     try {
       if (m.version === 1) await conn.run("CREATE TABLE schema_meta (key VARCHAR PRIMARY KEY, value VARCHAR)");
       for (const stmt of m.sql) await conn.run(stmt);
-      await conn.run(
-        "INSERT OR REPLACE INTO schema_meta VALUES ('schema_version', $v)",
-        { v: String(m.version) },
-      );
+      await conn.run("INSERT OR REPLACE INTO schema_meta VALUES ('schema_version', $v)", { v: String(m.version) });
       await conn.run("COMMIT");
     } catch (e) {
       await conn.run("ROLLBACK");
-      throw new WorkspaceError(`${dir}: migration ${m.version} (${m.description}) failed: ${(e as Error).message}`, dir, {
-        cause: e,
-      });
+      throw new WorkspaceError(
+        `${dir}: migration ${m.version} (${m.description}) failed: ${(e as Error).message}`,
+        dir,
+        {
+          cause: e,
+        },
+      );
     }
   }
   // Write the migrated schema into the database file at once: DuckDB cannot replay an ALTER TABLE

@@ -29,7 +29,10 @@ export async function readOnlyStatement(
 ): Promise<DuckDBResultReader> {
   const extracted = await track(conn.extractStatements(sql));
   const refuse = (why: string) =>
-    new ReadOnlyWorkspaceError(`Workspace ${dir} is open read-only and runs one SELECT statement; ${why}. Open it without readOnly to write.`, dir);
+    new ReadOnlyWorkspaceError(
+      `Workspace ${dir} is open read-only and runs one SELECT statement; ${why}. Open it without readOnly to write.`,
+      dir,
+    );
   if (extracted.count !== 1) throw refuse(`got ${extracted.count} statements`);
   let prepared;
   try {
@@ -37,7 +40,8 @@ export async function readOnlyStatement(
   } catch (e) {
     throw confinedError(e, dir);
   }
-  if (prepared.statementType !== StatementType.SELECT) throw refuse(`got a ${StatementType[prepared.statementType] ?? "non-SELECT"} statement`);
+  if (prepared.statementType !== StatementType.SELECT)
+    throw refuse(`got a ${StatementType[prepared.statementType] ?? "non-SELECT"} statement`);
   if (params) prepared.bind(params as never);
   try {
     return await prepared.runAndReadAll();

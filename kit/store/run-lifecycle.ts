@@ -41,10 +41,16 @@ export async function insertRun(
   run: { id: string; config: unknown; columns: Row; now?: () => number },
 ): Promise<void> {
   const started = new Date((run.now ?? Date.now)());
-  await ws.append(table, [{
-    [RUN_TABLES[table].id]: run.id, ...run.columns,
-    config: run.config, config_hash: configHash(run.config), status: "running", started_at: started,
-  }]);
+  await ws.append(table, [
+    {
+      [RUN_TABLES[table].id]: run.id,
+      ...run.columns,
+      config: run.config,
+      config_hash: configHash(run.config),
+      status: "running",
+      started_at: started,
+    },
+  ]);
 }
 
 /** Marks a stored run `running` again (a resume): its end time is cleared. */
@@ -66,7 +72,10 @@ export async function endRun(
   const us = Math.round(now() * 1000);
   const set = hasSummary ? "status = $status, summary = $summary" : "status = $status";
   await ws.exec(`UPDATE ${table} SET ${set}, ended_at = make_timestamp($us::BIGINT) WHERE ${idCol} = $id`, {
-    status, us, id, ...(hasSummary ? { summary: JSON.stringify(summary ?? null) } : {}),
+    status,
+    us,
+    id,
+    ...(hasSummary ? { summary: JSON.stringify(summary ?? null) } : {}),
   });
 }
 

@@ -22,7 +22,11 @@ export async function startRun(ws: Workspace, run: RunStart, now: () => number =
 
 /** End a `runs` row with its summary. */
 export async function finishRun(
-  ws: Workspace, runId: string, status: "finished" | "failed" | "killed", summary: unknown, now: () => number = Date.now,
+  ws: Workspace,
+  runId: string,
+  status: "finished" | "failed" | "killed",
+  summary: unknown,
+  now: () => number = Date.now,
 ): Promise<void> {
   await endRun(ws, "runs", runId, status, summary, now);
 }

@@ -23,9 +23,15 @@ export async function verifyTables(
   live: () => DuckDBConnection,
   track: <T>(statement: Promise<T>) => Promise<T>,
 ): Promise<VerifyReport> {
-  const tables = (await track(live().runAndReadAll(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1",
-  ))).getRowObjectsJS().map((r) => String(r.table_name));
+  const tables = (
+    await track(
+      live().runAndReadAll(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1",
+      ),
+    )
+  )
+    .getRowObjectsJS()
+    .map((r) => String(r.table_name));
   let rows = 0;
   for (const t of tables) {
     const conn = live(); // a closed handle says so, not that the table is unreadable

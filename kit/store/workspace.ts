@@ -72,7 +72,10 @@ export class Workspace {
 
     // 2. A writer handle this process already holds on this folder (a re-run notebook cell's) is
     //    closed once its running statement ends; its later calls throw WorkspaceClosedError.
-    if (!readOnly) await writersInProcess.get(dir)?.closeFor("the workspace was opened again for writing in this process (a re-run notebook cell?)");
+    if (!readOnly)
+      await writersInProcess
+        .get(dir)
+        ?.closeFor("the workspace was opened again for writing in this process (a re-run notebook cell?)");
     // 3. Take the writer lock, then open DuckDB (its own file lock is the backstop).
     const lock = readOnly ? null : acquireWriterLock(join(dir, LOCK_FILE), dir);
     let instance: DuckDBInstance | undefined;
@@ -110,14 +113,21 @@ export class Workspace {
   }
 
   /** Column names and DuckDB types of a query's result (used by the Arrow bridge). */
-  async queryColumns(sql: string, params?: Params): Promise<{ names: string[]; types: DuckDBType[]; columns: unknown[][] }> {
+  async queryColumns(
+    sql: string,
+    params?: Params,
+  ): Promise<{ names: string[]; types: DuckDBType[]; columns: unknown[][] }> {
     const reader = await this.track(this.live.runAndReadAll(sql, params as never));
     return { names: reader.columnNames(), types: reader.columnTypes(), columns: reader.getColumnsJS() as unknown[][] };
   }
 
   /** Read every block of table data, so DuckDB verifies its checksums (see verify-tables.ts). */
   verify(): Promise<VerifyReport> {
-    return verifyTables(this.dir, () => this.live, (st) => this.track(st));
+    return verifyTables(
+      this.dir,
+      () => this.live,
+      (st) => this.track(st),
+    );
   }
 
   /** Run `fn` in one transaction: all of its writes land, or none. */
@@ -203,7 +213,8 @@ export class Workspace {
         try {
           writer.fill(chunk, ordered, start, n);
         } catch (e) {
-          if (e instanceof UnsupportedColumnTypeError) throw new WorkspaceError(`appendColumns(${table}): ${e.message}.`, this.dir);
+          if (e instanceof UnsupportedColumnTypeError)
+            throw new WorkspaceError(`appendColumns(${table}): ${e.message}.`, this.dir);
           throw e;
         }
         appender.appendDataChunk(chunk);
@@ -219,7 +230,10 @@ export class Workspace {
     const known = new Set(names);
     for (const key of given) {
       if (!known.has(key)) {
-        throw new WorkspaceError(`append(${table}): unknown column "${key}". Columns are: ${names.join(", ")}.`, this.dir);
+        throw new WorkspaceError(
+          `append(${table}): unknown column "${key}". Columns are: ${names.join(", ")}.`,
+          this.dir,
+        );
       }
     }
   }
@@ -271,9 +285,12 @@ export class Workspace {
   }
 
   private assertWritable(op: string): void {
-    if (this.readOnly) throw new ReadOnlyWorkspaceError(`Workspace ${this.dir} is open read-only; ${op} writes. Open it without readOnly to write.`, this.dir);
+    if (this.readOnly)
+      throw new ReadOnlyWorkspaceError(
+        `Workspace ${this.dir} is open read-only; ${op} writes. Open it without readOnly to write.`,
+        this.dir,
+      );
   }
-
 }
 
 /** Open (creating when new) a workspace folder. */

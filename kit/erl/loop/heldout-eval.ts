@@ -1,5 +1,10 @@
 import {
-  evolve, meanDraftValidScore, readStoredRun, type EvolveConfigInput, type EvoEvent, type RunSummary,
+  evolve,
+  meanDraftValidScore,
+  readStoredRun,
+  type EvolveConfigInput,
+  type EvoEvent,
+  type RunSummary,
 } from "../../evo/index.js";
 import { normalizedScore, runBaselines } from "../../eval/index.js";
 import type { TaskPackage } from "../../gym/types.js";
@@ -14,10 +19,17 @@ export type Baselines = Record<string, { readonly trivial: number | null; readon
  * The hidden test scores of kit/eval's trivial and reference baselines per held-out task (once per
  * loop), for the normalised score; null pairs when `enabled` is false or kit/eval has none for the task.
  */
-export async function heldoutBaselines(ws: Workspace, tasks: readonly TaskPackage[], enabled: boolean): Promise<Baselines> {
+export async function heldoutBaselines(
+  ws: Workspace,
+  tasks: readonly TaskPackage[],
+  enabled: boolean,
+): Promise<Baselines> {
   const out: Baselines = {};
   for (const t of tasks) {
-    if (!enabled) { out[t.meta.id] = { trivial: null, reference: null }; continue; }
+    if (!enabled) {
+      out[t.meta.id] = { trivial: null, reference: null };
+      continue;
+    }
     try {
       const b = await runBaselines(t, { workspace: ws });
       out[t.meta.id] = { trivial: b.trivial, reference: b.reference };
@@ -32,11 +44,24 @@ export async function heldoutBaselines(ws: Workspace, tasks: readonly TaskPackag
  * Evolve `task` as run `runId`: a finished run is reused, a run left by a kill is resumed, else a
  * new run starts. Returns the run's stored summary.
  */
-export async function evolveRun(ws: Workspace, task: TaskPackage, runId: string, policy: Policy, config: EvolveConfigInput,
-  opts: { evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>; onEvent?: (e: EvoEvent) => void } = {}): Promise<RunSummary> {
+export async function evolveRun(
+  ws: Workspace,
+  task: TaskPackage,
+  runId: string,
+  policy: Policy,
+  config: EvolveConfigInput,
+  opts: { evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>; onEvent?: (e: EvoEvent) => void } = {},
+): Promise<RunSummary> {
   const row = await readStoredRun(ws, runId);
   if (row?.status === "finished") return JSON.parse(row.summary!) as RunSummary;
-  const res = await evolve({ task, workspace: ws, policy, evaluate: opts.evaluate, onEvent: opts.onEvent, ...(row ? { resume: runId } : { config, runId }) });
+  const res = await evolve({
+    task,
+    workspace: ws,
+    policy,
+    evaluate: opts.evaluate,
+    onEvent: opts.onEvent,
+    ...(row ? { resume: runId } : { config, runId }),
+  });
   return res.summary;
 }
 
@@ -48,24 +73,51 @@ export async function evolveRun(ws: Workspace, task: TaskPackage, runId: string,
  * Rows replace earlier rows of the same (loop, generation, task, seed).
  */
 export async function evaluateHeldout(opts: {
-  readonly workspace: Workspace; readonly loopId: string; readonly generation: number; readonly checkpoint: string;
-  readonly policy: Policy; readonly tasks: readonly TaskPackage[]; readonly seeds: readonly number[]; readonly evolve: EvolveConfigInput;
-  readonly baselines: Baselines; readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>; readonly onEvent?: (e: EvoEvent) => void;
+  readonly workspace: Workspace;
+  readonly loopId: string;
+  readonly generation: number;
+  readonly checkpoint: string;
+  readonly policy: Policy;
+  readonly tasks: readonly TaskPackage[];
+  readonly seeds: readonly number[];
+  readonly evolve: EvolveConfigInput;
+  readonly baselines: Baselines;
+  readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
+  readonly onEvent?: (e: EvoEvent) => void;
 }): Promise<HeldoutRow[]> {
   const ws = opts.workspace;
   const rows: HeldoutRow[] = [];
   for (const task of opts.tasks) {
     for (const seed of opts.seeds) {
       const runId = `${opts.loopId}-h${opts.generation}-${task.meta.id}-s${seed}`;
-      const s = await evolveRun(ws, task, runId, opts.policy, { ...opts.evolve, seed }, { evaluate: opts.evaluate, onEvent: opts.onEvent });
+      const s = await evolveRun(
+        ws,
+        task,
+        runId,
+        opts.policy,
+        { ...opts.evolve, seed },
+        { evaluate: opts.evaluate, onEvent: opts.onEvent },
+      );
       const draft = await meanDraftValidScore(ws, runId);
       const b = opts.baselines[task.meta.id] ?? { trivial: null, reference: null };
       const test = s.champion?.testScore ?? null;
       rows.push({
-        loopId: opts.loopId, generation: opts.generation, checkpoint: opts.checkpoint, taskId: task.meta.id, seed, runId,
-        validScore: s.champion?.validScore ?? null, testScore: test, validRate: s.validRate, meanDraftScore: draft,
-        trivial: b.trivial, reference: b.reference,
-        normalized: b.trivial !== null && b.reference !== null ? normalizedScore(test, { trivial: b.trivial, reference: b.reference }, task.meta.higherIsBetter) : null,
+        loopId: opts.loopId,
+        generation: opts.generation,
+        checkpoint: opts.checkpoint,
+        taskId: task.meta.id,
+        seed,
+        runId,
+        validScore: s.champion?.validScore ?? null,
+        testScore: test,
+        validRate: s.validRate,
+        meanDraftScore: draft,
+        trivial: b.trivial,
+        reference: b.reference,
+        normalized:
+          b.trivial !== null && b.reference !== null
+            ? normalizedScore(test, { trivial: b.trivial, reference: b.reference }, task.meta.higherIsBetter)
+            : null,
       });
     }
   }

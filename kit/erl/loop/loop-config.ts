@@ -26,7 +26,15 @@ export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
     evolve: { harness: "openmle", steps: 2, gen0Drafts: 2, perRunTimeoutS: 120, debugMaxAttempts: 0 },
     collect: { perTaskCap: 1, batchSize: 1, maxAttempts: 1, concurrency: 1, perRunTimeoutS: 120, maxSandboxS: 0 },
     sft: { epochs: 10, lr: 0.5, heldOut: 0 },
-    rl: { steps: 1, group: 2, groupsPerStep: 1, mode: "sync", workers: 2, perRunTimeoutS: 120, operatorMix: { draft: 1, improve: 0, debug: 0, crossover: 0 } },
+    rl: {
+      steps: 1,
+      group: 2,
+      groupsPerStep: 1,
+      mode: "sync",
+      workers: 2,
+      perRunTimeoutS: 120,
+      operatorMix: { draft: 1, improve: 0, debug: 0, crossover: 0 },
+    },
   },
   laptop: {
     evolve: { harness: "openmle", steps: 8, gen0Drafts: 4, perRunTimeoutS: 120, debugMaxAttempts: 2 },
@@ -43,17 +51,51 @@ export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
 };
 
 /** Settings of loop() (`openmle config schema loop`). Stage overrides are merged over the preset and checked by each stage's own schema. */
-export const LoopConfig = z.object({
-  preset: z.enum(LOOP_PRESETS).default("smoke").describe("Stage sizes: smoke (CI, minutes), laptop (about an hour on 2 cores), paper (GPU box; see the hand-off in kit/erl/README.md)."),
-  generations: z.number().int().min(0).default(1).describe("Generations to train: checkpoint k → checkpoint k+1, k = 0 … generations−1."),
-  seeds: z.array(z.number().int()).min(1).default([1]).describe("Evolve seeds: every training and held-out task runs once per seed."),
-  from: z.string().default("default").describe("Generation 0's policy: \"default\", a checkpoint name or a params .json file."),
-  evolve: z.record(z.string(), z.unknown()).default({}).describe("Overrides of the preset's evolve settings (openmle config schema evolve)."),
-  collect: z.record(z.string(), z.unknown()).default({}).describe("Overrides of the preset's collectSft settings (openmle config schema collectSft)."),
-  sft: z.record(z.string(), z.unknown()).default({}).describe("Overrides of the preset's SFT settings (openmle config schema sftTrain)."),
-  rl: z.record(z.string(), z.unknown()).default({}).describe("Overrides of the preset's trainRL settings (openmle config schema rl)."),
-  baselines: z.boolean().default(true).describe("Run kit/eval's trivial and reference baselines on each held-out task for the normalised score."),
-}).strict();
+export const LoopConfig = z
+  .object({
+    preset: z
+      .enum(LOOP_PRESETS)
+      .default("smoke")
+      .describe(
+        "Stage sizes: smoke (CI, minutes), laptop (about an hour on 2 cores), paper (GPU box; see the hand-off in kit/erl/README.md).",
+      ),
+    generations: z
+      .number()
+      .int()
+      .min(0)
+      .default(1)
+      .describe("Generations to train: checkpoint k → checkpoint k+1, k = 0 … generations−1."),
+    seeds: z
+      .array(z.number().int())
+      .min(1)
+      .default([1])
+      .describe("Evolve seeds: every training and held-out task runs once per seed."),
+    from: z
+      .string()
+      .default("default")
+      .describe('Generation 0\'s policy: "default", a checkpoint name or a params .json file.'),
+    evolve: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Overrides of the preset's evolve settings (openmle config schema evolve)."),
+    collect: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Overrides of the preset's collectSft settings (openmle config schema collectSft)."),
+    sft: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Overrides of the preset's SFT settings (openmle config schema sftTrain)."),
+    rl: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Overrides of the preset's trainRL settings (openmle config schema rl)."),
+    baselines: z
+      .boolean()
+      .default(true)
+      .describe("Run kit/eval's trivial and reference baselines on each held-out task for the normalised score."),
+  })
+  .strict();
 export type LoopConfig = z.infer<typeof LoopConfig>;
 export type LoopConfigInput = z.input<typeof LoopConfig>;
 

@@ -5,34 +5,81 @@ export const LOOP_STAGES = ["heldout", "evolve", "collect", "sft", "rl", "checkp
 export type LoopStage = (typeof LOOP_STAGES)[number] | "baselines";
 
 /** The stored result of a finished stage, or null when it has not finished (absent or killed while running). */
-export async function stageResult<T>(ws: Workspace, loopId: string, generation: number, stage: LoopStage): Promise<T | null> {
-  const r = (await ws.query<{ status: string; result: string | null }>(
-    "SELECT status, result FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s", { l: loopId, g: generation, s: stage }))[0];
+export async function stageResult<T>(
+  ws: Workspace,
+  loopId: string,
+  generation: number,
+  stage: LoopStage,
+): Promise<T | null> {
+  const r = (
+    await ws.query<{ status: string; result: string | null }>(
+      "SELECT status, result FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s",
+      { l: loopId, g: generation, s: stage },
+    )
+  )[0];
   return r && r.status === "done" ? (JSON.parse(r.result ?? "null") as T) : null;
 }
 
 /** Records a stage `running` (started now) or `done` with its result (start time kept, ended now). */
-export async function markStage(ws: Workspace, loopId: string, generation: number, stage: LoopStage, status: "running" | "done", result: unknown = null, now: () => number = Date.now): Promise<void> {
-  const prev = status === "done"
-    ? (await ws.query<{ started_at: Date }>("SELECT started_at FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s", { l: loopId, g: generation, s: stage }))[0]?.started_at
-    : undefined;
+export async function markStage(
+  ws: Workspace,
+  loopId: string,
+  generation: number,
+  stage: LoopStage,
+  status: "running" | "done",
+  result: unknown = null,
+  now: () => number = Date.now,
+): Promise<void> {
+  const prev =
+    status === "done"
+      ? (
+          await ws.query<{ started_at: Date }>(
+            "SELECT started_at FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s",
+            { l: loopId, g: generation, s: stage },
+          )
+        )[0]?.started_at
+      : undefined;
   await ws.transaction(async () => {
-    await ws.exec("DELETE FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s", { l: loopId, g: generation, s: stage });
-    await ws.append("loop_stages", [{
-      loop_id: loopId, generation, stage, status, result: JSON.stringify(result),
-      started_at: prev ?? new Date(now()), ended_at: status === "done" ? new Date(now()) : null,
-    }]);
+    await ws.exec("DELETE FROM loop_stages WHERE loop_id = $l AND generation = $g AND stage = $s", {
+      l: loopId,
+      g: generation,
+      s: stage,
+    });
+    await ws.append("loop_stages", [
+      {
+        loop_id: loopId,
+        generation,
+        stage,
+        status,
+        result: JSON.stringify(result),
+        started_at: prev ?? new Date(now()),
+        ended_at: status === "done" ? new Date(now()) : null,
+      },
+    ]);
   });
 }
 
 /** Every stage record of a loop, in order. */
-export async function loopStages(ws: Workspace, loopId: string): Promise<{ generation: number; stage: string; status: string }[]> {
-  return ws.query("SELECT generation, stage, status FROM loop_stages WHERE loop_id = $l ORDER BY generation, started_at", { l: loopId });
+export async function loopStages(
+  ws: Workspace,
+  loopId: string,
+): Promise<{ generation: number; stage: string; status: string }[]> {
+  return ws.query(
+    "SELECT generation, stage, status FROM loop_stages WHERE loop_id = $l ORDER BY generation, started_at",
+    { l: loopId },
+  );
 }
 
 /** The training and held-out task ids a loop was started with (table `loops`), or null without the loop. */
-export async function loopTaskSets(ws: Workspace, loopId: string): Promise<{ train: string[]; heldout: string[] } | null> {
+export async function loopTaskSets(
+  ws: Workspace,
+  loopId: string,
+): Promise<{ train: string[]; heldout: string[] } | null> {
   const [row] = await ws.query<{ train_tasks: string; heldout_tasks: string }>(
-    "SELECT train_tasks, heldout_tasks FROM loops WHERE loop_id = $l", { l: loopId });
-  return row ? { train: JSON.parse(row.train_tasks) as string[], heldout: JSON.parse(row.heldout_tasks) as string[] } : null;
+    "SELECT train_tasks, heldout_tasks FROM loops WHERE loop_id = $l",
+    { l: loopId },
+  );
+  return row
+    ? { train: JSON.parse(row.train_tasks) as string[], heldout: JSON.parse(row.heldout_tasks) as string[] }
+    : null;
 }

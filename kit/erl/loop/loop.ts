@@ -75,13 +75,27 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
   const emit = opts.onEvent ?? (() => {});
   const [train, held] = [ids(opts.trainTasks), ids(opts.heldoutTasks)];
   const overlap = train.filter((t) => held.includes(t));
-  if (overlap.length) throw new LoopError(`training and held-out tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen, so remove them from one set`);
-  if (!train.length || !held.length) throw new LoopError("the loop needs at least one training task and one held-out task");
+  if (overlap.length)
+    throw new LoopError(
+      `training and held-out tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen, so remove them from one set`,
+    );
+  if (!train.length || !held.length)
+    throw new LoopError("the loop needs at least one training task and one held-out task");
   // Start, or resume with the stored config (the task sets must match).
   const cfg = await openLoop(ws, L, train, held, opts.config, now);
   const evoEvent = (event: EvoEvent) => emit({ type: "evo", event });
   const stage = stageRunner(ws, L, emit, now);
-  const run: LoopRun = { ws, loopId: L, cfg, settings: stageSettings(cfg), trainTasks: opts.trainTasks, evaluate: opts.evaluate, evoEvent, stage, now };
+  const run: LoopRun = {
+    ws,
+    loopId: L,
+    cfg,
+    settings: stageSettings(cfg),
+    trainTasks: opts.trainTasks,
+    evaluate: opts.evaluate,
+    evoEvent,
+    stage,
+    now,
+  };
   try {
     const baselines = await stage(-1, "baselines", () => heldoutBaselines(ws, opts.heldoutTasks, cfg.baselines));
     const start = await resolvePolicyParams(cfg.from, ws);
@@ -89,10 +103,23 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
     let params = start.params;
     const generations: GenerationRecord[] = [];
     // 1. for checkpoint k.
-    const heldout = (k: number) => stage(k, "heldout", async () => {
-      const rows = await evaluateHeldout({ workspace: ws, loopId: L, generation: k, checkpoint: checkpoints[k]!, policy: policyFor(params, checkpoints[k]!), tasks: opts.heldoutTasks, seeds: cfg.seeds, evolve: run.settings.evolve, baselines, evaluate: opts.evaluate, onEvent: evoEvent });
-      return { runs: rows.map((r) => r.runId) };
-    });
+    const heldout = (k: number) =>
+      stage(k, "heldout", async () => {
+        const rows = await evaluateHeldout({
+          workspace: ws,
+          loopId: L,
+          generation: k,
+          checkpoint: checkpoints[k]!,
+          policy: policyFor(params, checkpoints[k]!),
+          tasks: opts.heldoutTasks,
+          seeds: cfg.seeds,
+          evolve: run.settings.evolve,
+          baselines,
+          evaluate: opts.evaluate,
+          onEvent: evoEvent,
+        });
+        return { runs: rows.map((r) => r.runId) };
+      });
     for (let k = 0; k < cfg.generations; k++) {
       await heldout(k);
       // 2.–6. (train-generation.ts)

@@ -6,17 +6,30 @@ import { LoopConfig, type LoopConfigInput } from "./loop-config.js";
  * Starts loop `loopId` (table `loops`, kit/store's run lifecycle), or resumes it with its stored
  * config; a resume must name the same training and held-out task sets (LoopError otherwise).
  */
-export async function openLoop(ws: Workspace, loopId: string, train: readonly string[], held: readonly string[],
-  config: LoopConfigInput | undefined, now: () => number): Promise<LoopConfig> {
+export async function openLoop(
+  ws: Workspace,
+  loopId: string,
+  train: readonly string[],
+  held: readonly string[],
+  config: LoopConfigInput | undefined,
+  now: () => number,
+): Promise<LoopConfig> {
   const run = await openRun<LoopConfig>(ws, {
-    table: "loops", id: loopId, mode: "auto",
+    table: "loops",
+    id: loopId,
+    mode: "auto",
     fresh: () => LoopConfig.parse(config ?? {}),
     resumed: (stored) => LoopConfig.parse(stored),
     columns: () => ({ train_tasks: JSON.stringify(train), heldout_tasks: JSON.stringify(held) }),
     check: ({ row }) => {
-      const [st, sh] = [JSON.parse(row.train_tasks as string) as string[], JSON.parse(row.heldout_tasks as string) as string[]];
+      const [st, sh] = [
+        JSON.parse(row.train_tasks as string) as string[],
+        JSON.parse(row.heldout_tasks as string) as string[],
+      ];
       if (st.join(",") !== train.join(",") || sh.join(",") !== held.join(",")) {
-        throw new LoopError(`loop "${loopId}" was started with training tasks ${st.join(",")} and held-out tasks ${sh.join(",")}: pass the same sets to resume it, or pick a new loop id`);
+        throw new LoopError(
+          `loop "${loopId}" was started with training tasks ${st.join(",")} and held-out tasks ${sh.join(",")}: pass the same sets to resume it, or pick a new loop id`,
+        );
       }
     },
     notFound: () => new LoopError(`no loop "${loopId}" in this workspace: pass the id of a loop it holds`),

@@ -7,7 +7,10 @@ import { heldoutScores, renormaliseHeldout } from "./heldout-store.js";
 import { loopTaskSets, markStage, stageResult } from "./loop-store.js";
 
 /** Runs the two baselines of one task and returns their hidden test scores (default: kit/eval's runBaselines in the sandbox). */
-export type BaselineRunner = (task: TaskPackage, ws: Workspace) => Promise<{ trivial: number | null; reference: number | null }>;
+export type BaselineRunner = (
+  task: TaskPackage,
+  ws: Workspace,
+) => Promise<{ trivial: number | null; reference: number | null }>;
 
 const sandboxBaselines: BaselineRunner = async (task, ws) => {
   const b = await runBaselines(task, { workspace: ws });
@@ -22,13 +25,18 @@ const sandboxBaselines: BaselineRunner = async (task, ws) => {
  * whose stored pair has a null are re-run. The loop's `baselines` stage result becomes the new pairs, and
  * every stored row takes its task's pair (rows written by a process that still held older pairs included).
  */
-export async function refreshBaselines(ws: Workspace, loopId: string, tasks: readonly TaskPackage[],
-  opts: { readonly onlyMissing?: boolean; readonly run?: BaselineRunner } = {}): Promise<Baselines> {
+export async function refreshBaselines(
+  ws: Workspace,
+  loopId: string,
+  tasks: readonly TaskPackage[],
+  opts: { readonly onlyMissing?: boolean; readonly run?: BaselineRunner } = {},
+): Promise<Baselines> {
   const sets = await loopTaskSets(ws, loopId);
   if (!sets) throw new LoopError(`no loop "${loopId}" in this workspace: pass the id of a loop it holds`);
   const heldIds = sets.heldout;
   const stray = tasks.filter((t) => !heldIds.includes(t.meta.id)).map((t) => t.meta.id);
-  if (stray.length) throw new LoopError(`${stray.join(", ")} not among loop "${loopId}"'s held-out tasks (${heldIds.join(", ")})`);
+  if (stray.length)
+    throw new LoopError(`${stray.join(", ")} not among loop "${loopId}"'s held-out tasks (${heldIds.join(", ")})`);
   const run = opts.run ?? sandboxBaselines;
   const baselines: Baselines = { ...((await stageResult<Baselines>(ws, loopId, -1, "baselines")) ?? {}) };
   for (const t of tasks) {
@@ -41,8 +49,10 @@ export async function refreshBaselines(ws: Workspace, loopId: string, tasks: rea
   const rows = (await heldoutScores(ws, loopId)).map(({ testScore, ...key }) => {
     const b = baselines[key.taskId] ?? { trivial: null, reference: null };
     const h = hib.get(key.taskId);
-    const normalized = b.trivial !== null && b.reference !== null && h !== undefined
-      ? normalizedScore(testScore, { trivial: b.trivial, reference: b.reference }, h) : null;
+    const normalized =
+      b.trivial !== null && b.reference !== null && h !== undefined
+        ? normalizedScore(testScore, { trivial: b.trivial, reference: b.reference }, h)
+        : null;
     return { ...key, trivial: b.trivial, reference: b.reference, normalized };
   });
   await renormaliseHeldout(ws, loopId, rows);

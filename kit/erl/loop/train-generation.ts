@@ -28,14 +28,20 @@ export interface LoopRun {
 }
 
 /** Generation k's policy: the grammar policy with checkpoint k's params, named after the checkpoint. */
-export const policyFor = (params: GrammarParams, checkpoint: string): Policy => createCheckpointPolicy(params, checkpoint);
+export const policyFor = (params: GrammarParams, checkpoint: string): Policy =>
+  createCheckpointPolicy(params, checkpoint);
 
 /**
  * Stages 2–6 of generation k (policy: checkpoint `ck` with `params`), each run once (stage-runner.ts):
  * 2. evolve every training task per seed; 3. collectSft from those runs and fresh drafts; 4. SFT from
  * checkpoint k; 5. trainRL from the SFT checkpoint; 6. checkpoint k+1 with its lineage.
  */
-export async function trainGeneration(run: LoopRun, k: number, ck: string, params: GrammarParams): Promise<GenerationRecord> {
+export async function trainGeneration(
+  run: LoopRun,
+  k: number,
+  ck: string,
+  params: GrammarParams,
+): Promise<GenerationRecord> {
   const { ws, loopId: L, cfg, settings: s, stage } = run;
   // 2.
   const evo = await stage(k, "evolve", async () => {
@@ -43,7 +49,14 @@ export async function trainGeneration(run: LoopRun, k: number, ck: string, param
     for (const task of run.trainTasks) {
       for (const seed of cfg.seeds) {
         const runId = `${L}-g${k}-${task.meta.id}-s${seed}`;
-        await evolveRun(ws, task, runId, policyFor(params, ck), { ...s.evolve, seed }, { evaluate: run.evaluate, onEvent: run.evoEvent });
+        await evolveRun(
+          ws,
+          task,
+          runId,
+          policyFor(params, ck),
+          { ...s.evolve, seed },
+          { evaluate: run.evaluate, onEvent: run.evoEvent },
+        );
         runs.push(runId);
       }
     }
@@ -57,7 +70,15 @@ export async function trainGeneration(run: LoopRun, k: number, ck: string, param
     // Runs without any valid score cannot reach a segment threshold (collectSft refuses them by name).
     const scored: string[] = [];
     for (const r of evo.runs) if (await runHasSuccess(ws, r)) scored.push(r);
-    const r = await collectSft({ workspace: ws, dataset, tasks: run.trainTasks, teachers: { primary: policyFor(params, ck) }, runs: scored, config: { ...s.collect, seed: k }, evaluate: run.evaluate });
+    const r = await collectSft({
+      workspace: ws,
+      dataset,
+      tasks: run.trainTasks,
+      teachers: { primary: policyFor(params, ck) },
+      runs: scored,
+      config: { ...s.collect, seed: k },
+      evaluate: run.evaluate,
+    });
     return { dataset, examples: r.examples.length, composition: r.composition };
   });
   // 4.
@@ -71,15 +92,45 @@ export async function trainGeneration(run: LoopRun, k: number, ck: string, param
   const rl = await stage(k, "rl", async () => {
     const row = await readRun(ws, "rl_runs", rlRun);
     if (row?.status === "finished") return { runId: rlRun, checkpoint: rlRun };
-    const r = await trainRL({ workspace: ws, tasks: run.trainTasks, from: sftName, to: rlRun, config: { ...s.rl, seed: (s.rl.seed ?? 1) + k }, now: run.now, ...(row ? { resume: rlRun } : { runId: rlRun }) });
+    const r = await trainRL({
+      workspace: ws,
+      tasks: run.trainTasks,
+      from: sftName,
+      to: rlRun,
+      config: { ...s.rl, seed: (s.rl.seed ?? 1) + k },
+      now: run.now,
+      ...(row ? { resume: rlRun } : { runId: rlRun }),
+    });
     return { runId: r.runId, checkpoint: r.checkpoint };
   });
   // 6.
   const next = `${L}-g${k + 1}`;
   return stage(k, "checkpoint", async () => {
     const rlCk = await loadCheckpoint(ws, rl.checkpoint);
-    const record: GenerationRecord = { generation: k + 1, checkpoint: next, parent: ck, trainRuns: evo.runs, dataset, examples: col.examples, composition: col.composition, sftCheckpoint: sftName, rlRun: rl.runId };
-    await saveCheckpoint(ws, { name: next, params: rlCk.params, parent: ck, source: "loop", dataset, config: { loop: L, loopConfigHash: configHash(cfg), stages: s, lineage: record }, metrics: { examples: col.examples } }, { replace: true });
+    const record: GenerationRecord = {
+      generation: k + 1,
+      checkpoint: next,
+      parent: ck,
+      trainRuns: evo.runs,
+      dataset,
+      examples: col.examples,
+      composition: col.composition,
+      sftCheckpoint: sftName,
+      rlRun: rl.runId,
+    };
+    await saveCheckpoint(
+      ws,
+      {
+        name: next,
+        params: rlCk.params,
+        parent: ck,
+        source: "loop",
+        dataset,
+        config: { loop: L, loopConfigHash: configHash(cfg), stages: s, lineage: record },
+        metrics: { examples: col.examples },
+      },
+      { replace: true },
+    );
     return record;
   });
 }

@@ -11,13 +11,23 @@ import { z } from "zod";
  * 5. r = clip((s̃ − W)/(B − W), 0, 1)^α (α = 1); exactly one finite score available → r = 1 for it;
  *    a non-finite score → r = 0.
  */
-export const AdaptiveBoundsOptions = z.object({
-  anchor: z.enum(["top16", "top8", "mean", "median", "static"]).default("top16").describe("Anchor of the worst bound: the 16th/8th best score (the lowest when fewer), the mean, the median, or the static bounds only (falls back to top16 when no static bounds are given)."),
-  shift: z.number().min(0).default(0.25).describe("W = anchor − shift·(B − anchor)."),
-  alpha: z.number().positive().default(1).describe("Reward exponent α: r = clip(...)^α."),
-  staticBest: z.number().optional().describe("Static best bound (signed), e.g. the leaderboard's gold score: B = min(B, staticBest)."),
-  staticWorst: z.number().optional().describe("Static worst bound (signed): W = max(W, staticWorst)."),
-}).strict();
+export const AdaptiveBoundsOptions = z
+  .object({
+    anchor: z
+      .enum(["top16", "top8", "mean", "median", "static"])
+      .default("top16")
+      .describe(
+        "Anchor of the worst bound: the 16th/8th best score (the lowest when fewer), the mean, the median, or the static bounds only (falls back to top16 when no static bounds are given).",
+      ),
+    shift: z.number().min(0).default(0.25).describe("W = anchor − shift·(B − anchor)."),
+    alpha: z.number().positive().default(1).describe("Reward exponent α: r = clip(...)^α."),
+    staticBest: z
+      .number()
+      .optional()
+      .describe("Static best bound (signed), e.g. the leaderboard's gold score: B = min(B, staticBest)."),
+    staticWorst: z.number().optional().describe("Static worst bound (signed): W = max(W, staticWorst)."),
+  })
+  .strict();
 export type AdaptiveBoundsOptions = z.input<typeof AdaptiveBoundsOptions>;
 
 export interface AdaptiveBounds {
@@ -45,7 +55,11 @@ function anchorOf(sorted: readonly number[], mode: "top16" | "top8" | "mean" | "
 }
 
 /** Bounds and rewards of one group given the task's earlier scores (pure; see the formula above). */
-export function adaptiveBounds(history: readonly number[], group: readonly number[], opts: AdaptiveBoundsOptions = {}): AdaptiveBounds {
+export function adaptiveBounds(
+  history: readonly number[],
+  group: readonly number[],
+  opts: AdaptiveBoundsOptions = {},
+): AdaptiveBounds {
   const o = AdaptiveBoundsOptions.parse(opts);
   const finite = [...history, ...group].filter((x) => Number.isFinite(x)).sort((a, b) => b - a);
   if (finite.length === 0) return { best: null, worst: null, rewards: group.map(() => 0) };

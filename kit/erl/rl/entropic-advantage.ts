@@ -21,10 +21,13 @@ const LOG2 = Math.log(2);
 export function klToUniform(c: readonly number[], beta: number): number {
   const z = c.map((x) => beta * x);
   const lse = logSumExp(z);
-  return Math.log(c.length) + z.reduce((s, v) => {
-    const lq = v - lse;
-    return s + (lq > -745 ? Math.exp(lq) * lq : 0);
-  }, 0);
+  return (
+    Math.log(c.length) +
+    z.reduce((s, v) => {
+      const lq = v - lse;
+      return s + (lq > -745 ? Math.exp(lq) * lq : 0);
+    }, 0)
+  );
 }
 
 export function entropicAdvantage(rewards: readonly number[]): EntropicAdvantage {
@@ -48,7 +51,9 @@ export function entropicAdvantage(rewards: readonly number[]): EntropicAdvantage
   const e = c.map((x) => Math.exp(hi * x));
   const advantages = e.map((ei, i) => {
     let others = 0;
-    e.forEach((ej, j) => { if (j !== i) others += ej; });
+    e.forEach((ej, j) => {
+      if (j !== i) others += ej;
+    });
     return ei / (others / (k - 1) + 1e-12) - 1;
   });
   return { beta: hi, advantages };

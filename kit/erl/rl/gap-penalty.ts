@@ -10,15 +10,30 @@ import { z } from "zod";
  *   a positive reward r becomes r · factor; rewards ≤ 0 are left alone.
  * No printed validation (or scale 0) → g is unknown (null) and factor = 1.
  */
-export const GapPenaltyOptions = z.object({
-  coefficient: z.number().min(0).default(0.05).describe("Penalty per tolerance unit of relative gap (0 disables the penalty)."),
-  tolerance: z.number().positive().default(0.12).describe("Relative validation–test gap that costs `coefficient` of the reward."),
-}).strict();
+export const GapPenaltyOptions = z
+  .object({
+    coefficient: z
+      .number()
+      .min(0)
+      .default(0.05)
+      .describe("Penalty per tolerance unit of relative gap (0 disables the penalty)."),
+    tolerance: z
+      .number()
+      .positive()
+      .default(0.12)
+      .describe("Relative validation–test gap that costs `coefficient` of the reward."),
+  })
+  .strict();
 export type GapPenaltyOptions = z.input<typeof GapPenaltyOptions>;
 
 /** Theoretical range of the kit's metrics that are bounded (accuracy-like [0, 1], QWK [−1, 1]); others are unbounded. */
 export const METRIC_RANGES: Readonly<Record<string, number>> = {
-  accuracy: 1, macro_f1: 1, roc_auc: 1, roc_auc_ovr: 1, map_at_k: 1, qwk: 2,
+  accuracy: 1,
+  macro_f1: 1,
+  roc_auc: 1,
+  roc_auc_ovr: 1,
+  map_at_k: 1,
+  qwk: 2,
 };
 
 export interface GapInput {
@@ -44,7 +59,8 @@ export function gapScale(i: GapInput): number {
 
 export function gapPenalty(i: GapInput, opts: GapPenaltyOptions = {}): GapPenalty {
   const o = GapPenaltyOptions.parse(opts);
-  if (i.validation === null || !Number.isFinite(i.validation) || !Number.isFinite(i.test)) return { gap: null, factor: 1 };
+  if (i.validation === null || !Number.isFinite(i.validation) || !Number.isFinite(i.test))
+    return { gap: null, factor: 1 };
   const scale = gapScale(i);
   if (!(scale > 0)) return { gap: null, factor: 1 };
   const gap = Math.abs(i.test - i.validation) / scale;

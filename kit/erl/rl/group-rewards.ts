@@ -42,15 +42,39 @@ export interface GroupRewards {
  * 4. a flagged program's reward is hackReward (−0.5);
  * 5. entropic advantages of the final rewards (and GRPO's, for comparison).
  */
-export function groupRewards(outcomes: readonly RolloutOutcome[], history: readonly number[], s: GroupRewardSettings): GroupRewards {
+export function groupRewards(
+  outcomes: readonly RolloutOutcome[],
+  history: readonly number[],
+  s: GroupRewardSettings,
+): GroupRewards {
   const signed = outcomes.map((o) => (o.hack ? Number.NaN : signedScore(o.testScore, s.higherIsBetter)));
   const b = adaptiveBounds(history, signed, s.bounds);
-  const gaps = outcomes.map((o) => o.testScore === null || o.hack ? { gap: null, factor: 1 }
-    : gapPenalty({ test: o.testScore, validation: o.validScore, metricRange: s.metricRange, leaderboardRange: s.leaderboardRange }, s.gap));
-  const rewards = b.rewards.map((r, i) => (outcomes[i]!.hack ? (s.hackReward ?? -0.5) : penaliseReward(r, gaps[i]!.factor)));
+  const gaps = outcomes.map((o) =>
+    o.testScore === null || o.hack
+      ? { gap: null, factor: 1 }
+      : gapPenalty(
+          {
+            test: o.testScore,
+            validation: o.validScore,
+            metricRange: s.metricRange,
+            leaderboardRange: s.leaderboardRange,
+          },
+          s.gap,
+        ),
+  );
+  const rewards = b.rewards.map((r, i) =>
+    outcomes[i]!.hack ? (s.hackReward ?? -0.5) : penaliseReward(r, gaps[i]!.factor),
+  );
   const ent = entropicAdvantage(rewards);
   return {
-    best: b.best, worst: b.worst, beta: ent.beta, signed, gap: gaps.map((g) => g.gap), gapFactor: gaps.map((g) => g.factor),
-    rewards, advantages: ent.advantages, grpoAdvantages: grpoAdvantage(rewards),
+    best: b.best,
+    worst: b.worst,
+    beta: ent.beta,
+    signed,
+    gap: gaps.map((g) => g.gap),
+    gapFactor: gaps.map((g) => g.factor),
+    rewards,
+    advantages: ent.advantages,
+    grpoAdvantages: grpoAdvantage(rewards),
   };
 }

@@ -12,11 +12,24 @@ import { gradientStep, logSoftmax, type GrammarChoice, type GrammarParams } from
  * gradientStep (weights A_i s_i / (|y_i| N)). log π_θ(y) = Σ over the recorded decisions of
  * log softmax(θ)[value] over the options offered, which equals logProb's replay of the program.
  */
-export const GspoOptions = z.object({
-  lr: z.number().positive().default(1).describe("Learning rate of the ascent step on the logits."),
-  epsilon: z.number().positive().default(0.2).describe("Clip range ε of the sequence ratio (the LLM reference runs use 3.5e-4 at lr 1e-6; the grammar policy's logits move far more per step)."),
-  epochs: z.number().int().positive().default(1).describe("Ascent steps per batch (the ratio moves away from 1 after the first)."),
-}).strict();
+export const GspoOptions = z
+  .object({
+    lr: z.number().positive().default(1).describe("Learning rate of the ascent step on the logits."),
+    epsilon: z
+      .number()
+      .positive()
+      .default(0.2)
+      .describe(
+        "Clip range ε of the sequence ratio (the LLM reference runs use 3.5e-4 at lr 1e-6; the grammar policy's logits move far more per step).",
+      ),
+    epochs: z
+      .number()
+      .int()
+      .positive()
+      .default(1)
+      .describe("Ascent steps per batch (the ratio moves away from 1 after the first)."),
+  })
+  .strict();
 export type GspoOptions = z.input<typeof GspoOptions>;
 
 export interface GspoSample {
@@ -41,7 +54,11 @@ export function sequenceLogProb(params: GrammarParams, choices: readonly Grammar
   }, 0);
 }
 
-export function gspoUpdate(params: GrammarParams, samples: readonly GspoSample[], opts: GspoOptions = {}): { params: GrammarParams; stats: GspoStats } {
+export function gspoUpdate(
+  params: GrammarParams,
+  samples: readonly GspoSample[],
+  opts: GspoOptions = {},
+): { params: GrammarParams; stats: GspoStats } {
   const o = GspoOptions.parse(opts);
   const usable = samples.filter((s) => s.choices.length > 0 && Number.isFinite(s.oldLogProb) && s.advantage !== 0);
   const stats: GspoStats = { objective: [], clippedShare: [], meanRatio: [] };
@@ -60,12 +77,19 @@ export function gspoUpdate(params: GrammarParams, samples: readonly GspoSample[]
       ratios += ratio / usable.length;
       const isClipped = (s.advantage > 0 && ratio > 1 + o.epsilon) || (s.advantage < 0 && ratio < 1 - o.epsilon);
       if (isClipped) clipped++;
-      return { choices: s.choices, weight: isClipped || !Number.isFinite(ratio) ? 0 : (s.advantage * ratio) / (len * n) };
+      return {
+        choices: s.choices,
+        weight: isClipped || !Number.isFinite(ratio) ? 0 : (s.advantage * ratio) / (len * n),
+      };
     });
     stats.objective.push(obj);
     stats.clippedShare.push(clipped / usable.length);
     stats.meanRatio.push(ratios);
-    theta = gradientStep(theta, weighted.filter((w) => w.weight !== 0), o.lr);
+    theta = gradientStep(
+      theta,
+      weighted.filter((w) => w.weight !== 0),
+      o.lr,
+    );
   }
   return { params: theta, stats };
 }

@@ -22,7 +22,10 @@ export function leaderboardBounds(task: TaskPackage): LeaderboardBounds | null {
   const path = existsSync(own) ? own : task.meta.competitionId ? liteLeaderboardPath(task.meta.competitionId) : null;
   if (!path || !existsSync(path)) return null;
   const lb = parseLeaderboardCsv(readFileSync(path, "utf8"), path);
-  const signed = lb.scores.map((s) => (task.meta.higherIsBetter ? s : -s)).filter(Number.isFinite).sort((a, b) => b - a);
+  const signed = lb.scores
+    .map((s) => (task.meta.higherIsBetter ? s : -s))
+    .filter(Number.isFinite)
+    .sort((a, b) => b - a);
   if (signed.length < 2) return null;
   const gold = signed[medalPositions(signed.length).gold - 1]!;
   return { staticBest: gold, staticWorst: signed[signed.length - 1]!, range: signed[0]! - signed[signed.length - 1]! };

@@ -36,32 +36,68 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
   let stored: Readonly<Row> | undefined;
   let state: Omit<RlStart, "runId" | "cfg"> | undefined;
   const run = await openRun<RlConfig>(ws, {
-    table: "rl_runs", id, mode: opts.resume ? "resume" : "new",
+    table: "rl_runs",
+    id,
+    mode: opts.resume ? "resume" : "new",
     fresh: () => RlConfig.parse(opts.config ?? {}),
-    resumed: (config) => RlConfig.parse({ ...(config as object), ...(opts.config?.steps ? { steps: opts.config.steps } : {}) }),
-    columns: (cfg) => ({ tasks: JSON.stringify(taskIds), from_checkpoint: from, to_name: opts.to, mode: cfg.mode, seed: cfg.seed }),
+    resumed: (config) =>
+      RlConfig.parse({ ...(config as object), ...(opts.config?.steps ? { steps: opts.config.steps } : {}) }),
+    columns: (cfg) => ({
+      tasks: JSON.stringify(taskIds),
+      from_checkpoint: from,
+      to_name: opts.to,
+      mode: cfg.mode,
+      seed: cfg.seed,
+    }),
     check: ({ row }) => {
       stored = row;
       const tasks = JSON.parse(row.tasks as string) as string[];
-      if (tasks.join(",") !== taskIds.join(",")) throw new ErlError(`RL run "${id}" trained on ${tasks.join(",")}: pass --tasks ${tasks.join(",")}`);
-      if (row.to_name !== opts.to) throw new ErlError(`RL run "${id}" writes checkpoint "${row.to_name}": pass --to ${row.to_name}`);
+      if (tasks.join(",") !== taskIds.join(","))
+        throw new ErlError(`RL run "${id}" trained on ${tasks.join(",")}: pass --tasks ${tasks.join(",")}`);
+      if (row.to_name !== opts.to)
+        throw new ErlError(`RL run "${id}" writes checkpoint "${row.to_name}": pass --to ${row.to_name}`);
     },
-    notFound: () => new ErlError(`RL run "${id}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM rl_runs"`),
+    notFound: () =>
+      new ErlError(
+        `RL run "${id}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM rl_runs"`,
+      ),
     before: async (resumed, cfg) => {
       if (resumed) {
-        const st = await readResumeState(ws, id, new Map(opts.tasks.map((t) => [t.meta.id, t.meta.higherIsBetter])), cfg.keepParents);
-        const params = st.checkpoint ? (await loadCheckpoint(ws, st.checkpoint)).params : (await resolvePolicyParams(stored!.from_checkpoint as string, ws)).params;
-        state = { params, version: st.step, serial: st.groupsWritten, store: st.store, history: st.history, perTask: st.perTask };
+        const st = await readResumeState(
+          ws,
+          id,
+          new Map(opts.tasks.map((t) => [t.meta.id, t.meta.higherIsBetter])),
+          cfg.keepParents,
+        );
+        const params = st.checkpoint
+          ? (await loadCheckpoint(ws, st.checkpoint)).params
+          : (await resolvePolicyParams(stored!.from_checkpoint as string, ws)).params;
+        state = {
+          params,
+          version: st.step,
+          serial: st.groupsWritten,
+          store: st.store,
+          history: st.history,
+          perTask: st.perTask,
+        };
         return;
       }
       if (await checkpointExists(ws, opts.to)) {
         throw new CheckpointExistsError(`checkpoint "${opts.to}" already exists in ${ws.dir}: pick another --to name`);
       }
       const params = (await resolvePolicyParams(from, ws)).params;
-      state = { params, version: 0, serial: 0, store: new ParentStore(cfg.keepParents), history: new Map(), perTask: new Map() };
+      state = {
+        params,
+        version: 0,
+        serial: 0,
+        store: new ParentStore(cfg.keepParents),
+        history: new Map(),
+        perTask: new Map(),
+      };
     },
     now,
   });
-  if (!run.resumed && run.config.seedFromRuns) for (const t of opts.tasks) await seedFromEvolve(ws, t, state!.store, state!.history);
+  if (!run.resumed && run.config.seedFromRuns)
+    for (const t of opts.tasks) await seedFromEvolve(ws, t, state!.store, state!.history);
   return { runId: id, cfg: run.config, ...state! };
 }

@@ -43,7 +43,10 @@ export function parentFitness(states: readonly ParentStats[]): number[] {
 }
 
 /** Which stored programs an operator may use as parents: improve/crossover reward > 0, debug reward ≤ 0. */
-export function eligibleParents<T extends ParentStats>(states: readonly T[], operator: "improve" | "debug" | "crossover"): T[] {
+export function eligibleParents<T extends ParentStats>(
+  states: readonly T[],
+  operator: "improve" | "debug" | "crossover",
+): T[] {
   return states.filter((s) => (operator === "debug" ? s.reward <= 0 : s.reward > 0));
 }
 
@@ -51,12 +54,20 @@ export function eligibleParents<T extends ParentStats>(states: readonly T[], ope
  * Draw `n` distinct parents with probability ∝ fitness (fitness over all of the task's states, the
  * draw among the eligible ones). Fewer eligible than n → as many as there are.
  */
-export function drawParents<T extends ParentStats>(states: readonly T[], operator: "improve" | "debug" | "crossover", n: number, rng: Rng): T[] {
+export function drawParents<T extends ParentStats>(
+  states: readonly T[],
+  operator: "improve" | "debug" | "crossover",
+  n: number,
+  rng: Rng,
+): T[] {
   const fit = parentFitness(states);
   const pool = states.map((s, i) => ({ s, f: fit[i]! })).filter(({ s }) => eligibleParents([s], operator).length > 0);
   const out: T[] = [];
   while (out.length < n && pool.length) {
-    const k = sampleIndex(rng, pool.map((p) => p.f));
+    const k = sampleIndex(
+      rng,
+      pool.map((p) => p.f),
+    );
     out.push(pool[k]!.s);
     pool.splice(k, 1);
   }
@@ -66,6 +77,10 @@ export function drawParents<T extends ParentStats>(states: readonly T[], operato
 /** The `keep` fittest states (stable for ties), in their original order. */
 export function keepTop<T extends ParentStats>(states: readonly T[], keep = 10): T[] {
   const fit = parentFitness(states);
-  const idx = states.map((_, i) => i).sort((a, b) => fit[b]! - fit[a]! || a - b).slice(0, keep).sort((a, b) => a - b);
+  const idx = states
+    .map((_, i) => i)
+    .sort((a, b) => fit[b]! - fit[a]! || a - b)
+    .slice(0, keep)
+    .sort((a, b) => a - b);
   return idx.map((i) => states[i]!);
 }

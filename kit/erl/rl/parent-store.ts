@@ -58,17 +58,40 @@ export class ParentStore {
   }
 
   toRows(runId: string): Record<string, unknown>[] {
-    return [...this.byTask.entries()].flatMap(([taskId, states]) => states.map((s) => ({
-      run_id: runId, task_id: taskId, state_id: s.id, reward: s.reward, visits: s.visits,
-      child_rewards: JSON.stringify(s.childRewards), view: JSON.stringify(s.view),
-    })));
+    return [...this.byTask.entries()].flatMap(([taskId, states]) =>
+      states.map((s) => ({
+        run_id: runId,
+        task_id: taskId,
+        state_id: s.id,
+        reward: s.reward,
+        visits: s.visits,
+        child_rewards: JSON.stringify(s.childRewards),
+        view: JSON.stringify(s.view),
+      })),
+    );
   }
 
-  static fromRows(rows: readonly { task_id: string; state_id: string; reward: number; visits: number; child_rewards: string; view: string }[], keep = 10): ParentStore {
+  static fromRows(
+    rows: readonly {
+      task_id: string;
+      state_id: string;
+      reward: number;
+      visits: number;
+      child_rewards: string;
+      view: string;
+    }[],
+    keep = 10,
+  ): ParentStore {
     const store = new ParentStore(keep);
     for (const r of rows) {
       const list = store.byTask.get(r.task_id) ?? [];
-      list.push({ id: r.state_id, reward: r.reward, visits: r.visits, childRewards: JSON.parse(r.child_rewards) as number[], view: JSON.parse(r.view) as NodeView });
+      list.push({
+        id: r.state_id,
+        reward: r.reward,
+        visits: r.visits,
+        childRewards: JSON.parse(r.child_rewards) as number[],
+        view: JSON.parse(r.view) as NodeView,
+      });
       store.byTask.set(r.task_id, list);
     }
     return store;

@@ -21,7 +21,9 @@ export interface TaskRewardInfo {
 export function taskRewardInfo(task: TaskPackage): TaskRewardInfo {
   const lb = leaderboardBounds(task);
   return {
-    higherIsBetter: task.meta.higherIsBetter, metricRange: METRIC_RANGES[task.meta.metric] ?? null, leaderboardRange: lb?.range ?? null,
+    higherIsBetter: task.meta.higherIsBetter,
+    metricRange: METRIC_RANGES[task.meta.metric] ?? null,
+    leaderboardRange: lb?.range ?? null,
     ...(lb ? { staticBest: lb.staticBest, staticWorst: lb.staticWorst } : {}),
   };
 }
@@ -60,8 +62,15 @@ const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 
  * 4. the step's metrics.
  */
 export function consumeBatch(
-  batch: readonly GroupResult[], params: GrammarParams,
-  ctx: { history: Map<string, number[]>; store: ParentStore; info: Map<string, TaskRewardInfo>; cfg: RlConfig; perTask: Map<string, number> },
+  batch: readonly GroupResult[],
+  params: GrammarParams,
+  ctx: {
+    history: Map<string, number[]>;
+    store: ParentStore;
+    info: Map<string, TaskRewardInfo>;
+    cfg: RlConfig;
+    perTask: Map<string, number>;
+  },
 ): { params: GrammarParams; scored: ScoredGroup[]; gspo: GspoStats } {
   const scored: ScoredGroup[] = [];
   const samples: GspoSample[] = [];
@@ -69,22 +78,55 @@ export function consumeBatch(
     const id = g.task.meta.id;
     const info = ctx.info.get(id)!;
     const hist = ctx.history.get(id) ?? [];
-    const bounds = { ...ctx.cfg.bounds, ...(info.staticBest !== undefined ? { staticBest: info.staticBest, staticWorst: info.staticWorst } : {}) };
-    const scores = groupRewards(g.rollouts.map((r) => ({ testScore: r.record?.testScore ?? null, validScore: r.record?.validScore ?? null, hack: r.hack })), hist, {
-      higherIsBetter: info.higherIsBetter, metricRange: info.metricRange, leaderboardRange: info.leaderboardRange, bounds, gap: ctx.cfg.gap, hackReward: ctx.cfg.hackReward,
-    });
+    const bounds = {
+      ...ctx.cfg.bounds,
+      ...(info.staticBest !== undefined ? { staticBest: info.staticBest, staticWorst: info.staticWorst } : {}),
+    };
+    const scores = groupRewards(
+      g.rollouts.map((r) => ({
+        testScore: r.record?.testScore ?? null,
+        validScore: r.record?.validScore ?? null,
+        hack: r.hack,
+      })),
+      hist,
+      {
+        higherIsBetter: info.higherIsBetter,
+        metricRange: info.metricRange,
+        leaderboardRange: info.leaderboardRange,
+        bounds,
+        gap: ctx.cfg.gap,
+        hackReward: ctx.cfg.hackReward,
+      },
+    );
     ctx.history.set(id, [...hist, ...scores.signed.filter(Number.isFinite)]);
-    ctx.store.recordChildren(id, g.parents.map((p) => p.nodeId), scores.rewards);
-    ctx.store.add(id, g.rollouts.map((r, i) => ({ id: `${g.groupId}-${r.idx}`, reward: scores.rewards[i]!, view: rolloutView(g, i) })));
+    ctx.store.recordChildren(
+      id,
+      g.parents.map((p) => p.nodeId),
+      scores.rewards,
+    );
+    ctx.store.add(
+      id,
+      g.rollouts.map((r, i) => ({ id: `${g.groupId}-${r.idx}`, reward: scores.rewards[i]!, view: rolloutView(g, i) })),
+    );
     ctx.perTask.set(id, (ctx.perTask.get(id) ?? 0) + 1);
-    g.rollouts.forEach((r, i) => samples.push({ choices: r.choices, oldLogProb: r.oldLogProb, advantage: scores.advantages[i]! }));
+    g.rollouts.forEach((r, i) =>
+      samples.push({ choices: r.choices, oldLogProb: r.oldLogProb, advantage: scores.advantages[i]! }),
+    );
     scored.push({ group: g, scores });
   }
   const { params: next, stats } = gspoUpdate(params, samples, ctx.cfg.gspo);
   return { params: next, scored, gspo: stats };
 }
 
-export function stepMetrics(step: number, version: number, scored: readonly ScoredGroup[], dropped: number, gspo: GspoStats, wallS: number, perTask: Map<string, number>): RlStepMetrics {
+export function stepMetrics(
+  step: number,
+  version: number,
+  scored: readonly ScoredGroup[],
+  dropped: number,
+  gspo: GspoStats,
+  wallS: number,
+  perTask: Map<string, number>,
+): RlStepMetrics {
   const rewards = scored.flatMap((s) => s.scores.rewards);
   const rollouts = scored.flatMap((s) => s.group.rollouts);
   const bestAdv = scored.map((s) => {
@@ -92,12 +134,19 @@ export function stepMetrics(step: number, version: number, scored: readonly Scor
     return s.scores.advantages[r.indexOf(Math.max(...r))] ?? 0;
   });
   return {
-    step, groups: scored.length, dropped,
-    meanReward: mean(rewards), bestReward: rewards.length ? Math.max(...rewards) : 0, bestAdvantage: mean(bestAdv),
+    step,
+    groups: scored.length,
+    dropped,
+    meanReward: mean(rewards),
+    bestReward: rewards.length ? Math.max(...rewards) : 0,
+    bestAdvantage: mean(bestAdv),
     beta: mean(scored.map((s) => s.scores.beta)),
     validRate: mean(rollouts.map((r) => (r.record?.status === "success" && !r.hack ? 1 : 0))),
-    hackFlags: rollouts.filter((r) => r.hack).length, wallS,
-    meanLag: mean(scored.map((s) => version - s.group.version)), gspo, perTask: Object.fromEntries(perTask),
+    hackFlags: rollouts.filter((r) => r.hack).length,
+    wallS,
+    meanLag: mean(scored.map((s) => version - s.group.version)),
+    gspo,
+    perTask: Object.fromEntries(perTask),
   };
 }
 
@@ -106,8 +155,15 @@ export function rolloutView(g: GroupResult, i: number): NodeView {
   const r = g.rollouts[i]!;
   const rec = r.record;
   return {
-    nodeId: `${g.groupId}-${r.idx}`, operator: g.operator, code: r.code, plan: r.plan, spec: r.spec,
-    status: rec?.status ?? "runtime_error", validScore: rec?.validScore ?? null,
-    errorSignature: rec ? rec.errorSignature : "reward_hack", traceback: rec?.traceback ?? null, stdoutTail: rec?.stdoutTail ?? "",
+    nodeId: `${g.groupId}-${r.idx}`,
+    operator: g.operator,
+    code: r.code,
+    plan: r.plan,
+    spec: r.spec,
+    status: rec?.status ?? "runtime_error",
+    validScore: rec?.validScore ?? null,
+    errorSignature: rec ? rec.errorSignature : "reward_hack",
+    traceback: rec?.traceback ?? null,
+    stdoutTail: rec?.stdoutTail ?? "",
   };
 }

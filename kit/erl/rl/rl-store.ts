@@ -6,28 +6,86 @@ import type { RlStepMetrics, ScoredGroup } from "./rl-step.js";
 /** rl_* tables: what trainRL writes per step and a resume reads back (rl_runs: kit/store's run lifecycle). */
 
 const groupRow = (runId: string, g: GroupResult, t0: number, extra: Record<string, unknown>) => ({
-  run_id: runId, group_id: g.groupId, task_id: g.task.meta.id, operator: g.operator, parent_ids: JSON.stringify(g.parents.map((p) => p.nodeId)),
-  policy_version: g.version, messages: JSON.stringify(g.messages), started_s: (g.startedMs - t0) / 1000, ended_s: (g.endedMs - t0) / 1000, ...extra,
+  run_id: runId,
+  group_id: g.groupId,
+  task_id: g.task.meta.id,
+  operator: g.operator,
+  parent_ids: JSON.stringify(g.parents.map((p) => p.nodeId)),
+  policy_version: g.version,
+  messages: JSON.stringify(g.messages),
+  started_s: (g.startedMs - t0) / 1000,
+  ended_s: (g.endedMs - t0) / 1000,
+  ...extra,
 });
 
 /** One step, atomically: its consumed and dropped groups, their rollouts, the step row and the parent store. */
-export async function writeStep(ws: Workspace, runId: string, t0: number, m: RlStepMetrics, checkpoint: string, scored: readonly ScoredGroup[], dropped: readonly GroupResult[], store: ParentStore): Promise<void> {
+export async function writeStep(
+  ws: Workspace,
+  runId: string,
+  t0: number,
+  m: RlStepMetrics,
+  checkpoint: string,
+  scored: readonly ScoredGroup[],
+  dropped: readonly GroupResult[],
+  store: ParentStore,
+): Promise<void> {
   await ws.transaction(async () => {
     await ws.append("rl_groups", [
-      ...scored.map(({ group: g, scores: s }) => groupRow(runId, g, t0, { consumed_step: m.step, status: "consumed", best_bound: s.best, worst_bound: s.worst, beta: s.beta })),
+      ...scored.map(({ group: g, scores: s }) =>
+        groupRow(runId, g, t0, {
+          consumed_step: m.step,
+          status: "consumed",
+          best_bound: s.best,
+          worst_bound: s.worst,
+          beta: s.beta,
+        }),
+      ),
       ...dropped.map((g) => groupRow(runId, g, t0, { status: "dropped" })),
     ]);
-    await ws.append("rl_rollouts", scored.flatMap(({ group: g, scores: s }) => g.rollouts.map((r, i) => ({
-      run_id: runId, group_id: g.groupId, idx: r.idx, task_id: g.task.meta.id, operator: g.operator, code: r.code, choices: JSON.stringify(r.choices),
-      old_log_prob: r.oldLogProb, status: r.record?.status ?? "not_executed", valid_score: r.record?.validScore ?? null, test_score: r.record?.testScore ?? null,
-      gap: s.gap[i], gap_factor: s.gapFactor[i], reward: s.rewards[i], advantage: s.advantages[i], grpo_advantage: s.grpoAdvantages[i],
-      hack_check: r.hack, hack_reason: r.hackReason, execution_id: r.record?.executionId ?? null, wall_s: r.record?.wallS ?? null,
-    }))));
-    await ws.append("rl_steps", [{
-      run_id: runId, step: m.step, checkpoint, groups: m.groups, dropped: m.dropped, mean_reward: m.meanReward, best_reward: m.bestReward,
-      best_advantage: m.bestAdvantage, beta: m.beta, valid_rate: m.validRate, hack_flags: m.hackFlags, wall_s: m.wallS,
-      metrics: JSON.stringify({ gspo: m.gspo, perTask: m.perTask, meanLag: m.meanLag }),
-    }]);
+    await ws.append(
+      "rl_rollouts",
+      scored.flatMap(({ group: g, scores: s }) =>
+        g.rollouts.map((r, i) => ({
+          run_id: runId,
+          group_id: g.groupId,
+          idx: r.idx,
+          task_id: g.task.meta.id,
+          operator: g.operator,
+          code: r.code,
+          choices: JSON.stringify(r.choices),
+          old_log_prob: r.oldLogProb,
+          status: r.record?.status ?? "not_executed",
+          valid_score: r.record?.validScore ?? null,
+          test_score: r.record?.testScore ?? null,
+          gap: s.gap[i],
+          gap_factor: s.gapFactor[i],
+          reward: s.rewards[i],
+          advantage: s.advantages[i],
+          grpo_advantage: s.grpoAdvantages[i],
+          hack_check: r.hack,
+          hack_reason: r.hackReason,
+          execution_id: r.record?.executionId ?? null,
+          wall_s: r.record?.wallS ?? null,
+        })),
+      ),
+    );
+    await ws.append("rl_steps", [
+      {
+        run_id: runId,
+        step: m.step,
+        checkpoint,
+        groups: m.groups,
+        dropped: m.dropped,
+        mean_reward: m.meanReward,
+        best_reward: m.bestReward,
+        best_advantage: m.bestAdvantage,
+        beta: m.beta,
+        valid_rate: m.validRate,
+        hack_flags: m.hackFlags,
+        wall_s: m.wallS,
+        metrics: JSON.stringify({ gspo: m.gspo, perTask: m.perTask, meanLag: m.meanLag }),
+      },
+    ]);
     await ws.exec("DELETE FROM rl_parent_states WHERE run_id = $r", { r: runId });
     await ws.append("rl_parent_states", store.toRows(runId));
   });
@@ -43,15 +101,46 @@ export interface ResumeState {
   readonly groupsWritten: number;
 }
 
-export async function readResumeState(ws: Workspace, runId: string, higherIsBetter: Map<string, boolean>, keep: number): Promise<ResumeState> {
-  const [last] = await ws.query<{ step: number; checkpoint: string }>("SELECT step, checkpoint FROM rl_steps WHERE run_id = $r ORDER BY step DESC LIMIT 1", { r: runId });
-  const store = ParentStore.fromRows(await ws.query("SELECT * FROM rl_parent_states WHERE run_id = $r ORDER BY task_id, state_id", { r: runId }) as never, keep);
+export async function readResumeState(
+  ws: Workspace,
+  runId: string,
+  higherIsBetter: Map<string, boolean>,
+  keep: number,
+): Promise<ResumeState> {
+  const [last] = await ws.query<{ step: number; checkpoint: string }>(
+    "SELECT step, checkpoint FROM rl_steps WHERE run_id = $r ORDER BY step DESC LIMIT 1",
+    { r: runId },
+  );
+  const store = ParentStore.fromRows(
+    (await ws.query("SELECT * FROM rl_parent_states WHERE run_id = $r ORDER BY task_id, state_id", {
+      r: runId,
+    })) as never,
+    keep,
+  );
   const history = new Map<string, number[]>();
   const rows = await ws.query<{ task_id: string; test_score: number }>(
     `SELECT r.task_id, r.test_score FROM rl_rollouts r JOIN rl_groups g USING (run_id, group_id)
-     WHERE r.run_id = $r AND r.hack_check IS NULL AND r.test_score IS NOT NULL AND isfinite(r.test_score) ORDER BY g.consumed_step, r.group_id, r.idx`, { r: runId });
-  for (const x of rows) history.set(x.task_id, [...(history.get(x.task_id) ?? []), higherIsBetter.get(x.task_id) ? x.test_score : -x.test_score]);
-  const counts = await ws.query<{ task_id: string; n: number }>("SELECT task_id, count(*)::INTEGER AS n FROM rl_groups WHERE run_id = $r AND status = 'consumed' GROUP BY task_id", { r: runId });
-  const [{ n }] = await ws.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM rl_groups WHERE run_id = $r", { r: runId }) as [{ n: number }];
-  return { step: last?.step ?? 0, checkpoint: last?.checkpoint ?? null, store, history, perTask: new Map(counts.map((c) => [c.task_id, c.n])), groupsWritten: n };
+     WHERE r.run_id = $r AND r.hack_check IS NULL AND r.test_score IS NOT NULL AND isfinite(r.test_score) ORDER BY g.consumed_step, r.group_id, r.idx`,
+    { r: runId },
+  );
+  for (const x of rows)
+    history.set(x.task_id, [
+      ...(history.get(x.task_id) ?? []),
+      higherIsBetter.get(x.task_id) ? x.test_score : -x.test_score,
+    ]);
+  const counts = await ws.query<{ task_id: string; n: number }>(
+    "SELECT task_id, count(*)::INTEGER AS n FROM rl_groups WHERE run_id = $r AND status = 'consumed' GROUP BY task_id",
+    { r: runId },
+  );
+  const [{ n }] = (await ws.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM rl_groups WHERE run_id = $r", {
+    r: runId,
+  })) as [{ n: number }];
+  return {
+    step: last?.step ?? 0,
+    checkpoint: last?.checkpoint ?? null,
+    store,
+    history,
+    perTask: new Map(counts.map((c) => [c.task_id, c.n])),
+    groupsWritten: n,
+  };
 }

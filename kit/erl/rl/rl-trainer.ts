@@ -46,7 +46,10 @@ export class RlTrainer implements GroupSource {
   private readonly mix: number[];
   private lastStepAt: number;
 
-  constructor(start: RlStart, private readonly s: TrainerSetup) {
+  constructor(
+    start: RlStart,
+    private readonly s: TrainerSetup,
+  ) {
     ({ cfg: this.cfg, params: this.params, version: this.version, serial: this.serial } = start);
     ({ store: this.store, history: this.history, perTask: this.perTask } = start);
     this.info = new Map(s.tasks.map((t) => [t.meta.id, taskRewardInfo(t)]));
@@ -62,7 +65,16 @@ export class RlTrainer implements GroupSource {
     const task = [...this.s.tasks].sort((a, b) => load(a.meta.id) - load(b.meta.id))[0]!;
     const pick = this.store.pick(task.meta.id, OPERATORS[sampleIndex(rng, this.mix)]!, rng);
     inFlight.set(task.meta.id, (inFlight.get(task.meta.id) ?? 0) + 1);
-    return { groupId: `g${String(this.serial++).padStart(5, "0")}`, task, operator: pick.operator, parents: pick.parents.map((p) => p.view), params: this.params, version: this.version, size: cfg.group, rng: rng.fork() };
+    return {
+      groupId: `g${String(this.serial++).padStart(5, "0")}`,
+      task,
+      operator: pick.operator,
+      parents: pick.parents.map((p) => p.view),
+      params: this.params,
+      version: this.version,
+      size: cfg.group,
+      rng: rng.fork(),
+    };
   }
 
   /** 3. Plans a group and starts generating and executing it. */
@@ -70,7 +82,14 @@ export class RlTrainer implements GroupSource {
     const spec = this.plan();
     const done = runGroup(spec, this.s.runner).then((g) => {
       this.inFlight.set(g.task.meta.id, this.inFlight.get(g.task.meta.id)! - 1);
-      this.s.emit({ type: "group", groupId: g.groupId, taskId: g.task.meta.id, operator: g.operator, version: g.version, wallS: (g.endedMs - g.startedMs) / 1000 });
+      this.s.emit({
+        type: "group",
+        groupId: g.groupId,
+        taskId: g.task.meta.id,
+        operator: g.operator,
+        version: g.version,
+        wallS: (g.endedMs - g.startedMs) / 1000,
+      });
       return g;
     });
     return { groupId: spec.groupId, done };
@@ -83,13 +102,39 @@ export class RlTrainer implements GroupSource {
   /** 4. One update from a batch: rewards → advantages → GSPO; its checkpoint, then the step atomically. */
   async consume(batch: GroupResult[], dropped: GroupResult[]): Promise<void> {
     const { ws, to, now } = this.s;
-    const out = consumeBatch(batch, this.params, { history: this.history, store: this.store, info: this.info, cfg: this.cfg, perTask: this.perTask });
+    const out = consumeBatch(batch, this.params, {
+      history: this.history,
+      store: this.store,
+      info: this.info,
+      cfg: this.cfg,
+      perTask: this.perTask,
+    });
     this.params = out.params;
     const version = ++this.version;
-    const m = stepMetrics(version, version - 1, out.scored, dropped.length, out.gspo, (now() - this.lastStepAt) / 1000, this.perTask);
+    const m = stepMetrics(
+      version,
+      version - 1,
+      out.scored,
+      dropped.length,
+      out.gspo,
+      (now() - this.lastStepAt) / 1000,
+      this.perTask,
+    );
     this.lastStepAt = now();
     const checkpoint = `${to}-step${version}`;
-    await saveCheckpoint(ws, { name: checkpoint, params: this.params, parent: version === 1 ? this.s.from : `${to}-step${version - 1}`, source: "rl", dataset: this.s.runner.runId, config: this.cfg, metrics: { ...m } }, { replace: true });
+    await saveCheckpoint(
+      ws,
+      {
+        name: checkpoint,
+        params: this.params,
+        parent: version === 1 ? this.s.from : `${to}-step${version - 1}`,
+        source: "rl",
+        dataset: this.s.runner.runId,
+        config: this.cfg,
+        metrics: { ...m },
+      },
+      { replace: true },
+    );
     await writeStep(ws, this.s.runner.runId, this.s.t0, m, checkpoint, out.scored, dropped, this.store);
     this.steps.push(m);
     this.s.emit({ type: "step", metrics: m, checkpoint });

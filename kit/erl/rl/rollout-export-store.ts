@@ -19,7 +19,12 @@ export async function rlRunIds(ws: Workspace): Promise<string[]> {
 }
 
 /** Writes run `runId`'s rollouts (ROLLOUT_EXPORT_SQL) to the absolute path `out`; returns the row count. */
-export async function copyRollouts(ws: Workspace, runId: string, out: string, format: "parquet" | "json"): Promise<number> {
+export async function copyRollouts(
+  ws: Workspace,
+  runId: string,
+  out: string,
+  format: "parquet" | "json",
+): Promise<number> {
   // COPY takes no parameters: the run id and the path are quoted as SQL string literals.
   const literal = `'${runId.replaceAll("'", "''")}'`;
   const sql = ROLLOUT_EXPORT_SQL.replace("$run", literal);

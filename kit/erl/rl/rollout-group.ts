@@ -2,7 +2,16 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { TaskPackage } from "../../gym/types.js";
 import type { ChatMessage, LanguageModel } from "../../llm/spec.js";
-import { buildPrompt, createGrammarPolicy, renderPrompt, type GrammarChoice, type GrammarParams, type NodeView, type Operator, type OperatorContext } from "../../policy/index.js";
+import {
+  buildPrompt,
+  createGrammarPolicy,
+  renderPrompt,
+  type GrammarChoice,
+  type GrammarParams,
+  type NodeView,
+  type Operator,
+  type OperatorContext,
+} from "../../policy/index.js";
 import { SUBMISSION_FILES, type ExecutionRecord, type SandboxJob } from "../../sandbox/index.js";
 import type { Rng } from "../../util/rng.js";
 import { hackJudgePrompt, judgeProgram } from "./hack-judge.js";
@@ -56,7 +65,10 @@ export interface GroupRunner {
 const checked = new Map<string, Promise<{ hack: string | null; reason: string | null }>>();
 
 /** The deterministic check on a successful record's submission (once per execution id; the job folder is removed after). */
-function checkSubmission(task: TaskPackage, rec: ExecutionRecord): Promise<{ hack: string | null; reason: string | null }> {
+function checkSubmission(
+  task: TaskPackage,
+  rec: ExecutionRecord,
+): Promise<{ hack: string | null; reason: string | null }> {
   if (!rec.workDir) return Promise.resolve({ hack: null, reason: null });
   let p = checked.get(rec.executionId);
   if (!p) {
@@ -86,7 +98,12 @@ function checkSubmission(task: TaskPackage, rec: ExecutionRecord): Promise<{ hac
 export async function runGroup(spec: GroupSpec, runner: GroupRunner): Promise<GroupResult> {
   const startedMs = runner.now();
   const { task, operator } = spec;
-  const context: OperatorContext = { parents: spec.parents, budget: { remainingSteps: 1, remainingTimeS: runner.limits.timeoutS, perRunTimeLimitS: runner.limits.timeoutS }, runId: runner.runId, nodeId: spec.groupId };
+  const context: OperatorContext = {
+    parents: spec.parents,
+    budget: { remainingSteps: 1, remainingTimeS: runner.limits.timeoutS, perRunTimeLimitS: runner.limits.timeoutS },
+    runId: runner.runId,
+    nodeId: spec.groupId,
+  };
   // 1.
   const messages = renderPrompt(buildPrompt(task, operator, context));
   // 2.
@@ -95,15 +112,26 @@ export async function runGroup(spec: GroupSpec, runner: GroupRunner): Promise<Gr
   for (let i = 0; i < spec.size; i++) outs.push(await policy.propose(task, operator, context, spec.rng.fork()));
   const sample = runner.judge ? readFileSync(join(task.publicDir, task.meta.files.sampleSubmission), "utf8") : "";
   // 3.–5.
-  const rollouts = await Promise.all(outs.map(async (o, idx): Promise<Rollout> => {
-    const base = { idx, code: o.code, plan: o.plan, spec: o.spec, choices: o.choices, oldLogProb: o.logProb };
-    if (runner.judge) {
-      const v = await judgeProgram(runner.judge, hackJudgePrompt(task, sample, o.code), { timeoutMs: runner.judgeTimeoutMs, runId: runner.runId });
-      if (v.verdict === "hack") return { ...base, record: null, hack: "judge", hackReason: v.reason };
-    }
-    const record = await runner.execute({ task, code: o.code, limits: runner.limits, runId: runner.runId, nodeId: `${spec.groupId}-${idx}` });
-    const c = await checkSubmission(task, record);
-    return { ...base, record, hack: c.hack, hackReason: c.reason };
-  }));
+  const rollouts = await Promise.all(
+    outs.map(async (o, idx): Promise<Rollout> => {
+      const base = { idx, code: o.code, plan: o.plan, spec: o.spec, choices: o.choices, oldLogProb: o.logProb };
+      if (runner.judge) {
+        const v = await judgeProgram(runner.judge, hackJudgePrompt(task, sample, o.code), {
+          timeoutMs: runner.judgeTimeoutMs,
+          runId: runner.runId,
+        });
+        if (v.verdict === "hack") return { ...base, record: null, hack: "judge", hackReason: v.reason };
+      }
+      const record = await runner.execute({
+        task,
+        code: o.code,
+        limits: runner.limits,
+        runId: runner.runId,
+        nodeId: `${spec.groupId}-${idx}`,
+      });
+      const c = await checkSubmission(task, record);
+      return { ...base, record, hack: c.hack, hackReason: c.reason };
+    }),
+  );
   return { ...spec, messages, rollouts, startedMs, endedMs: runner.now() };
 }

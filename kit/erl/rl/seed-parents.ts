@@ -8,14 +8,34 @@ import type { ParentStore } from "./parent-store.js";
  * Seed a task's parent store and reward history from the workspace's evolve runs of it: every node
  * with a program, rewarded by adaptive bounds over their graded scores (failed programs score NaN → 0).
  */
-export async function seedFromEvolve(ws: Workspace, task: TaskPackage, store: ParentStore, history: Map<string, number[]>): Promise<void> {
+export async function seedFromEvolve(
+  ws: Workspace,
+  task: TaskPackage,
+  store: ParentStore,
+  history: Map<string, number[]>,
+): Promise<void> {
   const rows = await taskNodesWithCode(ws, task.meta.id);
   if (!rows.length) return;
-  const signed = rows.map((r) => (r.status === "success" ? signedScore(r.test_score, task.meta.higherIsBetter) : Number.NaN));
+  const signed = rows.map((r) =>
+    r.status === "success" ? signedScore(r.test_score, task.meta.higherIsBetter) : Number.NaN,
+  );
   const rewards = adaptiveBounds([], signed).rewards;
   history.set(task.meta.id, signed.filter(Number.isFinite));
-  store.add(task.meta.id, rows.map((r, i) => ({
-    id: `${r.run_id}/${r.node_id}`, reward: rewards[i]!,
-    view: { nodeId: `${r.run_id}/${r.node_id}`, operator: r.operator, code: r.code, plan: r.plan ?? "", spec: r.spec ? JSON.parse(r.spec) : undefined, status: r.status, validScore: r.valid_score, errorSignature: r.error_signature },
-  })));
+  store.add(
+    task.meta.id,
+    rows.map((r, i) => ({
+      id: `${r.run_id}/${r.node_id}`,
+      reward: rewards[i]!,
+      view: {
+        nodeId: `${r.run_id}/${r.node_id}`,
+        operator: r.operator,
+        code: r.code,
+        plan: r.plan ?? "",
+        spec: r.spec ? JSON.parse(r.spec) : undefined,
+        status: r.status,
+        validScore: r.valid_score,
+        errorSignature: r.error_signature,
+      },
+    })),
+  );
 }

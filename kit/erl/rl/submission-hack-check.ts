@@ -9,7 +9,10 @@
 export type SubmissionHack = "sample_submission" | "sample_permutation" | "constant_predictions";
 
 function predictionRows(csv: string): string[] {
-  const lines = csv.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = csv
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   return lines.slice(1).map((l) => {
     const i = l.indexOf(",");
     return i < 0 ? "" : l.slice(i + 1).trim();

@@ -38,8 +38,21 @@ export interface TrainRlOptions {
 }
 
 export type RlEvent =
-  | { readonly type: "run-start"; readonly runId: string; readonly resumed: boolean; readonly step: number; readonly steps: number }
-  | { readonly type: "group"; readonly groupId: string; readonly taskId: string; readonly operator: Operator; readonly version: number; readonly wallS: number }
+  | {
+      readonly type: "run-start";
+      readonly runId: string;
+      readonly resumed: boolean;
+      readonly step: number;
+      readonly steps: number;
+    }
+  | {
+      readonly type: "group";
+      readonly groupId: string;
+      readonly taskId: string;
+      readonly operator: Operator;
+      readonly version: number;
+      readonly wallS: number;
+    }
   | { readonly type: "group-dropped"; readonly groupId: string; readonly lag: number }
   | { readonly type: "step"; readonly metrics: RlStepMetrics; readonly checkpoint: string }
   | { readonly type: "run-end"; readonly runId: string; readonly checkpoint: string };
@@ -79,15 +92,31 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
   const pool = opts.execute ? null : new SandboxPool({ cpuSlots: cfg.workers, jobsDir });
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // one listener per pooled job
-  const execute: ExecuteProgram = opts.execute ?? ((job) => pool!.submit({ ...job, limits: { ...job.limits, cpus: 1 }, signal: abort.signal }));
-  const runner = { execute, judge: opts.judge, judgeTimeoutMs: cfg.judgeTimeoutMs, limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb }, runId, now };
+  const execute: ExecuteProgram =
+    opts.execute ?? ((job) => pool!.submit({ ...job, limits: { ...job.limits, cpus: 1 }, signal: abort.signal }));
+  const runner = {
+    execute,
+    judge: opts.judge,
+    judgeTimeoutMs: cfg.judgeTimeoutMs,
+    limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb },
+    runId,
+    now,
+  };
   const trainer = new RlTrainer(start, { ws, tasks: opts.tasks, from, to: opts.to, runner, t0: now(), now, emit });
 
   let status: "finished" | "failed" | "killed" = "finished";
   try {
     // 2.–4. Plan, execute and consume groups.
     const inFlight = cfg.inFlightGroups ?? 2 * batchSize;
-    await scheduleGroups(trainer, { mode: cfg.mode, steps: cfg.steps, batchSize, inFlight, maxLag: cfg.maxLag, signal: opts.signal, abort: () => abort.abort() });
+    await scheduleGroups(trainer, {
+      mode: cfg.mode,
+      steps: cfg.steps,
+      batchSize,
+      inFlight,
+      maxLag: cfg.maxLag,
+      signal: opts.signal,
+      abort: () => abort.abort(),
+    });
     if (opts.signal?.aborted) status = "killed";
   } catch (e) {
     status = "failed";
@@ -100,7 +129,19 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
   // 5. The final checkpoint.
   const version = trainer.version;
   if (status === "finished") {
-    await saveCheckpoint(ws, { name: opts.to, params: trainer.params, parent: version ? `${opts.to}-step${version}` : from, source: "rl", dataset: runId, config: cfg, metrics: { steps: version } }, { replace: !!opts.resume });
+    await saveCheckpoint(
+      ws,
+      {
+        name: opts.to,
+        params: trainer.params,
+        parent: version ? `${opts.to}-step${version}` : from,
+        source: "rl",
+        dataset: runId,
+        config: cfg,
+        metrics: { steps: version },
+      },
+      { replace: !!opts.resume },
+    );
   }
   const perTask = Object.fromEntries(trainer.perTask);
   await endRun(ws, "rl_runs", runId, status, { steps: version, perTask, last: trainer.steps.at(-1) ?? null }, now);

@@ -1,7 +1,8 @@
 import type { Operator } from "../../policy/types.js";
 
 /** Why a segment was accepted or rejected (stable codes, shown in notebooks and the CLI). */
-export type AcceptanceReason = "accepted" | "invalid-endpoint" | "no-gain-over-parent" | "no-gain-over-best-parent" | "below-threshold";
+export type AcceptanceReason =
+  "accepted" | "invalid-endpoint" | "no-gain-over-parent" | "no-gain-over-best-parent" | "below-threshold";
 
 export interface AcceptanceInput {
   readonly operator: Exclude<Operator, "debug">;
@@ -29,7 +30,11 @@ export function acceptSegment(a: AcceptanceInput): { accepted: boolean; reason: 
   const e = s(a.endpoint);
   if (a.operator !== "draft") {
     const best = Math.max(-Infinity, ...a.parents.map(s));
-    if (!(e > best)) return { accepted: false, reason: a.operator === "crossover" ? "no-gain-over-best-parent" : "no-gain-over-parent" };
+    if (!(e > best))
+      return {
+        accepted: false,
+        reason: a.operator === "crossover" ? "no-gain-over-best-parent" : "no-gain-over-parent",
+      };
   }
   const t = a.thresholdScore === undefined ? e : s(a.thresholdScore);
   if (!(t >= s(a.threshold))) return { accepted: false, reason: "below-threshold" };
@@ -41,9 +46,16 @@ export function acceptSegment(a: AcceptanceInput): { accepted: boolean; reason: 
  * run's valid scores reach. With s as above and Q the linear-interpolation quantile (type 7) of the
  * s-values, t = s⁻¹(Q(1 − topShare)). Returns null when there are no valid scores.
  */
-export function quantileThreshold(scores: readonly (number | null)[], topShare: number, higherIsBetter: boolean): number | null {
+export function quantileThreshold(
+  scores: readonly (number | null)[],
+  topShare: number,
+  higherIsBetter: boolean,
+): number | null {
   if (!(topShare > 0 && topShare <= 1)) throw new RangeError(`topShare must be in (0, 1], got ${topShare}`);
-  const s = scores.filter((x): x is number => x !== null && Number.isFinite(x)).map((x) => (higherIsBetter ? x : -x)).sort((a, b) => a - b);
+  const s = scores
+    .filter((x): x is number => x !== null && Number.isFinite(x))
+    .map((x) => (higherIsBetter ? x : -x))
+    .sort((a, b) => a - b);
   if (s.length === 0) return null;
   const h = (s.length - 1) * (1 - topShare);
   const lo = Math.floor(h);

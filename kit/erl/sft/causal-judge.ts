@@ -38,8 +38,7 @@ export interface StepVerdict {
   readonly reason: string;
 }
 
-export class JudgeError extends ErlError {
-}
+export class JudgeError extends ErlError {}
 
 const RULES = `You review one segment of an ML-engineering search tree: a start program followed by Debug steps, ending at an accepted endpoint.
 For each step you are asked about, decide KEEP or DROP by causal inheritance:
@@ -48,7 +47,8 @@ For each step you are asked about, decide KEEP or DROP by causal inheritance:
 - DROP cosmetic edits, blind retries without diagnosis, changes that only shrink training to dodge resource limits, failed environment fixes, and any network access.
 Answer with JSON only: {"steps": [{"step": <number>, "keep": true|false, "reason": "<one sentence>"}]} with one entry per step asked about.`;
 
-const cut = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n / 2)}\n... [${s.length - n} characters cut] ...\n${s.slice(-n / 2)}`);
+const cut = (s: string, n: number) =>
+  s.length <= n ? s : `${s.slice(0, n / 2)}\n... [${s.length - n} characters cut] ...\n${s.slice(-n / 2)}`;
 
 /** The judge's chat messages (pure). */
 export function renderJudgePrompt(p: JudgePrompt, maxCodeChars = 6000): ChatMessage[] {
@@ -69,10 +69,15 @@ export function renderJudgePrompt(p: JudgePrompt, maxCodeChars = 6000): ChatMess
     "",
     `Decide steps: ${p.decide.join(", ")}. The endpoint (step ${p.steps.length}) is kept.`,
   ].join("\n");
-  return [{ role: "system", content: RULES }, { role: "user", content: user }];
+  return [
+    { role: "system", content: RULES },
+    { role: "user", content: user },
+  ];
 }
 
-const Verdicts = z.object({ steps: z.array(z.object({ step: z.coerce.number().int(), keep: z.boolean(), reason: z.string().default("") })) });
+const Verdicts = z.object({
+  steps: z.array(z.object({ step: z.coerce.number().int(), keep: z.boolean(), reason: z.string().default("") })),
+});
 
 /** Parse the judge's reply: the last JSON object in it (fenced or bare); every asked step must have a verdict. */
 export function parseJudgeVerdicts(text: string, decide: readonly number[]): StepVerdict[] {
@@ -90,10 +95,15 @@ export function parseJudgeVerdicts(text: string, decide: readonly number[]): Ste
     if (!parsed.success) continue;
     const by = new Map(parsed.data.steps.map((s) => [s.step, s]));
     const missing = decide.filter((i) => !by.has(i));
-    if (missing.length) throw new JudgeError(`the judge gave no verdict for step(s) ${missing.join(", ")}: use a model that follows the JSON format, or omit --judge-base-url to skip the judge`);
+    if (missing.length)
+      throw new JudgeError(
+        `the judge gave no verdict for step(s) ${missing.join(", ")}: use a model that follows the JSON format, or omit --judge-base-url to skip the judge`,
+      );
     return decide.map((i) => ({ index: i, keep: by.get(i)!.keep, reason: by.get(i)!.reason.trim() }));
   }
-  throw new JudgeError(`the judge's reply holds no {"steps": [...]} JSON (it starts: ${JSON.stringify(text.slice(0, 80))}): use a model that follows the JSON format, or omit --judge-base-url to skip the judge`);
+  throw new JudgeError(
+    `the judge's reply holds no {"steps": [...]} JSON (it starts: ${JSON.stringify(text.slice(0, 80))}): use a model that follows the JSON format, or omit --judge-base-url to skip the judge`,
+  );
 }
 
 /**
@@ -101,7 +111,11 @@ export function parseJudgeVerdicts(text: string, decide: readonly number[]): Ste
  * model (temperature 0, purpose "judge"), parse, and cache the verdicts. A failing endpoint
  * raises JudgeError naming it (nothing but cache rows of earlier segments has been written).
  */
-export async function judgeSegment(model: LanguageModel, prompt: JudgePrompt, opts: { ws?: Workspace; runId?: string } = {}): Promise<{ verdicts: StepVerdict[]; cached: boolean }> {
+export async function judgeSegment(
+  model: LanguageModel,
+  prompt: JudgePrompt,
+  opts: { ws?: Workspace; runId?: string } = {},
+): Promise<{ verdicts: StepVerdict[]; cached: boolean }> {
   if (prompt.decide.length === 0) return { verdicts: [], cached: false };
   const messages = renderJudgePrompt(prompt);
   const key = `judge/${model.provider}:${model.modelId}/${stableHash(messages)}`;
@@ -111,7 +125,15 @@ export async function judgeSegment(model: LanguageModel, prompt: JudgePrompt, op
   }
   let text: string;
   try {
-    text = (await model.chat({ messages, temperature: 0, purpose: "judge", runId: opts.runId, nodeId: prompt.steps[0]?.nodeId })).text;
+    text = (
+      await model.chat({
+        messages,
+        temperature: 0,
+        purpose: "judge",
+        runId: opts.runId,
+        nodeId: prompt.steps[0]?.nodeId,
+      })
+    ).text;
   } catch (e) {
     throw new JudgeError(
       `the judge endpoint failed on segment ${prompt.steps.map((s) => s.nodeId).join("→")}${opts.runId ? ` of run ${opts.runId}` : ""}: ${(e as Error).message.split("\n")[0]}. ` +
@@ -121,7 +143,14 @@ export async function judgeSegment(model: LanguageModel, prompt: JudgePrompt, op
   }
   const verdicts = parseJudgeVerdicts(text, prompt.decide);
   if (opts.ws && !opts.ws.readOnly) {
-    await writeJudgeCache(opts.ws, { cacheKey: key, runId: opts.runId ?? null, nodeId: prompt.steps[0]?.nodeId ?? null, operator: "judge", model: model.modelId, summary: JSON.stringify(verdicts) });
+    await writeJudgeCache(opts.ws, {
+      cacheKey: key,
+      runId: opts.runId ?? null,
+      nodeId: prompt.steps[0]?.nodeId ?? null,
+      operator: "judge",
+      model: model.modelId,
+      summary: JSON.stringify(verdicts),
+    });
   }
   return { verdicts, cached: false };
 }

@@ -63,7 +63,10 @@ async function taskOfRun(ws: Workspace, taskId: string, cache: Map<string, TaskP
   try {
     task = dir ? await loadTask(dir) : await resolveTask(taskId);
   } catch (e) {
-    throw new ErlError(`task ${taskId} of a stored run cannot be loaded (${(e as Error).message.split("\n")[0]}): restore its folder or pass its runs elsewhere`, { cause: e });
+    throw new ErlError(
+      `task ${taskId} of a stored run cannot be loaded (${(e as Error).message.split("\n")[0]}): restore its folder or pass its runs elsewhere`,
+      { cause: e },
+    );
   }
   cache.set(taskId, task);
   return task;
@@ -85,11 +88,17 @@ export async function collectSft(opts: CollectSftOptions): Promise<CollectSftRes
   const emit = opts.onEvent ?? (() => {});
   // 1.
   await assertDatasetFree(ws, opts.dataset, !!opts.replace);
-  if (!(opts.tasks?.length && opts.teachers) && !opts.runs) throw new ErlError("nothing to collect: pass --tasks (parallel drafts) and/or --runs/--all-runs (evolution trees)");
+  if (!(opts.tasks?.length && opts.teachers) && !opts.runs)
+    throw new ErlError("nothing to collect: pass --tasks (parallel drafts) and/or --runs/--all-runs (evolution trees)");
   const judge = opts.judge ? `llm:${opts.judge.modelId}` : "skipped";
   const recorded = {
-    ...cfg, tasks: opts.tasks?.map((t) => t.meta.id) ?? [], teachers: opts.teachers ? [opts.teachers.primary.name, ...(opts.teachers.secondary ? [opts.teachers.secondary.name] : [])] : [],
-    runs: opts.runs ?? [], judge,
+    ...cfg,
+    tasks: opts.tasks?.map((t) => t.meta.id) ?? [],
+    teachers: opts.teachers
+      ? [opts.teachers.primary.name, ...(opts.teachers.secondary ? [opts.teachers.secondary.name] : [])]
+      : [],
+    runs: opts.runs ?? [],
+    judge,
   };
   const hash = configHash(recorded);
   const evaluate = opts.evaluate ?? ((job: SandboxJob) => runSandbox({ ...job, workspace: ws }));
@@ -115,10 +124,17 @@ export async function collectSft(opts: CollectSftOptions): Promise<CollectSftRes
     const tasks = new Map<string, TaskPackage>((opts.tasks ?? []).map((t) => [t.meta.id, t]));
     for (const runId of runIds) {
       const row = await readStoredRun(ws, runId);
-      if (!row) throw new ErlError(`run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`);
+      if (!row)
+        throw new ErlError(
+          `run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`,
+        );
       try {
         const task = await taskOfRun(ws, row.task_id, tasks);
-        const r = await evolutionSegments(ws, runId, task, cfg, { judge: opts.judge, llmPolicy: opts.llmPolicy, onSegment: (segment) => emit({ type: "segment", segment }) });
+        const r = await evolutionSegments(ws, runId, task, cfg, {
+          judge: opts.judge,
+          llmPolicy: opts.llmPolicy,
+          onSegment: (segment) => emit({ type: "segment", segment }),
+        });
         segments.push(...r.segments);
         fromEvolution.push(...r.examples);
       } catch (e) {
@@ -135,10 +151,25 @@ export async function collectSft(opts: CollectSftOptions): Promise<CollectSftRes
   const { kept: examples, overLimit } = await tokenFilter(unique, cfg.maxTokens);
 
   // 5.
-  await saveDataset(ws, opts.dataset, examples, { config: recorded, configHash: hash, judge, parallel }, { replace: opts.replace });
+  await saveDataset(
+    ws,
+    opts.dataset,
+    examples,
+    { config: recorded, configHash: hash, judge, parallel },
+    { replace: opts.replace },
+  );
   emit({ type: "stored", dataset: opts.dataset, examples: examples.length });
   return {
-    dataset: opts.dataset, examples, composition: composition(examples), parallel, segments, skippedRuns, judge,
-    dropped: { duplicates, overTokens: overLimit }, config: cfg, configHash: hash, wallS: (Date.now() - t0) / 1000,
+    dataset: opts.dataset,
+    examples,
+    composition: composition(examples),
+    parallel,
+    segments,
+    skippedRuns,
+    judge,
+    dropped: { duplicates, overTokens: overLimit },
+    config: cfg,
+    configHash: hash,
+    wallS: (Date.now() - t0) / 1000,
   };
 }

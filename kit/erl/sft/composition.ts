@@ -1,7 +1,12 @@
 import { OPERATORS, type Operator } from "../../policy/types.js";
 
 /** The paper's SFT composition by operator, in % of 26,259 examples (spec §3.1). */
-export const PAPER_COMPOSITION: Readonly<Record<Operator, number>> = { draft: 74.0, debug: 16.5, improve: 6.6, crossover: 2.8 };
+export const PAPER_COMPOSITION: Readonly<Record<Operator, number>> = {
+  draft: 74.0,
+  debug: 16.5,
+  improve: 6.6,
+  crossover: 2.8,
+};
 
 export interface CompositionRow {
   readonly operator: Operator;
@@ -14,12 +19,21 @@ export interface CompositionRow {
 }
 
 /** Examples per operator and path, with each operator's share beside the paper's. */
-export function composition(examples: readonly { readonly operator: Operator; readonly path: "parallel" | "evolution" }[]): CompositionRow[] {
+export function composition(
+  examples: readonly { readonly operator: Operator; readonly path: "parallel" | "evolution" }[],
+): CompositionRow[] {
   const n = examples.length;
   return OPERATORS.map((operator) => {
     const parallel = examples.filter((e) => e.operator === operator && e.path === "parallel").length;
     const evolution = examples.filter((e) => e.operator === operator && e.path === "evolution").length;
     const total = parallel + evolution;
-    return { operator, parallel, evolution, total, sharePct: n ? (100 * total) / n : 0, paperPct: PAPER_COMPOSITION[operator] };
+    return {
+      operator,
+      parallel,
+      evolution,
+      total,
+      sharePct: n ? (100 * total) / n : 0,
+      paperPct: PAPER_COMPOSITION[operator],
+    };
   });
 }

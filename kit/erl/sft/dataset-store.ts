@@ -18,14 +18,14 @@ export interface DatasetInfo {
   readonly parallel?: readonly unknown[];
 }
 
-export class DatasetExistsError extends ErlError {
-}
-export class DatasetNotFoundError extends ErlError {
-}
+export class DatasetExistsError extends ErlError {}
+export class DatasetNotFoundError extends ErlError {}
 
 /** Names of the datasets in a workspace, with their example counts. */
 export async function listDatasets(ws: Workspace): Promise<{ dataset: string; kind: string; examples: number }[]> {
-  return ws.query("SELECT dataset, any_value(kind) AS kind, count(*)::INTEGER AS examples FROM datasets GROUP BY dataset ORDER BY dataset");
+  return ws.query(
+    "SELECT dataset, any_value(kind) AS kind, count(*)::INTEGER AS examples FROM datasets GROUP BY dataset ORDER BY dataset",
+  );
 }
 
 export async function datasetExists(ws: Workspace, name: string): Promise<boolean> {
@@ -34,21 +34,46 @@ export async function datasetExists(ws: Workspace, name: string): Promise<boolea
 
 /** Refuse an existing name unless replace (checked before any work is done). */
 export async function assertDatasetFree(ws: Workspace, name: string, replace: boolean): Promise<void> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name)) throw new ErlError(`dataset name "${name}" is not allowed: use letters, digits, . _ : -`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name))
+    throw new ErlError(`dataset name "${name}" is not allowed: use letters, digits, . _ : -`);
   if (!replace && (await datasetExists(ws, name))) {
-    throw new DatasetExistsError(`dataset "${name}" already exists in ${ws.dir}: pick another --dataset name or pass --replace`);
+    throw new DatasetExistsError(
+      `dataset "${name}" already exists in ${ws.dir}: pick another --dataset name or pass --replace`,
+    );
   }
 }
 
 /** Store a dataset's examples in one transaction (a replace deletes the old rows in the same transaction). */
-export async function saveDataset(ws: Workspace, name: string, examples: readonly SftExample[], info: DatasetInfo, opts: { replace?: boolean } = {}): Promise<number> {
+export async function saveDataset(
+  ws: Workspace,
+  name: string,
+  examples: readonly SftExample[],
+  info: DatasetInfo,
+  opts: { replace?: boolean } = {},
+): Promise<number> {
   await assertDatasetFree(ws, name, !!opts.replace);
   const rows = examples.map((e, i) => ({
-    example_id: `${name}/${String(i).padStart(5, "0")}`, dataset: name, kind: "sft", task_id: e.taskId, operator: e.operator,
-    messages: JSON.stringify(e.messages), program: e.program, score: e.score, weight: 1, source_run: e.sourceRun,
+    example_id: `${name}/${String(i).padStart(5, "0")}`,
+    dataset: name,
+    kind: "sft",
+    task_id: e.taskId,
+    operator: e.operator,
+    messages: JSON.stringify(e.messages),
+    program: e.program,
+    score: e.score,
+    weight: 1,
+    source_run: e.sourceRun,
     meta: JSON.stringify({
-      path: e.path, teacher: e.teacher, source_node: e.sourceNode, tokens: e.tokens ?? null, judge: info.judge, judge_reason: e.judgeReason,
-      config_hash: info.configHash, config: info.config, parallel: info.parallel ?? [], choices: e.choices,
+      path: e.path,
+      teacher: e.teacher,
+      source_node: e.sourceNode,
+      tokens: e.tokens ?? null,
+      judge: info.judge,
+      judge_reason: e.judgeReason,
+      config_hash: info.configHash,
+      config: info.config,
+      parallel: info.parallel ?? [],
+      choices: e.choices,
     }),
   }));
   await ws.transaction(async () => {
@@ -59,7 +84,14 @@ export async function saveDataset(ws: Workspace, name: string, examples: readonl
 }
 
 interface DatasetRow {
-  example_id: string; task_id: string; operator: Operator; messages: string; program: string; score: number | null; source_run: string | null; meta: string;
+  example_id: string;
+  task_id: string;
+  operator: Operator;
+  messages: string;
+  program: string;
+  score: number | null;
+  source_run: string | null;
+  meta: string;
 }
 
 /** A stored example with its id and meta. */
@@ -74,16 +106,28 @@ export async function loadDataset(ws: Workspace, name: string): Promise<StoredEx
   const rows = await ws.query<DatasetRow>("SELECT * FROM datasets WHERE dataset = $name ORDER BY example_id", { name });
   if (rows.length === 0) {
     const names = (await listDatasets(ws)).map((d) => d.dataset);
-    throw new DatasetNotFoundError(`no dataset "${name}" in ${ws.dir}; ${names.length ? `it has: ${names.join(", ")}` : "it has none yet (make one with openmle sft collect)"}`);
+    throw new DatasetNotFoundError(
+      `no dataset "${name}" in ${ws.dir}; ${names.length ? `it has: ${names.join(", ")}` : "it has none yet (make one with openmle sft collect)"}`,
+    );
   }
   return rows.map((r) => {
     const m = JSON.parse(r.meta) as Record<string, unknown>;
     return {
-      exampleId: r.example_id, taskId: r.task_id, operator: r.operator, path: m.path as SftExample["path"], teacher: String(m.teacher),
-      score: r.score, sourceRun: r.source_run, sourceNode: (m.source_node as string | null) ?? null,
-      messages: JSON.parse(r.messages) as ChatMessage[], program: r.program, choices: (m.choices as GrammarChoice[] | null) ?? null,
-      judgeReason: (m.judge_reason as string | null) ?? null, tokens: (m.tokens as number | undefined) ?? undefined,
-      judge: String(m.judge), configHash: String(m.config_hash),
+      exampleId: r.example_id,
+      taskId: r.task_id,
+      operator: r.operator,
+      path: m.path as SftExample["path"],
+      teacher: String(m.teacher),
+      score: r.score,
+      sourceRun: r.source_run,
+      sourceNode: (m.source_node as string | null) ?? null,
+      messages: JSON.parse(r.messages) as ChatMessage[],
+      program: r.program,
+      choices: (m.choices as GrammarChoice[] | null) ?? null,
+      judgeReason: (m.judge_reason as string | null) ?? null,
+      tokens: (m.tokens as number | undefined) ?? undefined,
+      judge: String(m.judge),
+      configHash: String(m.config_hash),
     };
   });
 }
@@ -113,7 +157,11 @@ export async function datasetDanfo(ws: Workspace, name: string) {
  * Export a dataset: `.jsonl` → one `{"messages": [...]}` per line (what common SFT trainers read);
  * `.parquet` → every metadata column (datasetSql) via DuckDB.
  */
-export async function exportDataset(ws: Workspace, name: string, file: string): Promise<{ file: string; examples: number }> {
+export async function exportDataset(
+  ws: Workspace,
+  name: string,
+  file: string,
+): Promise<{ file: string; examples: number }> {
   const examples = await loadDataset(ws, name);
   const out = resolve(file);
   if (out.endsWith(".jsonl")) {

@@ -27,7 +27,12 @@ export interface DecisionShift {
  *
  * Sorted by tv, largest first; situations with tv < `minTv` are left out.
  */
-export function diffDecisions(before: GrammarParams, after: GrammarParams, probes: readonly GrammarChoice[], opts: { minTv?: number } = {}): DecisionShift[] {
+export function diffDecisions(
+  before: GrammarParams,
+  after: GrammarParams,
+  probes: readonly GrammarChoice[],
+  opts: { minTv?: number } = {},
+): DecisionShift[] {
   const seen = new Map<string, { c: GrammarChoice; count: number }>();
   for (const c of probes) {
     const key = `${c.name}\u0000${(c.features ?? []).join(",")}\u0000${c.options.join(",")}`;
@@ -45,19 +50,42 @@ export function diffDecisions(before: GrammarParams, after: GrammarParams, probe
     const tv = d.reduce((s, v) => s + Math.abs(v), 0) / 2;
     if (tv < (opts.minTv ?? 1e-9)) continue;
     let k = 0;
-    d.forEach((v, i) => { if (Math.abs(v) > Math.abs(d[k]!)) k = i; });
-    out.push({ decision: c.name, features: f.join(", "), options: [...c.options], before: b, after: a, tv, topOption: c.options[k]!, topDelta: d[k]!, count });
+    d.forEach((v, i) => {
+      if (Math.abs(v) > Math.abs(d[k]!)) k = i;
+    });
+    out.push({
+      decision: c.name,
+      features: f.join(", "),
+      options: [...c.options],
+      before: b,
+      after: a,
+      tv,
+      topOption: c.options[k]!,
+      topDelta: d[k]!,
+      count,
+    });
   }
   return out.sort((x, y) => y.tv - x.tv || x.decision.localeCompare(y.decision));
 }
 
 /** The shifts merged per decision name (count-weighted mean tv over its situations), largest first. */
-export function summariseShifts(shifts: readonly DecisionShift[]): { decision: string; meanTv: number; maxTv: number; situations: number; topOption: string; topDelta: number }[] {
+export function summariseShifts(
+  shifts: readonly DecisionShift[],
+): { decision: string; meanTv: number; maxTv: number; situations: number; topOption: string; topDelta: number }[] {
   const by = new Map<string, DecisionShift[]>();
   for (const s of shifts) by.set(s.decision, [...(by.get(s.decision) ?? []), s]);
-  return [...by.entries()].map(([decision, ss]) => {
-    const n = ss.reduce((t, s) => t + s.count, 0);
-    const top = ss.reduce((m, s) => (s.tv > m.tv ? s : m), ss[0]!);
-    return { decision, meanTv: ss.reduce((t, s) => t + s.tv * s.count, 0) / n, maxTv: top.tv, situations: ss.length, topOption: top.topOption, topDelta: top.topDelta };
-  }).sort((a, b) => b.meanTv - a.meanTv || a.decision.localeCompare(b.decision));
+  return [...by.entries()]
+    .map(([decision, ss]) => {
+      const n = ss.reduce((t, s) => t + s.count, 0);
+      const top = ss.reduce((m, s) => (s.tv > m.tv ? s : m), ss[0]!);
+      return {
+        decision,
+        meanTv: ss.reduce((t, s) => t + s.tv * s.count, 0) / n,
+        maxTv: top.tv,
+        situations: ss.length,
+        topOption: top.topOption,
+        topDelta: top.topDelta,
+      };
+    })
+    .sort((a, b) => b.meanTv - a.meanTv || a.decision.localeCompare(b.decision));
 }

@@ -1,4 +1,11 @@
-import { buildContext, EvolveConfig, loadNodes, readStoredRun, upgradeStoredConfig, type EvoNode } from "../../evo/index.js";
+import {
+  buildContext,
+  EvolveConfig,
+  loadNodes,
+  readStoredRun,
+  upgradeStoredConfig,
+  type EvoNode,
+} from "../../evo/index.js";
 import { gradeScore, liteCompetitionIds, loadLiteLeaderboard } from "../../eval/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { LanguageModel } from "../../llm/spec.js";
@@ -36,10 +43,15 @@ function thresholdFor(task: TaskPackage, nodes: readonly EvoNode[], cfg: Collect
   if (comp && liteCompetitionIds().includes(comp)) {
     const lb = loadLiteLeaderboard(comp);
     const r = gradeScore(lb, null);
-    const threshold = cfg.medal === "gold" ? r.gold_threshold : cfg.medal === "silver" ? r.silver_threshold : r.bronze_threshold;
+    const threshold =
+      cfg.medal === "gold" ? r.gold_threshold : cfg.medal === "silver" ? r.silver_threshold : r.bronze_threshold;
     return { threshold, kind: cfg.medal, graded: true };
   }
-  const q = quantileThreshold(nodes.filter((n) => n.status === "success").map((n) => n.validScore), cfg.thresholdTopShare, task.meta.higherIsBetter);
+  const q = quantileThreshold(
+    nodes.filter((n) => n.status === "success").map((n) => n.validScore),
+    cfg.thresholdTopShare,
+    task.meta.higherIsBetter,
+  );
   if (q === null) {
     throw new ErlError(
       `run ${runId} (task ${task.meta.id}) has no valid scores and the task has no leaderboard, so no segment can reach a threshold: ` +
@@ -60,23 +72,45 @@ function thresholdFor(task: TaskPackage, nodes: readonly EvoNode[], cfg: Collect
  *    context rebuilt from the nodes before it (evo's buildContext, deterministic memory).
  */
 export async function evolutionSegments(
-  ws: Workspace, runId: string, task: TaskPackage, cfg: CollectSftConfig,
+  ws: Workspace,
+  runId: string,
+  task: TaskPackage,
+  cfg: CollectSftConfig,
   opts: { judge?: LanguageModel; llmPolicy?: LlmPolicyConfigInput; onSegment?: (s: SegmentReport) => void } = {},
 ): Promise<{ examples: SftExample[]; segments: SegmentReport[] }> {
   const run = await readStoredRun(ws, runId);
-  if (!run) throw new ErlError(`run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`);
+  if (!run)
+    throw new ErlError(
+      `run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`,
+    );
   const nodes = await loadNodes(ws, runId);
-  if (nodes.length === 0) throw new ErlError(`run ${runId} has no nodes: drop it from --runs (or resume it with openmle evolve --resume ${runId})`);
+  if (nodes.length === 0)
+    throw new ErlError(
+      `run ${runId} has no nodes: drop it from --runs (or resume it with openmle evolve --resume ${runId})`,
+    );
   const evoCfg = EvolveConfig.parse(run.config ? upgradeStoredConfig(JSON.parse(run.config)) : {});
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const { threshold, kind, graded } = thresholdFor(task, nodes, cfg, runId);
   const hib = task.meta.higherIsBetter;
-  const score = (n: EvoNode | undefined) => (n && n.status === "success" && n.validScore !== null && Number.isFinite(n.validScore) ? n.validScore : null);
+  const score = (n: EvoNode | undefined) =>
+    n && n.status === "success" && n.validScore !== null && Number.isFinite(n.validScore) ? n.validScore : null;
 
   const contextOf = async (n: EvoNode): Promise<OperatorContext> => {
     const before = nodes.filter((m) => m.step < n.step);
-    const budget = { remainingSteps: evoCfg.steps - n.step, remainingTimeS: evoCfg.maxWallS > 0 ? evoCfg.maxWallS : Infinity, perRunTimeLimitS: evoCfg.perRunTimeoutS };
-    return buildContext(ws, runId, evoCfg, { operator: n.operator, parents: n.parents, island: n.island }, before, budget, {});
+    const budget = {
+      remainingSteps: evoCfg.steps - n.step,
+      remainingTimeS: evoCfg.maxWallS > 0 ? evoCfg.maxWallS : Infinity,
+      perRunTimeLimitS: evoCfg.perRunTimeoutS,
+    };
+    return buildContext(
+      ws,
+      runId,
+      evoCfg,
+      { operator: n.operator, parents: n.parents, island: n.island },
+      before,
+      budget,
+      {},
+    );
   };
 
   const examples: SftExample[] = [];
@@ -85,7 +119,11 @@ export async function evolutionSegments(
     const start = byId.get(seg.start)!;
     const end = byId.get(seg.endpoint)!;
     const acc = acceptSegment({
-      operator: seg.operator, endpoint: score(end), parents: start.parents.map((p) => score(byId.get(p))), threshold, higherIsBetter: hib,
+      operator: seg.operator,
+      endpoint: score(end),
+      parents: start.parents.map((p) => score(byId.get(p))),
+      threshold,
+      higherIsBetter: hib,
       ...(graded ? { thresholdScore: end.status === "success" ? end.testScore : null } : {}),
     });
     let verdicts: SegmentReport["verdicts"] = [];
@@ -96,10 +134,29 @@ export async function evolutionSegments(
       if (opts.judge && seg.steps.length > 1) {
         const steps = seg.steps.map((id, i) => {
           const n = byId.get(id)!;
-          return { index: i + 1, nodeId: id, operator: n.operator, status: n.status, validScore: n.validScore, errorSignature: n.errorSignature, plan: n.plan, code: n.code };
+          return {
+            index: i + 1,
+            nodeId: id,
+            operator: n.operator,
+            status: n.status,
+            validScore: n.validScore,
+            errorSignature: n.errorSignature,
+            plan: n.plan,
+            code: n.code,
+          };
         });
         const decide = steps.slice(0, -1).map((s) => s.index);
-        const r = await judgeSegment(opts.judge, { task: { id: task.meta.id, metric: task.meta.metric, higherIsBetter: hib }, segmentOperator: seg.operator, endpointScore: score(end), steps, decide }, { ws, runId });
+        const r = await judgeSegment(
+          opts.judge,
+          {
+            task: { id: task.meta.id, metric: task.meta.metric, higherIsBetter: hib },
+            segmentOperator: seg.operator,
+            endpointScore: score(end),
+            steps,
+            decide,
+          },
+          { ws, runId },
+        );
         verdicts = r.verdicts.map((v) => ({ ...v, nodeId: seg.steps[v.index - 1]! }));
         keptIds = [...verdicts.filter((v) => v.keep).map((v) => v.nodeId), end.nodeId];
         for (const v of verdicts) reasons.set(v.nodeId, v.reason);
@@ -110,15 +167,33 @@ export async function evolutionSegments(
         const n = byId.get(id)!;
         const ctx = await contextOf(n);
         examples.push({
-          taskId: task.meta.id, operator: n.operator, path: "evolution", teacher: run.policy ?? "unknown", score: score(n), sourceRun: runId, sourceNode: id,
-          messages: exampleMessages(task, n.operator, ctx, n.plan, n.code, opts.llmPolicy), program: n.code,
-          choices: grammarChoicesOf(task, n.operator, ctx, n.code), judgeReason: reasons.get(id) ?? null,
+          taskId: task.meta.id,
+          operator: n.operator,
+          path: "evolution",
+          teacher: run.policy ?? "unknown",
+          score: score(n),
+          sourceRun: runId,
+          sourceNode: id,
+          messages: exampleMessages(task, n.operator, ctx, n.plan, n.code, opts.llmPolicy),
+          program: n.code,
+          choices: grammarChoicesOf(task, n.operator, ctx, n.code),
+          judgeReason: reasons.get(id) ?? null,
         });
       }
     }
     const report: SegmentReport = {
-      runId, taskId: task.meta.id, operator: seg.operator, steps: seg.steps, endpoint: seg.endpoint, endpointScore: score(end),
-      threshold, thresholdKind: kind, accepted: acc.accepted, reason: acc.reason, verdicts, kept: keptIds,
+      runId,
+      taskId: task.meta.id,
+      operator: seg.operator,
+      steps: seg.steps,
+      endpoint: seg.endpoint,
+      endpointScore: score(end),
+      threshold,
+      thresholdKind: kind,
+      accepted: acc.accepted,
+      reason: acc.reason,
+      verdicts,
+      kept: keptIds,
     };
     segments.push(report);
     opts.onSegment?.(report);

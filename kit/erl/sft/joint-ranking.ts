@@ -22,7 +22,10 @@ export interface RankedCandidate<C extends RankCandidate> {
  * 4. a primary candidate is kept if its rank ≤ cap; a secondary one only if its rank is 1.
  * With one teacher (all primary) this is "top `cap` by score". At most `cap` are kept.
  */
-export function jointRanking<C extends RankCandidate>(candidates: readonly C[], opts: { cap: number; higherIsBetter: boolean }): RankedCandidate<C>[] {
+export function jointRanking<C extends RankCandidate>(
+  candidates: readonly C[],
+  opts: { cap: number; higherIsBetter: boolean },
+): RankedCandidate<C>[] {
   const seen = new Set<number>();
   const pre = candidates.map((c, i) => {
     if (c.score === null || !Number.isFinite(c.score)) return { c, i, reason: "invalid" as const };
@@ -36,7 +39,8 @@ export function jointRanking<C extends RankCandidate>(candidates: readonly C[], 
   return pre.map((p) => {
     if (p.reason) return { candidate: p.c, rank: null, kept: false, reason: p.reason };
     const rank = rankOf.get(p.i)!;
-    if (p.c.teacher === "secondary") return { candidate: p.c, rank, kept: rank === 1, reason: rank === 1 ? "kept" : "secondary-not-first" };
+    if (p.c.teacher === "secondary")
+      return { candidate: p.c, rank, kept: rank === 1, reason: rank === 1 ? "kept" : "secondary-not-first" };
     return { candidate: p.c, rank, kept: rank <= opts.cap, reason: rank <= opts.cap ? "kept" : "below-cap" };
   });
 }

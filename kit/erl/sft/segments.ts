@@ -42,7 +42,8 @@ export function extractSegments(nodes: readonly SegmentNode[]): Segment[] {
   const out: Segment[] = [];
   for (const n of [...nodes].sort((a, b) => a.step - b.step)) {
     if (n.operator === "debug") continue;
-    for (const steps of paths(n.nodeId)) out.push({ start: n.nodeId, operator: n.operator, steps, endpoint: steps[steps.length - 1]! });
+    for (const steps of paths(n.nodeId))
+      out.push({ start: n.nodeId, operator: n.operator, steps, endpoint: steps[steps.length - 1]! });
   }
   return out;
 }

@@ -3,11 +3,26 @@ import { z } from "zod";
 /** Settings of collectSft (spec §3.1). Every field has a default. */
 export const CollectSftConfig = z
   .object({
-    perTaskCap: z.number().int().positive().default(4).describe("Parallel path: drafts kept per task (the joint top 4)."),
-    batchSize: z.number().int().positive().default(4).describe("Parallel path: attempts per batch; a task is re-checked after each batch."),
+    perTaskCap: z
+      .number()
+      .int()
+      .positive()
+      .default(4)
+      .describe("Parallel path: drafts kept per task (the joint top 4)."),
+    batchSize: z
+      .number()
+      .int()
+      .positive()
+      .default(4)
+      .describe("Parallel path: attempts per batch; a task is re-checked after each batch."),
     maxAttempts: z.number().int().positive().default(32).describe("Parallel path: attempt budget per task."),
     maxSandboxS: z.number().min(0).default(1800).describe("Parallel path: sandbox-seconds budget per task (0 = none)."),
-    concurrency: z.number().int().positive().default(4).describe("Parallel path: programs executed at once within a batch."),
+    concurrency: z
+      .number()
+      .int()
+      .positive()
+      .default(4)
+      .describe("Parallel path: programs executed at once within a batch."),
     perRunTimeoutS: z.number().positive().default(300).describe("Time limit of one parallel-path program in seconds."),
     memoryMb: z.number().int().positive().default(4096).describe("Memory limit of one parallel-path program in MiB."),
     seed: z.number().int().default(0).describe("Seed of the parallel path's draws (one stream per task and attempt)."),
@@ -16,9 +31,19 @@ export const CollectSftConfig = z
       .gt(0)
       .max(1)
       .default(0.25)
-      .describe("Evolutionary path, tasks without a leaderboard: an endpoint must be among the best this share of the run's valid scores."),
-    medal: z.enum(["bronze", "silver", "gold"]).default("bronze").describe("Evolutionary path, tasks with a leaderboard: the lowest medal an endpoint must reach."),
-    maxTokens: z.number().int().positive().default(32_768).describe("Drop examples whose Qwen3 chat-template token count exceeds this."),
+      .describe(
+        "Evolutionary path, tasks without a leaderboard: an endpoint must be among the best this share of the run's valid scores.",
+      ),
+    medal: z
+      .enum(["bronze", "silver", "gold"])
+      .default("bronze")
+      .describe("Evolutionary path, tasks with a leaderboard: the lowest medal an endpoint must reach."),
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .default(32_768)
+      .describe("Drop examples whose Qwen3 chat-template token count exceeds this."),
   })
   .strict();
 export type CollectSftConfig = z.infer<typeof CollectSftConfig>;
@@ -27,9 +52,19 @@ export type CollectSftConfigInput = z.input<typeof CollectSftConfig>;
 /** Settings of SFT of the grammar policy (L_evo, w = 1). */
 export const SftTrainConfig = z
   .object({
-    epochs: z.number().int().positive().default(10).describe("Passes over the training examples (one full-batch step each)."),
+    epochs: z
+      .number()
+      .int()
+      .positive()
+      .default(10)
+      .describe("Passes over the training examples (one full-batch step each)."),
     lr: z.number().positive().default(0.5).describe("Learning rate of the mean gradient of the log-likelihood."),
-    heldOut: z.number().min(0).lt(1).default(0.2).describe("Share of examples held out to measure log-likelihood on unseen programs (0 = none)."),
+    heldOut: z
+      .number()
+      .min(0)
+      .lt(1)
+      .default(0.2)
+      .describe("Share of examples held out to measure log-likelihood on unseen programs (0 = none)."),
     seed: z.number().int().default(0).describe("Seed of the held-out split."),
   })
   .strict();

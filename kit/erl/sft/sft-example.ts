@@ -1,7 +1,14 @@
 import type { TaskPackage } from "../../gym/types.js";
 import { countTextTokens, renderQwen3Chat } from "../../llm/index.js";
 import type { ChatMessage } from "../../llm/spec.js";
-import { Chooser, defaultGrammarParams, runGrammarOperator, taskShape, traceFromProgram, type GrammarChoice } from "../../policy/grammar/index.js";
+import {
+  Chooser,
+  defaultGrammarParams,
+  runGrammarOperator,
+  taskShape,
+  traceFromProgram,
+  type GrammarChoice,
+} from "../../policy/grammar/index.js";
 import { buildPrompt, renderPrompt, type LlmPolicyConfigInput } from "../../policy/llm/index.js";
 import type { Operator, OperatorContext } from "../../policy/types.js";
 
@@ -32,8 +39,18 @@ export function assistantMessage(plan: string, program: string): string {
 }
 
 /** The exact messages the LLM policy would send (buildPrompt + renderPrompt), plus the program as the reply. */
-export function exampleMessages(task: TaskPackage, operator: Operator, context: OperatorContext, plan: string, program: string, llmPolicy: LlmPolicyConfigInput = {}): ChatMessage[] {
-  return [...renderPrompt(buildPrompt(task, operator, context, llmPolicy)), { role: "assistant", content: assistantMessage(plan, program) }];
+export function exampleMessages(
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+  plan: string,
+  program: string,
+  llmPolicy: LlmPolicyConfigInput = {},
+): ChatMessage[] {
+  return [
+    ...renderPrompt(buildPrompt(task, operator, context, llmPolicy)),
+    { role: "assistant", content: assistantMessage(plan, program) },
+  ];
 }
 
 /**
@@ -41,7 +58,12 @@ export function exampleMessages(task: TaskPackage, operator: Operator, context: 
  * drawn from, by replaying its `# grammar-trace:` through the same operator and context.
  * null for other programs or when the trace does not fit the context.
  */
-export function grammarChoicesOf(task: TaskPackage, operator: Operator, context: OperatorContext, program: string): GrammarChoice[] | null {
+export function grammarChoicesOf(
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+  program: string,
+): GrammarChoice[] | null {
   const trace = traceFromProgram(program);
   if (!trace) return null;
   try {
@@ -59,7 +81,10 @@ export async function chatTokens(messages: readonly ChatMessage[]): Promise<numb
 }
 
 /** Apply the Qwen3 template and drop examples over `maxTokens`; kept ones carry their count. */
-export async function tokenFilter<E extends SftExample>(examples: readonly E[], maxTokens: number): Promise<{ kept: (E & { readonly tokens: number })[]; overLimit: number }> {
+export async function tokenFilter<E extends SftExample>(
+  examples: readonly E[],
+  maxTokens: number,
+): Promise<{ kept: (E & { readonly tokens: number })[]; overLimit: number }> {
   const kept: (E & { readonly tokens: number })[] = [];
   for (const e of examples) {
     const tokens = await chatTokens(e.messages);

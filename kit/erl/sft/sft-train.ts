@@ -41,7 +41,11 @@ export interface SftMetrics {
  * the mean log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n);
  * 3. log-likelihood before and after on both splits.
  */
-export function trainGrammarSft(params: GrammarParams, examples: readonly (readonly GrammarChoice[])[], cfgIn: SftTrainConfigInput = {}): { params: GrammarParams; metrics: Omit<SftMetrics, "skippedExamples"> } {
+export function trainGrammarSft(
+  params: GrammarParams,
+  examples: readonly (readonly GrammarChoice[])[],
+  cfgIn: SftTrainConfigInput = {},
+): { params: GrammarParams; metrics: Omit<SftMetrics, "skippedExamples"> } {
   const cfg = SftTrainConfig.parse(cfgIn);
   const order = examples.map((_, i) => i);
   const rng = createRng(cfg.seed);
@@ -56,14 +60,23 @@ export function trainGrammarSft(params: GrammarParams, examples: readonly (reado
   let p = params;
   const curve: number[] = [];
   for (let e = 0; e < cfg.epochs; e++) {
-    p = gradientStep(p, train.map((choices) => ({ choices, weight: 1 / train.length })), cfg.lr);
+    p = gradientStep(
+      p,
+      train.map((choices) => ({ choices, weight: 1 / train.length })),
+      cfg.lr,
+    );
     curve.push(meanLogLik(p, train));
   }
   return {
     params: p,
     metrics: {
-      trainExamples: train.length, heldOutExamples: held.length, trainLogLikBefore: before.train, trainLogLikAfter: meanLogLik(p, train),
-      heldOutLogLikBefore: held.length ? before.held : null, heldOutLogLikAfter: held.length ? meanLogLik(p, held) : null, curve,
+      trainExamples: train.length,
+      heldOutExamples: held.length,
+      trainLogLikBefore: before.train,
+      trainLogLikAfter: meanLogLik(p, train),
+      heldOutLogLikBefore: held.length ? before.held : null,
+      heldOutLogLikAfter: held.length ? meanLogLik(p, held) : null,
+      curve,
     },
   };
 }
@@ -83,13 +96,18 @@ export interface SftRunOptions {
  * with grammar decisions; 3. train (trainGrammarSft); 4. store the result as a checkpoint
  * (parent, dataset, config hash, metrics). Fails before writing anything on bad input.
  */
-export async function sftTrain(ws: Workspace, opts: SftRunOptions): Promise<{ checkpoint: Checkpoint; metrics: SftMetrics }> {
+export async function sftTrain(
+  ws: Workspace,
+  opts: SftRunOptions,
+): Promise<{ checkpoint: Checkpoint; metrics: SftMetrics }> {
   const cfg = SftTrainConfig.parse(opts.config ?? {});
   const start = await resolvePolicyParams(opts.from, ws);
   const examples = await loadDataset(ws, opts.dataset);
   const usable = examples.filter((e) => e.choices && e.choices.length > 0).map((e) => e.choices!);
   if (usable.length === 0) {
-    throw new ErlError(`dataset "${opts.dataset}" has no programs written by the grammar policy (no decisions to train on): collect with --teacher grammar`);
+    throw new ErlError(
+      `dataset "${opts.dataset}" has no programs written by the grammar policy (no decisions to train on): collect with --teacher grammar`,
+    );
   }
   if (!opts.replace && (await checkpointExists(ws, opts.to))) {
     throw new ErlError(`checkpoint "${opts.to}" already exists in ${ws.dir}: pick another --to name or pass --replace`);
@@ -97,7 +115,16 @@ export async function sftTrain(ws: Workspace, opts: SftRunOptions): Promise<{ ch
   const { params, metrics } = trainGrammarSft(start.params, usable, cfg);
   const full: SftMetrics = { ...metrics, skippedExamples: examples.length - usable.length };
   const checkpoint = await saveCheckpoint(
-    ws, { name: opts.to, params, parent: start.checkpoint, source: "sft", dataset: opts.dataset, config: { ...cfg, from: opts.from, dataset: opts.dataset }, metrics: { ...full } },
+    ws,
+    {
+      name: opts.to,
+      params,
+      parent: start.checkpoint,
+      source: "sft",
+      dataset: opts.dataset,
+      config: { ...cfg, from: opts.from, dataset: opts.dataset },
+      metrics: { ...full },
+    },
     { replace: opts.replace },
   );
   return { checkpoint, metrics: full };

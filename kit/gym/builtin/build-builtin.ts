@@ -22,13 +22,25 @@ export interface BuiltinSummary {
 export function listBuiltinTasks(): BuiltinSummary[] {
   return BUILTIN_IDS.map((id) => {
     const t: BuiltinTask = BUILTIN_TASKS[id];
-    return { id, name: t.name, modality: t.modality, taskType: getMetric(t.spec.metric).taskType, metric: t.spec.metric, source: t.source, licence: t.licence };
+    return {
+      id,
+      name: t.name,
+      modality: t.modality,
+      taskType: getMetric(t.spec.metric).taskType,
+      metric: t.spec.metric,
+      source: t.source,
+      licence: t.licence,
+    };
   });
 }
 
 export function getBuiltin(id: string): BuiltinTask {
   const t = (BUILTIN_TASKS as Record<string, BuiltinTask>)[id];
-  if (!t) throw new UnknownTaskError(`unknown built-in task "${id}". Fix: use one of ${BUILTIN_IDS.join(", ")} (openmle task list), or pass a package folder.`, id);
+  if (!t)
+    throw new UnknownTaskError(
+      `unknown built-in task "${id}". Fix: use one of ${BUILTIN_IDS.join(", ")} (openmle task list), or pass a package folder.`,
+      id,
+    );
   return t;
 }
 
@@ -41,9 +53,13 @@ export async function buildBuiltinTask(id: string, opts: BuildOptions): Promise<
     const raw = await materializeRaw(t.raw, rawTmp);
     const spec: TaskSpecInput = {
       ...t.spec,
-      id, name: t.name, modality: t.modality, table: raw.table,
+      id,
+      name: t.name,
+      modality: t.modality,
+      table: raw.table,
       ...(raw.filesDir ? { filesDir: raw.filesDir } : {}),
-      source: t.source, licence: t.licence,
+      source: t.source,
+      licence: t.licence,
     } as TaskSpecInput;
     return await buildTask(spec, opts);
   } finally {

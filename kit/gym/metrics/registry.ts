@@ -26,26 +26,51 @@ export interface MetricDef {
 /** The metric registry: every metric buildTask can write into utils/metric.py. */
 export const METRICS = {
   accuracy: {
-    title: "accuracy", higherIsBetter: true, best: 1, range: [0, 1], output: "label", taskType: "classification",
+    title: "accuracy",
+    higherIsBetter: true,
+    best: 1,
+    range: [0, 1],
+    output: "label",
+    taskType: "classification",
     python: "return float(np.mean(_norm(t.iloc[:, 0]) == _norm(p.iloc[:, 0])))",
   },
   macro_f1: {
-    title: "macro-averaged F1", higherIsBetter: true, best: 1, range: [0, 1], output: "label", taskType: "classification",
+    title: "macro-averaged F1",
+    higherIsBetter: true,
+    best: 1,
+    range: [0, 1],
+    output: "label",
+    taskType: "classification",
     python: "return float(skm.f1_score(_norm(t.iloc[:, 0]), _norm(p.iloc[:, 0]), average='macro'))",
   },
   roc_auc: {
-    title: "ROC-AUC (binary; submit the positive-class probability)", higherIsBetter: true, best: 1, range: [0, 1], output: "proba_binary", taskType: "classification",
+    title: "ROC-AUC (binary; submit the positive-class probability)",
+    higherIsBetter: true,
+    best: 1,
+    range: [0, 1],
+    output: "proba_binary",
+    taskType: "classification",
     python: "return float(skm.roc_auc_score(t.iloc[:, 0].astype(int), p.iloc[:, 0].astype(float)))",
   },
   roc_auc_ovr: {
-    title: "ROC-AUC one-vs-rest, averaged over class columns", higherIsBetter: true, best: 1, range: [0, 1], output: "proba_multi", taskType: "classification",
+    title: "ROC-AUC one-vs-rest, averaged over class columns",
+    higherIsBetter: true,
+    best: 1,
+    range: [0, 1],
+    output: "proba_multi",
+    taskType: "classification",
     python: [
       "scores = [skm.roc_auc_score(t[c].astype(int), p[c].astype(float)) for c in COLUMNS if t[c].nunique() == 2]",
       "return float(np.mean(scores))",
     ].join("\n"),
   },
   log_loss: {
-    title: "multi-class log loss (rows renormalised, clipped at 1e-15)", higherIsBetter: false, best: 0, range: [0, Infinity], output: "proba_multi", taskType: "classification",
+    title: "multi-class log loss (rows renormalised, clipped at 1e-15)",
+    higherIsBetter: false,
+    best: 0,
+    range: [0, Infinity],
+    output: "proba_multi",
+    taskType: "classification",
     python: [
       "y = t.values.astype(float)",
       "q = np.clip(p.values.astype(float), 1e-15, 1.0)",
@@ -54,27 +79,59 @@ export const METRICS = {
     ].join("\n"),
   },
   rmse: {
-    title: "root mean squared error", higherIsBetter: false, best: 0, range: [0, Infinity], output: "value", taskType: "regression",
+    title: "root mean squared error",
+    higherIsBetter: false,
+    best: 0,
+    range: [0, Infinity],
+    output: "value",
+    taskType: "regression",
     python: "return float(np.sqrt(np.mean((t.iloc[:, 0].astype(float) - p.iloc[:, 0].astype(float)) ** 2)))",
   },
   rmsle: {
-    title: "root mean squared logarithmic error", higherIsBetter: false, best: 0, range: [0, Infinity], output: "value", taskType: "regression",
-    python: "return float(np.sqrt(np.mean((np.log1p(t.iloc[:, 0].astype(float)) - np.log1p(p.iloc[:, 0].astype(float))) ** 2)))",
+    title: "root mean squared logarithmic error",
+    higherIsBetter: false,
+    best: 0,
+    range: [0, Infinity],
+    output: "value",
+    taskType: "regression",
+    python:
+      "return float(np.sqrt(np.mean((np.log1p(t.iloc[:, 0].astype(float)) - np.log1p(p.iloc[:, 0].astype(float))) ** 2)))",
   },
   mae: {
-    title: "mean absolute error", higherIsBetter: false, best: 0, range: [0, Infinity], output: "value", taskType: "regression",
+    title: "mean absolute error",
+    higherIsBetter: false,
+    best: 0,
+    range: [0, Infinity],
+    output: "value",
+    taskType: "regression",
     python: "return float(np.mean(np.abs(t.iloc[:, 0].astype(float) - p.iloc[:, 0].astype(float))))",
   },
   r2: {
-    title: "coefficient of determination R²", higherIsBetter: true, best: 1, range: [-Infinity, 1], output: "value", taskType: "regression",
+    title: "coefficient of determination R²",
+    higherIsBetter: true,
+    best: 1,
+    range: [-Infinity, 1],
+    output: "value",
+    taskType: "regression",
     python: "return float(skm.r2_score(t.iloc[:, 0].astype(float), p.iloc[:, 0].astype(float)))",
   },
   qwk: {
-    title: "quadratic weighted kappa (integer grades; predictions are rounded)", higherIsBetter: true, best: 1, range: [-1, 1], output: "value", taskType: "classification",
-    python: "return float(skm.cohen_kappa_score(np.rint(t.iloc[:, 0].astype(float)).astype(int), np.rint(p.iloc[:, 0].astype(float)).astype(int), weights='quadratic'))",
+    title: "quadratic weighted kappa (integer grades; predictions are rounded)",
+    higherIsBetter: true,
+    best: 1,
+    range: [-1, 1],
+    output: "value",
+    taskType: "classification",
+    python:
+      "return float(skm.cohen_kappa_score(np.rint(t.iloc[:, 0].astype(float)).astype(int), np.rint(p.iloc[:, 0].astype(float)).astype(int), weights='quadratic'))",
   },
   map_at_k: {
-    title: "mean average precision at k (one true label per row; submit up to k labels, best first)", higherIsBetter: true, best: 1, range: [0, 1], output: "ranking", taskType: "classification",
+    title: "mean average precision at k (one true label per row; submit up to k labels, best first)",
+    higherIsBetter: true,
+    best: 1,
+    range: [0, 1],
+    output: "ranking",
+    taskType: "classification",
     python: [
       "total = 0.0",
       "for truth, pred in zip(_norm(t.iloc[:, 0]), p.iloc[:, 0].astype(str)):",
@@ -91,7 +148,8 @@ export const METRIC_NAMES = Object.keys(METRICS) as MetricName[];
 /** The registry entry for `name`; an unknown name throws listing the valid ones. */
 export function getMetric(name: string, file = "task spec"): MetricDef {
   const def = (METRICS as Record<string, MetricDef>)[name];
-  if (!def) throw new TaskSpecError(`${file}: unknown metric "${name}". Fix: use one of ${METRIC_NAMES.join(", ")}.`, file);
+  if (!def)
+    throw new TaskSpecError(`${file}: unknown metric "${name}". Fix: use one of ${METRIC_NAMES.join(", ")}.`, file);
   return def;
 }
 

@@ -33,7 +33,12 @@ export class Chooser {
     return new Chooser(params, prefix, rng, null, features);
   }
 
-  static replay(params: GrammarParams, prefix: string, trace: readonly TraceStep[], features: readonly string[] = []): Chooser {
+  static replay(
+    params: GrammarParams,
+    prefix: string,
+    trace: readonly TraceStep[],
+    features: readonly string[] = [],
+  ): Chooser {
     return new Chooser(params, prefix, null, trace, features);
   }
 
@@ -46,11 +51,19 @@ export class Chooser {
     if (this.trace) {
       const step = this.trace[this.cursor++];
       if (!step || step.name !== name) {
-        throw new GrammarReplayError(`trace step ${this.cursor - 1} is ${step ? step.name : "missing"}, expected ${name}: the program was written for another task/operator/context`);
+        throw new GrammarReplayError(
+          `trace step ${this.cursor - 1} is ${step ? step.name : "missing"}, expected ${name}: the program was written for another task/operator/context`,
+        );
       }
       i = options.indexOf(step.value as T);
       if (i < 0) {
-        this.choices.push({ name, value: step.value, logProb: -Infinity, options: [...options], features: this.features });
+        this.choices.push({
+          name,
+          value: step.value,
+          logProb: -Infinity,
+          options: [...options],
+          features: this.features,
+        });
         return step.value as T;
       }
     } else {
@@ -59,7 +72,10 @@ export class Chooser {
       i = options.length - 1;
       for (let k = 0; k < options.length; k++) {
         acc += Math.exp(lp[k]!);
-        if (u < acc) { i = k; break; }
+        if (u < acc) {
+          i = k;
+          break;
+        }
       }
     }
     this.choices.push({ name, value: options[i]!, logProb: lp[i]!, options: [...options], features: this.features });

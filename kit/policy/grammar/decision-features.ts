@@ -4,9 +4,20 @@ import { isSolutionSpec } from "./spec.js";
 import { taskShape, type TaskShape } from "./task-shape.js";
 
 /** Bucket edges of training rows and feature columns (upper bounds, exclusive). */
-const ROW_BUCKETS: readonly [number, string][] = [[500, "<500"], [2000, "500-2k"], [10000, "2k-10k"], [Infinity, ">10k"]];
-const COL_BUCKETS: readonly [number, string][] = [[8, "<8"], [20, "8-20"], [100, "20-100"], [Infinity, ">100"]];
-const bucket = (v: number | null, edges: readonly [number, string][]) => (v === null ? "?" : edges.find(([hi]) => v < hi)![1]);
+const ROW_BUCKETS: readonly [number, string][] = [
+  [500, "<500"],
+  [2000, "500-2k"],
+  [10000, "2k-10k"],
+  [Infinity, ">10k"],
+];
+const COL_BUCKETS: readonly [number, string][] = [
+  [8, "<8"],
+  [20, "8-20"],
+  [100, "20-100"],
+  [Infinity, ">100"],
+];
+const bucket = (v: number | null, edges: readonly [number, string][]) =>
+  v === null ? "?" : edges.find(([hi]) => v < hi)![1];
 
 /**
  * Features of the task's shape, shared by every decision of an operator call (labels `name:value`):
@@ -38,9 +49,12 @@ export function parentFeatures(context: OperatorContext, higherIsBetter: boolean
   if (isSolutionSpec(p.spec)) out.push(`parent_models:${p.spec.models.length}`);
   if (p.validScore !== null && p.status === "success") {
     const others = [...context.parents.slice(1), ...(context.ancestors ?? []), ...(context.siblings ?? [])]
-      .filter((v: NodeView) => v.nodeId !== p.nodeId && v.validScore !== null && v.status === "success").map((v) => v.validScore!);
+      .filter((v: NodeView) => v.nodeId !== p.nodeId && v.validScore !== null && v.status === "success")
+      .map((v) => v.validScore!);
     const sign = higherIsBetter ? 1 : -1;
-    out.push(`parent_rank:${others.length === 0 ? "alone" : others.every((s) => sign * p.validScore! >= sign * s) ? "best" : "below"}`);
+    out.push(
+      `parent_rank:${others.length === 0 ? "alone" : others.every((s) => sign * p.validScore! >= sign * s) ? "best" : "below"}`,
+    );
   }
   return out;
 }

@@ -10,7 +10,17 @@ export function defaultGrammarParams(): GrammarParams {
     logits[`draft.${mod}.n_models`] = { "1": 1.5, "2": 0.5, "3": 0 };
     logits[`improve.${mod}.n_edits`] = { "1": 1, "2": 0 };
   }
-  logits["draft.tabular.model"] = { hist_gb: 1.5, xgboost: 1.2, random_forest: 0.8, extra_trees: 0.6, linear: 0.2, gradient_boosting: 0.2, svm: -0.5, knn: -0.5, torch_mlp: -0.3 };
+  logits["draft.tabular.model"] = {
+    hist_gb: 1.5,
+    xgboost: 1.2,
+    random_forest: 0.8,
+    extra_trees: 0.6,
+    linear: 0.2,
+    gradient_boosting: 0.2,
+    svm: -0.5,
+    knn: -0.5,
+    torch_mlp: -0.3,
+  };
   logits["draft.time_series.model"] = { hist_gb: 1.5, xgboost: 1.2, random_forest: 0.6, extra_trees: 0.4, linear: 0.3 };
   logits["draft.image.model"] = { torch_cnn: 0.6, hist_gb: 0.5, linear: 0.6, svm: 0.4, extra_trees: 0.3 };
   logits["draft.text.model"] = { linear: 1, svm: 0.5 };

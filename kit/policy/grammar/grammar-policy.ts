@@ -39,28 +39,46 @@ function modulesToAvoid(context: OperatorContext): string[] {
 }
 
 /** Run one operator with a chooser (sampling or replaying): the spec plus notes for the plan. */
-export function runGrammarOperator(ch: Chooser, task: TaskPackage, operator: Operator, context: OperatorContext): { spec: SolutionSpec; notes: string[] } {
+export function runGrammarOperator(
+  ch: Chooser,
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+): { spec: SolutionSpec; notes: string[] } {
   const shape = taskShape(task);
   const avoid = modulesToAvoid(context);
   const [p0, p1] = context.parents;
   const draft = (why: string) => ({ spec: draftSpec(ch, shape, avoid), notes: [why] });
   switch (operator) {
     case "draft":
-      return draft(`draft a ${shape.modality} ${shape.taskType} solution${shape.originalModality !== shape.modality ? ` (task modality ${shape.originalModality}, treated as tabular)` : ""}${avoid.length ? `, avoiding ${avoid.join(", ")}` : ""}`);
+      return draft(
+        `draft a ${shape.modality} ${shape.taskType} solution${shape.originalModality !== shape.modality ? ` (task modality ${shape.originalModality}, treated as tabular)` : ""}${avoid.length ? `, avoiding ${avoid.join(", ")}` : ""}`,
+      );
     case "improve": {
       const parent = specOf(p0, shape);
       if (!parent) return draft("improve: the parent has no grammar spec, so write a fresh draft");
       if (p0!.status !== "success") {
         const r = debugSpec(ch, parent, shape, p0!);
-        return { spec: r.spec, notes: [`improve ${p0!.nodeId}: it failed (${p0!.status}), so repair it first: ${r.notes.join("; ")}`] };
+        return {
+          spec: r.spec,
+          notes: [`improve ${p0!.nodeId}: it failed (${p0!.status}), so repair it first: ${r.notes.join("; ")}`],
+        };
       }
       const r = improveSpec(ch, parent, shape, p0!, task.meta.higherIsBetter);
-      return { spec: r.spec, notes: [`improve ${p0!.nodeId} (validation ${p0!.validScore ?? "n/a"}): ${r.notes.join("; ")}`] };
+      return {
+        spec: r.spec,
+        notes: [`improve ${p0!.nodeId} (validation ${p0!.validScore ?? "n/a"}): ${r.notes.join("; ")}`],
+      };
     }
     case "debug": {
       if (!p0) return draft("debug: no parent given, so write a fresh draft");
       const r = debugSpec(ch, specOf(p0, shape), shape, p0);
-      return { spec: r.spec, notes: [`debug ${p0.nodeId} (${p0.status}${p0.errorSignature ? `, ${p0.errorSignature}` : ""}): ${r.notes.join("; ")}`] };
+      return {
+        spec: r.spec,
+        notes: [
+          `debug ${p0.nodeId} (${p0.status}${p0.errorSignature ? `, ${p0.errorSignature}` : ""}): ${r.notes.join("; ")}`,
+        ],
+      };
     }
     case "crossover": {
       const a = specOf(p0, shape);
@@ -70,13 +88,21 @@ export function runGrammarOperator(ch: Chooser, task: TaskPackage, operator: Ope
         const sb = p1!.validScore ?? -Infinity * (task.meta.higherIsBetter ? 1 : -1);
         const aBetter = task.meta.higherIsBetter ? sa >= sb : sa <= sb;
         const r = aBetter ? crossoverSpecs(ch, a, b) : crossoverSpecs(ch, b, a);
-        return { spec: r.spec, notes: [`combine ${p0!.nodeId} and ${p1!.nodeId} (better: ${aBetter ? p0!.nodeId : p1!.nodeId}): ${r.notes.join("; ")}`] };
+        return {
+          spec: r.spec,
+          notes: [
+            `combine ${p0!.nodeId} and ${p1!.nodeId} (better: ${aBetter ? p0!.nodeId : p1!.nodeId}): ${r.notes.join("; ")}`,
+          ],
+        };
       }
       const one = a ?? b;
       const view = a ? p0! : p1;
       if (one && view) {
         const r = improveSpec(ch, one, shape, view, task.meta.higherIsBetter);
-        return { spec: r.spec, notes: [`crossover: only ${view.nodeId} has a grammar spec, so improve it: ${r.notes.join("; ")}`] };
+        return {
+          spec: r.spec,
+          notes: [`crossover: only ${view.nodeId} has a grammar spec, so improve it: ${r.notes.join("; ")}`],
+        };
       }
       return draft("crossover: no parent has a grammar spec, so write a fresh draft");
     }
@@ -114,7 +140,12 @@ export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams
     name: grammarPolicyName(params),
     params,
     async propose(task, operator, context, rng) {
-      const ch = Chooser.sampling(params, `${operator}.${taskShape(task).modality}`, rng, decisionFeatures(task, operator, context));
+      const ch = Chooser.sampling(
+        params,
+        `${operator}.${taskShape(task).modality}`,
+        rng,
+        decisionFeatures(task, operator, context),
+      );
       const { spec, notes } = runGrammarOperator(ch, task, operator, context);
       const plan = `${notes.join("\n")}\n${describeSpec(spec)}`;
       const code = renderProgram(spec, task, { plan, trace: ch.choices });
@@ -128,7 +159,13 @@ export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams
  * same operator under `params`. Throws GrammarReplayError when the program carries no trace or the
  * trace does not fit this task/operator/context; a value outside the offered options gives -Infinity.
  */
-export function logProb(params: GrammarParams, program: string | { readonly choices: readonly Choice[] }, task: TaskPackage, operator: Operator, context: OperatorContext): number {
+export function logProb(
+  params: GrammarParams,
+  program: string | { readonly choices: readonly Choice[] },
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+): number {
   return replayChoices(params, program, task, operator, context).reduce((s, c) => s + c.logProb, 0);
 }
 
@@ -136,13 +173,36 @@ export function logProb(params: GrammarParams, program: string | { readonly choi
  * The decisions of a recorded program replayed under `params` (value, options, decision features
  * and log-probability of each): what SFT/RL need to take gradient steps on stored programs.
  */
-export function replayChoices(params: GrammarParams, program: string | readonly TraceStep[] | { readonly choices: readonly Choice[] }, task: TaskPackage, operator: Operator, context: OperatorContext): GrammarChoice[] {
-  const trace: TraceStep[] | null = typeof program === "string" ? traceFromProgram(program)
-    : Array.isArray(program) ? [...(program as readonly TraceStep[])]
-    : (program as { readonly choices: readonly Choice[] }).choices.map((c) => ({ name: c.name, value: String(c.value) }));
-  if (!trace) throw new GrammarReplayError("the program has no '# grammar-trace:' line: only programs written by the grammar policy can be scored");
-  const ch = Chooser.replay(params, `${operator}.${taskShape(task).modality}`, trace, decisionFeatures(task, operator, context));
+export function replayChoices(
+  params: GrammarParams,
+  program: string | readonly TraceStep[] | { readonly choices: readonly Choice[] },
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+): GrammarChoice[] {
+  const trace: TraceStep[] | null =
+    typeof program === "string"
+      ? traceFromProgram(program)
+      : Array.isArray(program)
+        ? [...(program as readonly TraceStep[])]
+        : (program as { readonly choices: readonly Choice[] }).choices.map((c) => ({
+            name: c.name,
+            value: String(c.value),
+          }));
+  if (!trace)
+    throw new GrammarReplayError(
+      "the program has no '# grammar-trace:' line: only programs written by the grammar policy can be scored",
+    );
+  const ch = Chooser.replay(
+    params,
+    `${operator}.${taskShape(task).modality}`,
+    trace,
+    decisionFeatures(task, operator, context),
+  );
   runGrammarOperator(ch, task, operator, context);
-  if (!ch.exhausted) throw new GrammarReplayError(`the trace has ${trace.length} steps but the operator used ${ch.choices.length}: it was recorded for another context`);
+  if (!ch.exhausted)
+    throw new GrammarReplayError(
+      `the trace has ${trace.length} steps but the operator used ${ch.choices.length}: it was recorded for another context`,
+    );
   return ch.choices;
 }

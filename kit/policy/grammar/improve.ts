@@ -6,23 +6,37 @@ import { methodFamily, type FeatureSpec, type SolutionSpec } from "./spec.js";
 import { familiesFor, type TaskShape } from "./task-shape.js";
 
 /** The edits Improve can make; each changes one part of the parent's spec. */
-export const IMPROVE_EDITS = ["tune", "swap_model", "features", "add_model", "drop_model", "validation", "more_data"] as const;
+export const IMPROVE_EDITS = [
+  "tune",
+  "swap_model",
+  "features",
+  "add_model",
+  "drop_model",
+  "validation",
+  "more_data",
+] as const;
 export type ImproveEdit = (typeof IMPROVE_EDITS)[number];
 
 /** Edits that apply to this parent (e.g. add_model only below 3 models). */
 export function applicableEdits(spec: SolutionSpec): ImproveEdit[] {
   return IMPROVE_EDITS.filter((e) =>
-    e === "add_model" ? spec.models.length < 3
-    : e === "drop_model" ? spec.models.length > 1
-    : e === "validation" ? spec.validation.scheme === "holdout"
-    : e === "more_data" ? spec.maxTrainRows !== null
-    : true);
+    e === "add_model"
+      ? spec.models.length < 3
+      : e === "drop_model"
+        ? spec.models.length > 1
+        : e === "validation"
+          ? spec.validation.scheme === "holdout"
+          : e === "more_data"
+            ? spec.maxTrainRows !== null
+            : true,
+  );
 }
 
 /** Per-model validation scores from the parent's stdout (`name#i: validation metric = x`). */
 export function perModelScores(stdout: string | undefined): Map<number, number> {
   const out = new Map<number, number>();
-  for (const m of (stdout ?? "").matchAll(/#(\d+): validation \S+ = (-?[0-9.]+(?:e-?\d+)?)/g)) out.set(Number(m[1]), Number(m[2]));
+  for (const m of (stdout ?? "").matchAll(/#(\d+): validation \S+ = (-?[0-9.]+(?:e-?\d+)?)/g))
+    out.set(Number(m[1]), Number(m[2]));
   return out;
 }
 
@@ -30,7 +44,13 @@ export function perModelScores(stdout: string | undefined): Map<number, number> 
  * Improve: apply 1–2 edits to the parent's spec. The edit distribution is conditioned on the
  * parent's method family (`edit.<family>`), and drop_model removes the model that scored worst.
  */
-export function improveSpec(ch: Chooser, parent: SolutionSpec, shape: TaskShape, view: NodeView | null, higherIsBetter: boolean): { spec: SolutionSpec; notes: string[] } {
+export function improveSpec(
+  ch: Chooser,
+  parent: SolutionSpec,
+  shape: TaskShape,
+  view: NodeView | null,
+  higherIsBetter: boolean,
+): { spec: SolutionSpec; notes: string[] } {
   const family = view?.methodFamily ?? methodFamily(parent);
   const n = Number(ch.pick("n_edits", ["1", "2"]));
   let spec = parent;
@@ -44,32 +64,60 @@ export function improveSpec(ch: Chooser, parent: SolutionSpec, shape: TaskShape,
   return { spec, notes };
 }
 
-function applyEdit(ch: Chooser, s: SolutionSpec, edit: ImproveEdit, shape: TaskShape, view: NodeView | null, higher: boolean): { spec: SolutionSpec; note: string } {
-  const which = () => (s.models.length > 1 ? Number(ch.pick("which_model", s.models.map((_, i) => String(i)))) : 0);
+function applyEdit(
+  ch: Chooser,
+  s: SolutionSpec,
+  edit: ImproveEdit,
+  shape: TaskShape,
+  view: NodeView | null,
+  higher: boolean,
+): { spec: SolutionSpec; note: string } {
+  const which = () =>
+    s.models.length > 1
+      ? Number(
+          ch.pick(
+            "which_model",
+            s.models.map((_, i) => String(i)),
+          ),
+        )
+      : 0;
   switch (edit) {
     case "tune": {
       const i = which();
       const m = s.models[i]!;
       const param = ch.pick(`tune_param.${m.family}`, Object.keys(PARAM_GRIDS[m.family]));
       const next = retuneParam(ch, m, param, shape.nClasses);
-      return { spec: { ...s, models: s.models.map((x, k) => (k === i ? next : x)) }, note: `tune ${m.family} ${param}: ${String(m.params[param])} → ${String(next.params[param])}` };
+      return {
+        spec: { ...s, models: s.models.map((x, k) => (k === i ? next : x)) },
+        note: `tune ${m.family} ${param}: ${String(m.params[param])} → ${String(next.params[param])}`,
+      };
     }
     case "swap_model": {
       const i = which();
       const options = familiesFor(shape).filter((f) => !s.models.some((m) => m.family === f));
       if (!options.length) return { spec: s, note: "swap_model: no other family left" };
       const next = sampleModel(ch, ch.pick("swap_to", options), shape.nClasses);
-      return { spec: { ...s, models: s.models.map((x, k) => (k === i ? next : x)) }, note: `swap ${s.models[i]!.family} → ${next.family}` };
+      return {
+        spec: { ...s, models: s.models.map((x, k) => (k === i ? next : x)) },
+        note: `swap ${s.models[i]!.family} → ${next.family}`,
+      };
     }
     case "features": {
       const fresh = sampleFeatures(ch, s.modality, s.models, s.taskType);
       const field = ch.pick("feature_field", changedFields(s.features, fresh));
       const features = { ...s.features, [field]: (fresh as unknown as Record<string, unknown>)[field] } as FeatureSpec;
-      return { spec: { ...s, features }, note: `features: ${field} ${JSON.stringify((s.features as unknown as Record<string, unknown>)[field])} → ${JSON.stringify((features as unknown as Record<string, unknown>)[field])}` };
+      return {
+        spec: { ...s, features },
+        note: `features: ${field} ${JSON.stringify((s.features as unknown as Record<string, unknown>)[field])} → ${JSON.stringify((features as unknown as Record<string, unknown>)[field])}`,
+      };
     }
     case "add_model": {
       const options = familiesFor(shape).filter((f) => !s.models.some((m) => m.family === f));
-      const next = sampleModel(ch, ch.pick("add_family", options.length ? options : familiesFor(shape)), shape.nClasses);
+      const next = sampleModel(
+        ch,
+        ch.pick("add_family", options.length ? options : familiesFor(shape)),
+        shape.nClasses,
+      );
       const ensemble = s.models.length > 1 ? s.ensemble : ch.pick("ensemble", ["average", "stack"]);
       return { spec: { ...s, models: [...s.models, next], ensemble }, note: `add ${next.family} (${ensemble})` };
     }
@@ -79,12 +127,24 @@ function applyEdit(ch: Chooser, s: SolutionSpec, edit: ImproveEdit, shape: TaskS
       if (scores.size === s.models.length) {
         const ranked = [...scores.entries()].sort((a, b) => (higher ? a[1] - b[1] : b[1] - a[1]));
         i = ranked[0]![0];
-      } else i = Number(ch.pick("drop_which", s.models.map((_, k) => String(k))));
-      return { spec: { ...s, models: s.models.filter((_, k) => k !== i) }, note: `drop ${s.models[i]!.family}${scores.size === s.models.length ? " (weakest on validation)" : ""}` };
+      } else
+        i = Number(
+          ch.pick(
+            "drop_which",
+            s.models.map((_, k) => String(k)),
+          ),
+        );
+      return {
+        spec: { ...s, models: s.models.filter((_, k) => k !== i) },
+        note: `drop ${s.models[i]!.family}${scores.size === s.models.length ? " (weakest on validation)" : ""}`,
+      };
     }
     case "validation": {
       const folds = ch.pickNumber("folds", [5, 3]);
-      return { spec: { ...s, validation: { ...s.validation, scheme: "kfold", folds } }, note: `validation: holdout → ${folds}-fold` };
+      return {
+        spec: { ...s, validation: { ...s.validation, scheme: "kfold", folds } },
+        note: `validation: holdout → ${folds}-fold`,
+      };
     }
     case "more_data": {
       const rows = s.maxTrainRows! * 2;

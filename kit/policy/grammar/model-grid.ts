@@ -13,8 +13,19 @@ export const PARAM_GRIDS: Record<ModelFamily, Readonly<Record<string, readonly (
   gradient_boosting: { n_estimators: [150, 100, 300, 50], learning_rate: [0.1, 0.05], max_depth: [3, 2, 5] },
   svm: { C: [1, 0.3, 3, 10] },
   knn: { n_neighbors: [15, 5, 31], weights: ["distance", "uniform"] },
-  xgboost: { n_estimators: [200, 100, 400, 50], max_depth: [5, 3, 7], learning_rate: [0.1, 0.05, 0.2], subsample: [0.8, 1] },
-  torch_mlp: { hidden: [128, 64, 256], epochs: [20, 10, 40], lr: [0.001, 0.003], dropout: [0.1, 0, 0.3], batch_size: [256, 128] },
+  xgboost: {
+    n_estimators: [200, 100, 400, 50],
+    max_depth: [5, 3, 7],
+    learning_rate: [0.1, 0.05, 0.2],
+    subsample: [0.8, 1],
+  },
+  torch_mlp: {
+    hidden: [128, 64, 256],
+    epochs: [20, 10, 40],
+    lr: [0.001, 0.003],
+    dropout: [0.1, 0, 0.3],
+    batch_size: [256, 128],
+  },
   torch_cnn: { channels: [16, 8, 32], epochs: [5, 3, 8], lr: [0.002, 0.001, 0.005], batch_size: [128, 64] },
 };
 
@@ -38,7 +49,13 @@ const BOOSTING = new Set<ModelFamily>(["hist_gb", "xgboost", "gradient_boosting"
 export function affordableGrid(family: ModelFamily, param: string, nClasses: number): readonly (number | string)[] {
   const grid = PARAM_GRIDS[family][param] ?? [];
   if (!BOOSTING.has(family) || nClasses <= 2) return grid;
-  const cap = ITERATIONS.has(param) ? Math.max(50, 400 / nClasses) : param === "max_leaf_nodes" ? 31 : param === "max_depth" ? 5 : Infinity;
+  const cap = ITERATIONS.has(param)
+    ? Math.max(50, 400 / nClasses)
+    : param === "max_leaf_nodes"
+      ? 31
+      : param === "max_depth"
+        ? 5
+        : Infinity;
   const kept = grid.filter((v) => typeof v !== "number" || v <= cap);
   return kept.length ? kept : [Math.min(...grid.map(Number))];
 }
@@ -58,5 +75,8 @@ export function retuneParam(ch: Chooser, m: ModelSpec, param: string, nClasses =
   const grid = affordableGrid(m.family, param, nClasses);
   const options = grid.map(label).filter((l) => l !== label(m.params[param] as number | string));
   if (options.length === 0) return m;
-  return { family: m.family, params: { ...m.params, [param]: parse(grid, ch.pick(`tune.${m.family}.${param}`, options)) } };
+  return {
+    family: m.family,
+    params: { ...m.params, [param]: parse(grid, ch.pick(`tune.${m.family}.${param}`, options)) },
+  };
 }

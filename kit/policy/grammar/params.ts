@@ -44,47 +44,69 @@ export function paramsToJson(params: GrammarParams): string {
 }
 
 function checkRow(where: string, row: unknown): void {
-  if (typeof row !== "object" || row === null) throw new GrammarParamsError(`${where} must be an object of option → logit: fix or remove it`);
+  if (typeof row !== "object" || row === null)
+    throw new GrammarParamsError(`${where} must be an object of option → logit: fix or remove it`);
   for (const [opt, v] of Object.entries(row)) {
-    if (typeof v !== "number" || !Number.isFinite(v)) throw new GrammarParamsError(`logit ${where}[${opt}] = ${String(v)} is not a finite number: fix or remove it`);
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw new GrammarParamsError(`logit ${where}[${opt}] = ${String(v)} is not a finite number: fix or remove it`);
   }
 }
 
 export function paramsFromJson(json: string): GrammarParams {
   const raw = JSON.parse(json) as Partial<GrammarParams>;
   if ((raw.version !== 1 && raw.version !== 2) || typeof raw.logits !== "object" || raw.logits === null) {
-    throw new GrammarParamsError(`grammar params must look like {"version":1|2,"logits":{...}}; got version=${String(raw.version)}: pass JSON written by paramsToJson`);
+    throw new GrammarParamsError(
+      `grammar params must look like {"version":1|2,"logits":{...}}; got version=${String(raw.version)}: pass JSON written by paramsToJson`,
+    );
   }
   for (const [key, row] of Object.entries(raw.logits)) checkRow(key, row);
   if (raw.version === 1) {
-    if (raw.conditioned !== undefined) throw new GrammarParamsError(`version 1 grammar params have no "conditioned" rows: set "version": 2 or remove them`);
+    if (raw.conditioned !== undefined)
+      throw new GrammarParamsError(
+        `version 1 grammar params have no "conditioned" rows: set "version": 2 or remove them`,
+      );
     return { version: 1, logits: raw.logits };
   }
   const conditioned = raw.conditioned ?? {};
-  if (typeof conditioned !== "object" || conditioned === null) throw new GrammarParamsError(`"conditioned" must be an object of decision → feature → option → logit`);
+  if (typeof conditioned !== "object" || conditioned === null)
+    throw new GrammarParamsError(`"conditioned" must be an object of decision → feature → option → logit`);
   for (const [key, byFeature] of Object.entries(conditioned)) {
-    if (typeof byFeature !== "object" || byFeature === null) throw new GrammarParamsError(`conditioned ${key} must be an object of feature → row`);
+    if (typeof byFeature !== "object" || byFeature === null)
+      throw new GrammarParamsError(`conditioned ${key} must be an object of feature → row`);
     for (const [f, row] of Object.entries(byFeature)) checkRow(`${key}|${f}`, row);
   }
   return { version: 2, logits: raw.logits, conditioned };
 }
 
 /** The logits z(o | d, F) of `options` (pure; formula on GrammarParams). */
-export function decisionLogits(params: GrammarParams, name: string, options: readonly string[], features: readonly string[] = []): number[] {
+export function decisionLogits(
+  params: GrammarParams,
+  name: string,
+  options: readonly string[],
+  features: readonly string[] = [],
+): number[] {
   const row = params.logits[name] ?? {};
   const z = options.map((o) => row[o] ?? 0);
   const byFeature = features.length && params.conditioned ? params.conditioned[genericDecision(name)] : undefined;
   if (byFeature) {
     for (const f of features) {
       const r = byFeature[f];
-      if (r) options.forEach((o, i) => { z[i]! += r[o] ?? 0; });
+      if (r)
+        options.forEach((o, i) => {
+          z[i]! += r[o] ?? 0;
+        });
     }
   }
   return z;
 }
 
 /** log softmax over `options` of the decision's logits under features F (pure). */
-export function logSoftmax(params: GrammarParams, name: string, options: readonly string[], features: readonly string[] = []): number[] {
+export function logSoftmax(
+  params: GrammarParams,
+  name: string,
+  options: readonly string[],
+  features: readonly string[] = [],
+): number[] {
   const z = decisionLogits(params, name, options, features);
   const lse = logSumExp(z);
   return z.map((v) => v - lse);
@@ -127,18 +149,24 @@ export function gradientStep(
   for (const { choices, weight } of samples) {
     for (const c of choices) {
       const value = String(c.value);
-      const options = "options" in c && Array.isArray(c.options) ? c.options.map(String)
-        : [...new Set([...Object.keys(params.logits[c.name] ?? {}), value])];
+      const options =
+        "options" in c && Array.isArray(c.options)
+          ? c.options.map(String)
+          : [...new Set([...Object.keys(params.logits[c.name] ?? {}), value])];
       const features = "features" in c && Array.isArray(c.features) ? (c.features as string[]) : [];
       const lp = logSoftmax(params, c.name, options, features);
       const g = options.map((o, i) => lr * weight * ((o === value ? 1 : 0) - Math.exp(lp[i]!)));
       const row = (delta[c.name] ??= {});
-      options.forEach((o, i) => { row[o] = (row[o] ?? 0) + g[i]!; });
+      options.forEach((o, i) => {
+        row[o] = (row[o] ?? 0) + g[i]!;
+      });
       if (learnConditioned && features.length) {
         const byFeature = (cdelta[genericDecision(c.name)] ??= {});
         for (const f of features) {
           const r = (byFeature[f] ??= {});
-          options.forEach((o, i) => { r[o] = (r[o] ?? 0) + g[i]!; });
+          options.forEach((o, i) => {
+            r[o] = (r[o] ?? 0) + g[i]!;
+          });
         }
       }
     }

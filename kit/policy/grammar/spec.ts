@@ -21,7 +21,12 @@ export interface TabularFeatures {
 export interface TextFeatures {
   readonly kind: "text";
   /** Word TF-IDF; null = off. */
-  readonly word: { readonly ngramMax: number; readonly maxFeatures: number; readonly sublinearTf: boolean; readonly minDf: number } | null;
+  readonly word: {
+    readonly ngramMax: number;
+    readonly maxFeatures: number;
+    readonly sublinearTf: boolean;
+    readonly minDf: number;
+  } | null;
   /** Character TF-IDF (char_wb); null = off. */
   readonly char: { readonly ngramMin: number; readonly ngramMax: number; readonly maxFeatures: number } | null;
   /** Also use the table's numeric / categorical columns (imputed, one-hot). */
@@ -72,7 +77,16 @@ export interface AudioFeatures {
 export type FeatureSpec = TabularFeatures | TextFeatures | ImageFeatures | TimeSeriesFeatures | AudioFeatures;
 
 export const MODEL_FAMILIES = [
-  "linear", "random_forest", "extra_trees", "hist_gb", "gradient_boosting", "svm", "knn", "xgboost", "torch_mlp", "torch_cnn",
+  "linear",
+  "random_forest",
+  "extra_trees",
+  "hist_gb",
+  "gradient_boosting",
+  "svm",
+  "knn",
+  "xgboost",
+  "torch_mlp",
+  "torch_cnn",
 ] as const;
 export type ModelFamily = (typeof MODEL_FAMILIES)[number];
 
@@ -126,6 +140,13 @@ export function methodFamily(spec: SolutionSpec): string {
 export function isSolutionSpec(x: unknown): x is SolutionSpec {
   if (typeof x !== "object" || x === null) return false;
   const s = x as Partial<SolutionSpec>;
-  return s.version === 1 && typeof s.modality === "string" && Array.isArray(s.models) && s.models.length > 0
-    && typeof s.features === "object" && s.features !== null && typeof s.validation === "object";
+  return (
+    s.version === 1 &&
+    typeof s.modality === "string" &&
+    Array.isArray(s.models) &&
+    s.models.length > 0 &&
+    typeof s.features === "object" &&
+    s.features !== null &&
+    typeof s.validation === "object"
+  );
 }

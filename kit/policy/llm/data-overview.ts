@@ -14,9 +14,16 @@ export interface OverviewOptions {
 }
 
 export function dataOverview(task: TaskPackage, opts: OverviewOptions): string {
-  const head = opts.headRows > 0 ? readHead(join(task.publicDir, task.meta.files.train), opts.headRows + 1, opts.maxLineChars) : null;
+  const head =
+    opts.headRows > 0
+      ? readHead(join(task.publicDir, task.meta.files.train), opts.headRows + 1, opts.maxLineChars)
+      : null;
   return profileLines(task.meta, opts.maxColumns)
-    .concat(head === null ? [] : ["", `First ${Math.max(0, head.length - 1)} rows of ${task.meta.files.train}:`, "```csv", ...head, "```"])
+    .concat(
+      head === null
+        ? []
+        : ["", `First ${Math.max(0, head.length - 1)} rows of ${task.meta.files.train}:`, "```csv", ...head, "```"],
+    )
     .join("\n");
 }
 
@@ -37,8 +44,15 @@ export function profileLines(meta: TaskMeta, maxColumns: number): string[] {
   if (meta.files.extra?.length) lines.push(`- other files: ${meta.files.extra.join(", ")}`);
   const cols = meta.columns ?? [];
   if (cols.length) {
-    const shown = cols.slice(0, maxColumns).map((c) => `${c.name} (${c.kind}, ${c.unique} unique${c.missingShare > 0 ? `, ${(100 * c.missingShare).toFixed(1)}% missing` : ""})`);
-    lines.push(`- columns: ${shown.join("; ")}${cols.length > maxColumns ? `; … and ${cols.length - maxColumns} more` : ""}`);
+    const shown = cols
+      .slice(0, maxColumns)
+      .map(
+        (c) =>
+          `${c.name} (${c.kind}, ${c.unique} unique${c.missingShare > 0 ? `, ${(100 * c.missingShare).toFixed(1)}% missing` : ""})`,
+      );
+    lines.push(
+      `- columns: ${shown.join("; ")}${cols.length > maxColumns ? `; … and ${cols.length - maxColumns} more` : ""}`,
+    );
   }
   return lines;
 }

@@ -17,7 +17,11 @@ export interface LlmPolicy extends Policy {
   readonly model: LanguageModel;
   readonly config: LlmPolicyConfig;
   /** The typed prompt and its messages for one call, without calling the model (for notebooks). */
-  preview(task: TaskPackage, operator: Operator, context: OperatorContext): { prompt: OperatorPrompt; messages: ChatMessage[] };
+  preview(
+    task: TaskPackage,
+    operator: Operator,
+    context: OperatorContext,
+  ): { prompt: OperatorPrompt; messages: ChatMessage[] };
 }
 
 export function createLlmPolicy(model: LanguageModel, configIn: LlmPolicyConfigInput = {}): LlmPolicy {
@@ -29,7 +33,12 @@ export function createLlmPolicy(model: LanguageModel, configIn: LlmPolicyConfigI
   };
 
   // The model samples on its own; `rng` is part of the Policy interface and unused here.
-  async function propose(task: TaskPackage, operator: Operator, context: OperatorContext, _rng: Rng): Promise<PolicyOutput> {
+  async function propose(
+    task: TaskPackage,
+    operator: Operator,
+    context: OperatorContext,
+    _rng: Rng,
+  ): Promise<PolicyOutput> {
     const { messages } = preview(task, operator, context);
     const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
     let result;
@@ -45,7 +54,11 @@ export function createLlmPolicy(model: LanguageModel, configIn: LlmPolicyConfigI
       });
     } catch (e) {
       if (config.onModelError === "missing_code" && e instanceof LlmError) {
-        return { plan: `model call failed (${e.kind}): ${e.message}`, code: null, usage: { promptChars, promptTokens: 0, completionTokens: 0, latencyMs: 0 } };
+        return {
+          plan: `model call failed (${e.kind}): ${e.message}`,
+          code: null,
+          usage: { promptChars, promptTokens: 0, completionTokens: 0, latencyMs: 0 },
+        };
       }
       throw e;
     }

@@ -60,7 +60,12 @@ export interface OperatorPrompt {
 const EXPECTED_PARENTS: Record<Operator, number> = { draft: 0, improve: 1, debug: 1, crossover: 2 };
 
 /** Build the typed prompt for one operator call (reads the head of train.csv). */
-export function buildPrompt(task: TaskPackage, operator: Operator, context: OperatorContext, configIn: LlmPolicyConfigInput = {}): OperatorPrompt {
+export function buildPrompt(
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+  configIn: LlmPolicyConfigInput = {},
+): OperatorPrompt {
   const cfg = LlmPolicyConfig.parse(configIn);
   const need = EXPECTED_PARENTS[operator];
   if (context.parents.length < need) {

@@ -14,7 +14,27 @@ export interface ParsedReply {
 }
 
 const PYTHON = new Set(["python", "py", "python3", "ipython"]);
-const NOT_PYTHON = new Set(["bash", "sh", "shell", "console", "zsh", "json", "csv", "text", "txt", "plaintext", "yaml", "yml", "markdown", "md", "diff", "output", "sql", "toml", "ini"]);
+const NOT_PYTHON = new Set([
+  "bash",
+  "sh",
+  "shell",
+  "console",
+  "zsh",
+  "json",
+  "csv",
+  "text",
+  "txt",
+  "plaintext",
+  "yaml",
+  "yml",
+  "markdown",
+  "md",
+  "diff",
+  "output",
+  "sql",
+  "toml",
+  "ini",
+]);
 const FENCE = /^[ \t]*```[ \t]*([A-Za-z0-9_+.-]*)[^\n]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm;
 
 interface Block {
@@ -32,8 +52,10 @@ export function parseReply(reply: string): ParsedReply {
     start: m.index!,
     end: m.index! + m[0].length,
   }));
-  const largest = (bs: Block[]) => bs.reduce<Block | null>((a, b) => (a === null || b.body.trim().length > a.body.trim().length ? b : a), null);
-  const chosen = largest(blocks.filter((b) => PYTHON.has(b.lang))) ?? largest(blocks.filter((b) => !NOT_PYTHON.has(b.lang)));
+  const largest = (bs: Block[]) =>
+    bs.reduce<Block | null>((a, b) => (a === null || b.body.trim().length > a.body.trim().length ? b : a), null);
+  const chosen =
+    largest(blocks.filter((b) => PYTHON.has(b.lang))) ?? largest(blocks.filter((b) => !NOT_PYTHON.has(b.lang)));
   let plan = text;
   for (const b of [...blocks].reverse()) plan = plan.slice(0, b.start) + plan.slice(b.end);
   let code = chosen ? chosen.body : null;
@@ -62,5 +84,8 @@ function stripThinking(text: string): string {
 }
 
 function tidy(plan: string): string {
-  return plan.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
+  return plan
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }

@@ -45,11 +45,19 @@ function renderUser(p: OperatorPrompt): string {
       `- time limit of one run of your program: ${formatDuration(p.budget.perRunTimeLimitS)}`,
     ].join("\n"),
   ];
-  const label = p.operator === "crossover" ? (i: number) => `Parent ${String.fromCharCode(65 + i)}` : () => (p.operator === "debug" ? "Failing program" : "Parent program");
+  const label =
+    p.operator === "crossover"
+      ? (i: number) => `Parent ${String.fromCharCode(65 + i)}`
+      : () => (p.operator === "debug" ? "Failing program" : "Parent program");
   p.parents.forEach((n, i) => parts.push(...renderNode(`${label(i)}`, n, p.contract.metric)));
-  if (p.failures.length) parts.push("# Related attempts (same error signature first, then the most recent)", p.failures.map(failureLine).join("\n"));
+  if (p.failures.length)
+    parts.push(
+      "# Related attempts (same error signature first, then the most recent)",
+      p.failures.map(failureLine).join("\n"),
+    );
   if (p.ancestors.length) parts.push("# Ancestors (nearest first)", p.ancestors.map(oneLine).join("\n"));
-  if (p.siblings.length) parts.push("# Sibling attempts (highest selection utility first)", p.siblings.map(oneLine).join("\n"));
+  if (p.siblings.length)
+    parts.push("# Sibling attempts (highest selection utility first)", p.siblings.map(oneLine).join("\n"));
   if (p.memory) parts.push("# Memory", p.memory);
   parts.push("# Your job", instructions(p.operator, p.contract));
   return parts.join("\n\n");
@@ -73,7 +81,10 @@ function outcome(n: PromptNode, metric: string): string {
 function oneLine(n: PromptNode): string {
   const what = n.summary ?? (n.plan.split("\n")[0] ?? "").slice(0, 200);
   const family = n.methodFamily ? `, ${n.methodFamily}` : "";
-  const score = n.status === "success" ? `score ${n.validScore ?? "?"}` : `${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""}`;
+  const score =
+    n.status === "success"
+      ? `score ${n.validScore ?? "?"}`
+      : `${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""}`;
   return `- ${n.nodeId} [${n.operator}${family}; ${score}]: ${what}`;
 }
 

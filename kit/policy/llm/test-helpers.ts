@@ -11,7 +11,13 @@ export function tinyTask(): TaskPackage {
   const privateDir = join(dir, "data", "private");
   mkdirSync(publicDir, { recursive: true });
   mkdirSync(privateDir, { recursive: true });
-  const train = ["id,bill_len,island,species", ...Array.from({ length: 30 }, (_, i) => `${i},${(35 + (i % 10)).toFixed(1)},${["Biscoe", "Dream"][i % 2]},${["Adelie", "Gentoo"][i % 2]}`)];
+  const train = [
+    "id,bill_len,island,species",
+    ...Array.from(
+      { length: 30 },
+      (_, i) => `${i},${(35 + (i % 10)).toFixed(1)},${["Biscoe", "Dream"][i % 2]},${["Adelie", "Gentoo"][i % 2]}`,
+    ),
+  ];
   writeFileSync(join(publicDir, "train.csv"), `${train.join("\n")}\n`);
   writeFileSync(join(publicDir, "test.csv"), "id,bill_len,island\n100,40.1,Dream\n");
   writeFileSync(join(publicDir, "sample_submission.csv"), "id,species\n100,Adelie\n");
@@ -62,14 +68,38 @@ export function contextFor(op: "draft" | "improve" | "debug" | "crossover"): Ope
     case "draft":
       return { parents: [], budget };
     case "improve":
-      return { parents: [node("n3", { methodFamily: "xgboost" })], ancestors: [node("n1")], siblings: [node("n4", { validScore: 0.85 })], budget };
+      return {
+        parents: [node("n3", { methodFamily: "xgboost" })],
+        ancestors: [node("n1")],
+        siblings: [node("n4", { validScore: 0.85 })],
+        budget,
+      };
     case "debug":
       return {
-        parents: [node("n5", { status: "runtime_error", validScore: null, errorSignature: "import_error", traceback: "Traceback (most recent call last):\n  File \"main.py\", line 1\nModuleNotFoundError: No module named 'lightgbm'" })],
-        failures: [node("n2", { status: "runtime_error", validScore: null, errorSignature: "import_error", traceback: "ModuleNotFoundError: No module named 'catboost'" })],
+        parents: [
+          node("n5", {
+            status: "runtime_error",
+            validScore: null,
+            errorSignature: "import_error",
+            traceback:
+              "Traceback (most recent call last):\n  File \"main.py\", line 1\nModuleNotFoundError: No module named 'lightgbm'",
+          }),
+        ],
+        failures: [
+          node("n2", {
+            status: "runtime_error",
+            validScore: null,
+            errorSignature: "import_error",
+            traceback: "ModuleNotFoundError: No module named 'catboost'",
+          }),
+        ],
         budget,
       };
     case "crossover":
-      return { parents: [node("n3", { validScore: 0.82 }), node("n6", { validScore: 0.79 })], memory: "Branch A contributes xgboost; Branch B contributes sklearn.", budget };
+      return {
+        parents: [node("n3", { validScore: 0.82 }), node("n6", { validScore: 0.79 })],
+        memory: "Branch A contributes xgboost; Branch B contributes sklearn.",
+        budget,
+      };
   }
 }

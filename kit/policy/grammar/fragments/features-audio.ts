@@ -1,19 +1,37 @@
 import type { AudioFeatures } from "../spec.js";
 import { fragment, type Fragment } from "./fragment.js";
 
-const DEFINES = ["N_MELS", "FRAME_MS", "SEGMENTS", "N_CEPS", "AUDIO_EXT", "FILTERBANKS", "read_audio", "mel_filterbank", "log_mel",
-  "frame_features", "audio_vector", "audio_paths", "build_features"];
+const DEFINES = [
+  "N_MELS",
+  "FRAME_MS",
+  "SEGMENTS",
+  "N_CEPS",
+  "AUDIO_EXT",
+  "FILTERBANKS",
+  "read_audio",
+  "mel_filterbank",
+  "log_mel",
+  "frame_features",
+  "audio_vector",
+  "audio_paths",
+  "build_features",
+];
 
 /**
  * Audio files from a path column or train/ and test/ folders by id: per short-time frame MFCCs, log-mel
  * energies or spectral shape, pooled over the clip (numpy/scipy only), optionally standardised.
  */
 export function audioFeatures(f: AudioFeatures): Fragment[] {
-  const frame = f.method === "mfcc" ? `
+  const frame =
+    f.method === "mfcc"
+      ? `
     return dct(log_mel(S, sr, freqs), type=2, axis=0, norm="ortho")[:N_CEPS]
-` : f.method === "logmel" ? `
+`
+      : f.method === "logmel"
+        ? `
     return log_mel(S, sr, freqs)
-` : `
+`
+        : `
     P = S + 1e-12
     total = P.sum(axis=0)
     centroid = (freqs[:, None] * P).sum(axis=0) / total
@@ -23,9 +41,18 @@ export function audioFeatures(f: AudioFeatures): Fragment[] {
     bands = np.stack([b.sum(axis=0) for b in np.array_split(P, 8, axis=0)])
     return np.vstack([centroid / 1000.0, bandwidth / 1000.0, rolloff / 1000.0, flatness, np.log(total), np.log(bands)])
 `;
-  const what = f.method === "mfcc" ? `MFCCs (${f.nMels} mel bands)` : f.method === "logmel" ? `log-mel energies (${f.nMels} bands)` : "spectral shape and 8 band energies";
+  const what =
+    f.method === "mfcc"
+      ? `MFCCs (${f.nMels} mel bands)`
+      : f.method === "logmel"
+        ? `log-mel energies (${f.nMels} bands)`
+        : "spectral shape and 8 band energies";
   const uses = ["np", "os", "DATA_DIR", "ID_COL", "feature_columns"];
-  return [fragment("features.audio", { defines: DEFINES, uses }, `N_MELS, FRAME_MS, SEGMENTS, N_CEPS = ${f.nMels}, ${f.frameMs}, ${f.segments}, 13
+  return [
+    fragment(
+      "features.audio",
+      { defines: DEFINES, uses },
+      `N_MELS, FRAME_MS, SEGMENTS, N_CEPS = ${f.nMels}, ${f.frameMs}, ${f.segments}, 13
 AUDIO_EXT = (".wav", ".flac", ".ogg", ".mp3", ".aiff", ".aif")
 FILTERBANKS = {}
 
@@ -74,9 +101,13 @@ def audio_vector(path):
     parts = [F.mean(axis=1), F.std(axis=1)]
     if SEGMENTS:
         parts += [F[:, s].mean(axis=1) if len(s) else F.mean(axis=1) for s in np.array_split(np.arange(F.shape[1]), SEGMENTS)]
-${f.deltas ? `    D = np.diff(F, axis=1) if F.shape[1] > 1 else np.zeros_like(F)
+${
+  f.deltas
+    ? `    D = np.diff(F, axis=1) if F.shape[1] > 1 else np.zeros_like(F)
     parts += [D.mean(axis=1), D.std(axis=1)]
-` : ""}    return np.concatenate(parts)
+`
+    : ""
+}    return np.concatenate(parts)
 
 def audio_paths(df, split):
     """Per row: the audio file's path (a column naming audio files, else <split>/<id>.*)."""
@@ -93,8 +124,14 @@ def build_features(tr, te, y):
     X_tr = np.stack([audio_vector(p) for p in audio_paths(tr, "train")]).astype(np.float32)
     X_te = np.stack([audio_vector(p) for p in audio_paths(te, "test")]).astype(np.float32)
     X_tr, X_te = np.nan_to_num(X_tr), np.nan_to_num(X_te)
-${f.scale === "standard" ? `    mu, sd = X_tr.mean(axis=0), X_tr.std(axis=0) + 1e-6
+${
+  f.scale === "standard"
+    ? `    mu, sd = X_tr.mean(axis=0), X_tr.std(axis=0) + 1e-6
     X_tr, X_te = (X_tr - mu) / sd, (X_te - mu) / sd
-` : ""}    return X_tr, X_te
-`)];
+`
+    : ""
+}    return X_tr, X_te
+`,
+    ),
+  ];
 }

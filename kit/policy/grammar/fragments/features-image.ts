@@ -41,14 +41,26 @@ def image_vector(img, cell=4, bins=9):
  * colour statistics, or gradient-orientation histograms, optionally standardised.
  */
 export function imageFeatures(f: ImageFeatures): Fragment[] {
-  const describe = f.method === "pixels" ? `grey pixels at ${f.side}x${f.side}` : f.method === "stats" ? `colour statistics, grey histogram and ${f.side}x${f.side}/4 thumbnails` : `HOG-like gradient histograms on ${f.side}x${f.side} grey images`;
+  const describe =
+    f.method === "pixels"
+      ? `grey pixels at ${f.side}x${f.side}`
+      : f.method === "stats"
+        ? `colour statistics, grey histogram and ${f.side}x${f.side}/4 thumbnails`
+        : `HOG-like gradient histograms on ${f.side}x${f.side} grey images`;
   const uses = ["feature_columns", "os", "DATA_DIR", "ID_COL", "IMAGE_EXT", "pd", "np", "image_vector"];
   return [
-    fragment("features.image.settings", { defines: ["SIDE", "IMAGE_EXT"] }, `SIDE = ${f.side}
+    fragment(
+      "features.image.settings",
+      { defines: ["SIDE", "IMAGE_EXT"] },
+      `SIDE = ${f.side}
 IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp")
-`),
+`,
+    ),
     fragment(`features.image.${f.method}`, { defines: ["image_vector"], uses: ["np", "SIDE"] }, IMAGE_VECTOR[f.method]),
-    fragment("features.image", { defines: ["image_sources", "pixel_rows_to_images", "image_matrix", "build_features"], uses }, `
+    fragment(
+      "features.image",
+      { defines: ["image_sources", "pixel_rows_to_images", "image_matrix", "build_features"], uses },
+      `
 def image_sources(df, split):
     """Per row: an image file path, or None when the pixels are columns of the table."""
     cols = feature_columns(df)
@@ -90,9 +102,14 @@ def image_matrix(df, split):
 def build_features(tr, te, y):
     """Images: ${describe}${f.scale === "standard" ? ", standardised" : ""}."""
     X_tr, X_te = image_matrix(tr, "train").astype(np.float32), image_matrix(te, "test").astype(np.float32)
-${f.scale === "standard" ? `    mu, sd = X_tr.mean(axis=0), X_tr.std(axis=0) + 1e-6
+${
+  f.scale === "standard"
+    ? `    mu, sd = X_tr.mean(axis=0), X_tr.std(axis=0) + 1e-6
     X_tr, X_te = (X_tr - mu) / sd, (X_te - mu) / sd
-` : ""}    return X_tr, X_te
-`),
+`
+    : ""
+}    return X_tr, X_te
+`,
+    ),
   ];
 }

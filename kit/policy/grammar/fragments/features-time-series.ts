@@ -8,7 +8,11 @@ import { fragment, type Fragment } from "./fragment.js";
  */
 export function timeSeriesFeatures(f: TimeSeriesFeatures): Fragment[] {
   const uses = ["feature_columns", "pd", "np", ...(f.difference ? ["OFFSETS"] : [])];
-  return [fragment("features.time_series", { defines: ["LAGS", "WINDOWS", "time_column", "build_features"], uses }, `LAGS = ${JSON.stringify(f.lags)}
+  return [
+    fragment(
+      "features.time_series",
+      { defines: ["LAGS", "WINDOWS", "time_column", "build_features"], uses },
+      `LAGS = ${JSON.stringify(f.lags)}
 WINDOWS = ${JSON.stringify(f.windows)}
 
 def time_column(df):
@@ -42,17 +46,27 @@ def build_features(tr, te, y):
     num = [c for c in feature_columns(tr) if c != tcol and pd.api.types.is_numeric_dtype(tr[c])]
     for c in num:
         X[c] = pd.to_numeric(full[c], errors="coerce")
-${f.exogenousLags ? `        X[f"{c}_lag1"] = X[c].groupby(keys).shift(1)
-` : ""}    for c in groups:
+${
+  f.exogenousLags
+    ? `        X[f"{c}_lag1"] = X[c].groupby(keys).shift(1)
+`
+    : ""
+}    for c in groups:
         X[c + "_code"] = full[c].astype("category").cat.codes
-${f.calendar ? `    if tcol:
+${
+  f.calendar
+    ? `    if tcol:
         t = full["_t"]
         X["year"], X["month"], X["day"], X["dow"] = t.dt.year, t.dt.month, t.dt.day, t.dt.dayofweek
         X["doy"], X["hour"], X["weekend"] = t.dt.dayofyear, t.dt.hour, (t.dt.dayofweek >= 5).astype(int)
         X["t_index"] = (t - t.min()).dt.total_seconds() / 86400.0
     else:
         X["t_index"] = full["_order"].astype(float)
-` : ""}${f.difference ? `    # The model predicts y minus a drift forecast from the series' last known value (added back to predictions):
+`
+    : ""
+}${
+        f.difference
+          ? `    # The model predicts y minus a drift forecast from the series' last known value (added back to predictions):
     # last + drift x steps since it, drift = the series' mean one-step change over its known targets (a random
     # walk with drift), so a trend carries on over a forecast horizon instead of stopping at the last value.
     last = by.shift(1).groupby(keys).ffill()
@@ -61,11 +75,19 @@ ${f.calendar ? `    if tcol:
     steps = (pos - pos.where(target.notna()).groupby(keys).shift(1).groupby(keys).ffill()).fillna(1.0)
     drift = target.groupby(keys).transform(lambda s: s.diff().mean()).fillna(0.0)
     X["_last"] = last + drift * steps
-` : ""}    X = X.fillna(X.median(numeric_only=True)).fillna(0.0)
+`
+          : ""
+      }    X = X.fillna(X.median(numeric_only=True)).fillna(0.0)
     X["_order"], X["_train"] = full["_order"], full["_train"]
     X = X.sort_values("_order")
-${f.difference ? `    OFFSETS["train"], OFFSETS["test"] = X.loc[X._train == 1, "_last"].values, X.loc[X._train == 0, "_last"].values
-` : ""}    feats = [c for c in X.columns if c not in ("_order", "_train", "_last")]
+${
+  f.difference
+    ? `    OFFSETS["train"], OFFSETS["test"] = X.loc[X._train == 1, "_last"].values, X.loc[X._train == 0, "_last"].values
+`
+    : ""
+}    feats = [c for c in X.columns if c not in ("_order", "_train", "_last")]
     return X.loc[X._train == 1, feats].values.astype(np.float32), X.loc[X._train == 0, feats].values.astype(np.float32)
-`)];
+`,
+    ),
+  ];
 }

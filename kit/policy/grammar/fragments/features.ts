@@ -8,10 +8,15 @@ import type { Fragment } from "./fragment.js";
 /** The fragments that define `build_features(train, test, y) -> (X_train, X_test)`, one set per modality. */
 export function featureFragments(f: FeatureSpec): Fragment[] {
   switch (f.kind) {
-    case "tabular": return tabularFeatures(f);
-    case "text": return textFeatures(f);
-    case "image": return imageFeatures(f);
-    case "time_series": return timeSeriesFeatures(f);
-    case "audio": return audioFeatures(f);
+    case "tabular":
+      return tabularFeatures(f);
+    case "text":
+      return textFeatures(f);
+    case "image":
+      return imageFeatures(f);
+    case "time_series":
+      return timeSeriesFeatures(f);
+    case "audio":
+      return audioFeatures(f);
   }
 }

@@ -22,7 +22,11 @@ export interface Fragment {
 }
 
 /** A fragment from its name, its names and its code (names default to none). */
-export function fragment(name: string, names: { defines?: readonly string[]; uses?: readonly string[]; dormant?: readonly string[] }, code: string): Fragment {
+export function fragment(
+  name: string,
+  names: { defines?: readonly string[]; uses?: readonly string[]; dormant?: readonly string[] },
+  code: string,
+): Fragment {
   return { name, defines: names.defines ?? [], uses: names.uses ?? [], dormant: names.dormant ?? [], code };
 }
 
@@ -55,7 +59,8 @@ export function composeProgram(fragments: readonly Fragment[]): string {
 /** Python literals of TypeScript values: strings as JSON (a subset of Python's), booleans, lists. */
 export const pyStr = (s: string): string => JSON.stringify(s);
 export const pyBool = (b: boolean): string => (b ? "True" : "False");
-export const pyList = (xs: readonly (string | number)[]): string => `[${xs.map((x) => (typeof x === "number" ? String(x) : pyStr(x))).join(", ")}]`;
+export const pyList = (xs: readonly (string | number)[]): string =>
+  `[${xs.map((x) => (typeof x === "number" ? String(x) : pyStr(x))).join(", ")}]`;
 
 /** One import line of main.py and the name it binds. */
 export interface PyImport {
@@ -63,5 +68,11 @@ export interface PyImport {
   readonly binds: string;
 }
 
-export const fromImport = (module: string, name: string): PyImport => ({ line: `from ${module} import ${name}`, binds: name });
-export const importAs = (module: string, alias: string): PyImport => ({ line: `import ${module} as ${alias}`, binds: alias });
+export const fromImport = (module: string, name: string): PyImport => ({
+  line: `from ${module} import ${name}`,
+  binds: name,
+});
+export const importAs = (module: string, alias: string): PyImport => ({
+  line: `import ${module} as ${alias}`,
+  binds: alias,
+});

@@ -41,16 +41,53 @@ const REG: Record<string, string> = {
 /** The metrics the grammar writes itself, by task type (any other gets a same-direction stand-in). */
 export const KNOWN_METRICS = { classification: Object.keys(CLS), regression: Object.keys(REG) } as const;
 /** What each body reads from the program: every regression body numpy, classification bodies as listed. */
-const CLS_USES: Record<string, readonly string[]> = { accuracy: ["np"], f1: ["N_CLASSES"], rocauc: ["N_CLASSES"], logloss: ["np", "N_CLASSES"] };
-const usesOf = (taskType: "classification" | "regression", k: string) => (taskType === "classification" ? CLS_USES[k] ?? [] : ["np"]);
-const ALIASES: Record<string, string> = {
-  acc: "accuracy", auc: "rocauc", roc: "rocauc", aucroc: "rocauc", f1score: "f1", f1macro: "macrof1", f1weighted: "weightedf1",
-  f1micro: "microf1", crossentropy: "logloss", multiclasslogloss: "logloss", multilogloss: "logloss", mlogloss: "logloss",
-  binarylogloss: "logloss", quadraticweightedkappa: "qwk", kappa: "qwk", cohenkappa: "qwk", matthewscorrcoef: "mcc",
-  rootmeansquarederror: "rmse", meansquarederror: "mse", meanabsoluteerror: "mae", r2score: "r2", rsquared: "r2",
-  rootmeansquaredlogerror: "rmsle", meanabsolutepercentageerror: "mape", medianabsoluteerror: "medae",
+const CLS_USES: Record<string, readonly string[]> = {
+  accuracy: ["np"],
+  f1: ["N_CLASSES"],
+  rocauc: ["N_CLASSES"],
+  logloss: ["np", "N_CLASSES"],
 };
-const HIGHER = new Set(["accuracy", "balancedaccuracy", "f1", "macrof1", "weightedf1", "microf1", "rocauc", "qwk", "mcc", "r2"]);
+const usesOf = (taskType: "classification" | "regression", k: string) =>
+  taskType === "classification" ? (CLS_USES[k] ?? []) : ["np"];
+const ALIASES: Record<string, string> = {
+  acc: "accuracy",
+  auc: "rocauc",
+  roc: "rocauc",
+  aucroc: "rocauc",
+  f1score: "f1",
+  f1macro: "macrof1",
+  f1weighted: "weightedf1",
+  f1micro: "microf1",
+  crossentropy: "logloss",
+  multiclasslogloss: "logloss",
+  multilogloss: "logloss",
+  mlogloss: "logloss",
+  binarylogloss: "logloss",
+  quadraticweightedkappa: "qwk",
+  kappa: "qwk",
+  cohenkappa: "qwk",
+  matthewscorrcoef: "mcc",
+  rootmeansquarederror: "rmse",
+  meansquarederror: "mse",
+  meanabsoluteerror: "mae",
+  r2score: "r2",
+  rsquared: "r2",
+  rootmeansquaredlogerror: "rmsle",
+  meanabsolutepercentageerror: "mape",
+  medianabsoluteerror: "medae",
+};
+const HIGHER = new Set([
+  "accuracy",
+  "balancedaccuracy",
+  "f1",
+  "macrof1",
+  "weightedf1",
+  "microf1",
+  "rocauc",
+  "qwk",
+  "mcc",
+  "r2",
+]);
 
 export function normaliseMetricName(name: string): string {
   const k = name.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -63,19 +100,29 @@ export function wantsProbability(metric: string): boolean {
   return k === "rocauc" || k === "logloss";
 }
 
-export function renderMetric(metric: string, higherIsBetter: boolean, taskType: "classification" | "regression"): RenderedMetric {
+export function renderMetric(
+  metric: string,
+  higherIsBetter: boolean,
+  taskType: "classification" | "regression",
+): RenderedMetric {
   const k = normaliseMetricName(metric);
   const table = taskType === "classification" ? CLS : REG;
-  if (table[k] && HIGHER.has(k) === higherIsBetter) return { name: k, exact: true, body: table[k], uses: usesOf(taskType, k) };
-  const fallback = taskType === "classification" ? (higherIsBetter ? "accuracy" : "logloss") : (higherIsBetter ? "r2" : "rmse");
+  if (table[k] && HIGHER.has(k) === higherIsBetter)
+    return { name: k, exact: true, body: table[k], uses: usesOf(taskType, k) };
+  const fallback =
+    taskType === "classification" ? (higherIsBetter ? "accuracy" : "logloss") : higherIsBetter ? "r2" : "rmse";
   return { name: fallback, exact: false, body: table[fallback]!, uses: usesOf(taskType, fallback) };
 }
 
 /** `score(y_true, pred)`: the validation metric. */
 export function scoreFragment(metric: RenderedMetric): Fragment {
-  return fragment("metric", { defines: ["score"], uses: metric.uses }, `
+  return fragment(
+    "metric",
+    { defines: ["score"], uses: metric.uses },
+    `
 def score(y_true, pred):
     """Validation ${metric.name}."""
     ${metric.body}
-`);
+`,
+  );
 }

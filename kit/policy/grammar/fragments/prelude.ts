@@ -7,16 +7,23 @@ import type { RenderedMetric } from "./metric.js";
 export function docstring(task: TaskPackage, spec: SolutionSpec, plan = ""): Fragment {
   const m = task.meta;
   const text = plan.replaceAll('"""', "'''").replaceAll("\\", "/");
-  return fragment("docstring", {}, `"""
+  return fragment(
+    "docstring",
+    {},
+    `"""
 Task: ${m.name} (${m.modality}, ${spec.taskType}; metric ${m.metric}, ${m.higherIsBetter ? "higher" : "lower"} is better).
 ${text}
 """
-`);
+`,
+  );
 }
 
 /** The imports every program needs, then `extra` (the models' and the stacker's), and the start time. */
 export function imports(extra: readonly PyImport[]): Fragment {
-  return fragment("imports", { defines: ["os", "time", "warnings", "np", "pd", ...extra.map((i) => i.binds), "T0"] }, `import os
+  return fragment(
+    "imports",
+    { defines: ["os", "time", "warnings", "np", "pd", ...extra.map((i) => i.binds), "T0"] },
+    `import os
 # Idle OpenMP threads sleep instead of spinning (spinning threads stall badly on a shared CPU).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import time
@@ -28,21 +35,48 @@ ${extra.map((i) => i.line).join("\n")}
 
 warnings.filterwarnings("ignore")
 T0 = time.time()
-`);
+`,
+  );
 }
 
-const SETTINGS = ["DATA_DIR", "SEED", "N_JOBS", "ID_COL", "TRAIN_TARGET", "TARGET_COLUMNS", "CLASSES", "TASK_TYPE", "METRIC",
-  "PROBA_OUTPUT", "MAX_TRAIN_ROWS", "VALIDATION", "FOLDS", "HOLDOUT_FRAC", "ENSEMBLE", "WRITER", "OFFSETS", "rng"];
+const SETTINGS = [
+  "DATA_DIR",
+  "SEED",
+  "N_JOBS",
+  "ID_COL",
+  "TRAIN_TARGET",
+  "TARGET_COLUMNS",
+  "CLASSES",
+  "TASK_TYPE",
+  "METRIC",
+  "PROBA_OUTPUT",
+  "MAX_TRAIN_ROWS",
+  "VALIDATION",
+  "FOLDS",
+  "HOLDOUT_FRAC",
+  "ENSEMBLE",
+  "WRITER",
+  "OFFSETS",
+  "rng",
+];
 
 /**
  * The program's constants: the task's columns and the spec's choices. `probaSingle`: the single target
  * column holds the positive-class probability (AUC, log loss).
  */
-export function settings(spec: SolutionSpec, task: TaskPackage, metric: RenderedMetric, probaSingle: boolean): Fragment {
+export function settings(
+  spec: SolutionSpec,
+  task: TaskPackage,
+  metric: RenderedMetric,
+  probaSingle: boolean,
+): Fragment {
   const m = task.meta;
   const classes = m.classes && m.classes.length === m.targetColumns.length ? pyList(m.classes.map(String)) : "None";
   const several = spec.models.length > 1;
-  return fragment("settings", { defines: SETTINGS, uses: ["os", "np"] }, `DATA_DIR = os.environ["DATA_DIR"]
+  return fragment(
+    "settings",
+    { defines: SETTINGS, uses: ["os", "np"] },
+    `DATA_DIR = os.environ["DATA_DIR"]
 SEED = ${spec.seed}
 N_JOBS = 2
 ID_COL = ${pyStr(m.idColumn)}
@@ -58,5 +92,6 @@ ENSEMBLE = ${pyStr(several ? spec.ensemble : "none")}${several ? `  # ensemble o
 WRITER = ${pyStr(spec.writer)}
 OFFSETS = {}  # regression targets modelled as differences: per-row values added back to predictions
 rng = np.random.RandomState(SEED)
-`);
+`,
+  );
 }

@@ -4,7 +4,10 @@ import { fragment, type Fragment } from "./fragment.js";
 /** The torch model classes of the families used (none without a torch family). */
 export function torchFragments(fams: ReadonlySet<ModelFamily>): Fragment[] {
   if (!fams.has("torch_mlp") && !fams.has("torch_cnn")) return [];
-  const common = fragment("models.torch", { defines: ["torch", "nn", "TorchModel"], uses: ["N_JOBS", "SEED", "np", "TASK_TYPE"] }, `
+  const common = fragment(
+    "models.torch",
+    { defines: ["torch", "nn", "TorchModel"], uses: ["N_JOBS", "SEED", "np", "TASK_TYPE"] },
+    `
 import torch
 import torch.nn as nn
 torch.set_num_threads(N_JOBS)
@@ -53,8 +56,12 @@ class TorchModel:
         if TASK_TYPE == "classification":
             return self.classes_[self.predict_proba(X).argmax(axis=1)]
         return self.raw(X).numpy().ravel() * self.y_sd + self.y_mu
-`);
-  const mlp = fragment("model.torch_mlp", { defines: ["TorchMLP"], uses: ["TorchModel", "nn"] }, `
+`,
+  );
+  const mlp = fragment(
+    "model.torch_mlp",
+    { defines: ["TorchMLP"], uses: ["TorchModel", "nn"] },
+    `
 class TorchMLP(TorchModel):
     """Two hidden layers with ReLU and dropout."""
     def __init__(self, hidden=128, epochs=20, lr=1e-3, dropout=0.1, batch_size=256):
@@ -64,8 +71,12 @@ class TorchMLP(TorchModel):
     def network(self, d_in, d_out):
         h = self.hidden
         return nn.Sequential(nn.Linear(d_in, h), nn.ReLU(), nn.Dropout(self.dropout), nn.Linear(h, h), nn.ReLU(), nn.Linear(h, d_out))
-`);
-  const cnn = fragment("model.torch_cnn", { defines: ["TorchCNN"], uses: ["TorchModel", "nn"] }, `
+`,
+  );
+  const cnn = fragment(
+    "model.torch_cnn",
+    { defines: ["TorchCNN"], uses: ["TorchModel", "nn"] },
+    `
 class TorchCNN(TorchModel):
     """A small CNN on side x side grey images: two conv blocks, global pooling, a linear head."""
     def __init__(self, side, channels=16, epochs=5, lr=2e-3, batch_size=128):
@@ -79,6 +90,7 @@ class TorchCNN(TorchModel):
             nn.Conv2d(1, c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(c, 2 * c, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(4),
             nn.Flatten(), nn.Linear(2 * c * 16, d_out))
-`);
+`,
+  );
   return [common, ...(fams.has("torch_mlp") ? [mlp] : []), ...(fams.has("torch_cnn") ? [cnn] : [])];
 }
