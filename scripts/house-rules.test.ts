@@ -26,10 +26,11 @@ describe("the scanner", () => {
     expect(scanSource("kit/evo/node-store.ts", `await ws.query("SELECT * FROM nodes");`)).toEqual([]);
   });
 
-  it("counts long lines, except inside a multi-line template (generated Python)", () => {
+  it("counts long lines, except a multi-line template's lines after its first (generated Python)", () => {
     const long = "x".repeat(130);
-    const src = `const a = 1; // ${long}\nconst py = \`\n${long}\n\`;\n`;
+    const src = `const a = 1; // ${long}\nconst py = \`\n${long}\n${long}\`;\n`;
     expect(scanSource("kit/evo/x.ts", src).map((f) => [f.rule, f.line])).toEqual([["line-chars", 1]]);
+    expect(scanSource("kit/evo/x.ts", `const py = \`${long}\n\`;\n`).map((f) => [f.rule, f.line])).toEqual([["line-chars", 1]]);
     const many = "const a = 1;\n".repeat(MAX_LINES + 1);
     expect(scanSource("kit/evo/x.ts", many).map((f) => f.rule)).toEqual(["file-lines"]);
   });

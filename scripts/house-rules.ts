@@ -40,13 +40,14 @@ export function scanSource(file: string, text: string): Finding[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
   const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
   const sqlHere = !sqlHome(file) && !(file in SQL_ALLOWED);
-  // Lines strictly inside a multi-line template literal are generated text (Python programs), exempt from width.
+  // A multi-line template literal's lines after its first are generated text (Python programs, prompts):
+  // exempt from width. Its first line holds the TypeScript around it, and is checked.
   const templateLines = new Set<number>();
   const visit = (node: ts.Node): void => {
     if (ts.isTemplateExpression(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
       const first = lineOf(node.getStart(sf));
       const last = lineOf(node.getEnd());
-      for (let l = first + 1; l < last; l++) templateLines.add(l);
+      for (let l = first + 1; l <= last; l++) templateLines.add(l);
     }
     if (sqlHere) {
       const literal = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text

@@ -19,7 +19,8 @@ function readBaselines(
     >;
   } catch (e) {
     throw new UsageError(
-      `evaluate: cannot read baselines ${path} (${(e as Error).message}); expected {"<task_id>": {"trivial": x, "reference": y}}`,
+      `evaluate: cannot read baselines ${path} (${(e as Error).message}); expected {"<task_id>": ` +
+        `{"trivial": x, "reference": y}}`,
     );
   }
 }
@@ -32,7 +33,8 @@ export function registerEvaluate(program: Command): void {
     .option("--baselines <json>", "baseline scores per task for the normalised score")
     .option(
       "--run-baselines",
-      "run the trivial and reference baselines in the sandbox for tasks without a leaderboard (tabular tasks resolved by id)",
+      "run the trivial and reference baselines in the sandbox for tasks without a leaderboard " +
+        "(tabular tasks resolved by id)",
     )
     .option("--save-baselines <json>", "write the baselines used to this file (for `openmle report --baselines`)")
     .option("--json", "print the full evaluation (groups, tasks, runs) as JSON")
@@ -64,7 +66,8 @@ export function registerEvaluate(program: Command): void {
                   };
                 else
                   process.stderr.write(
-                    `openmle: baselines of ${id} did not both succeed (trivial ${b.records.trivial.status}, reference ${b.records.reference.status})\n`,
+                    `openmle: baselines of ${id} did not both succeed ` +
+                      `(trivial ${b.records.trivial.status}, reference ${b.records.reference.status})\n`,
                   );
               } catch (e) {
                 process.stderr.write(`openmle: no baselines for ${id}: ${(e as Error).message}\n`);

@@ -159,10 +159,10 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
   if (!parsed.success) {
     // The file alone passed its check above, so what fails here is a flag's value.
     const line = parsed.error.issues
-      .map(
-        (i) =>
-          `${i.path.join(".")}${i.path[0] === "perRunTimeoutS" ? " (--timeout)" : ""}: ${i.message.replace(/^Invalid (input|option): /, "")}`,
-      )
+      .map((i) => {
+        const flag = i.path[0] === "perRunTimeoutS" ? " (--timeout)" : "";
+        return `${i.path.join(".")}${flag}: ${i.message.replace(/^Invalid (input|option): /, "")}`;
+      })
       .join("; ");
     throw new UsageError(`bad evolve settings: ${line}`);
   }
@@ -183,15 +183,18 @@ export function progressBar(
     if (e.type === "run-start") write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
     if (e.type === "node" && mode === "lines") {
       const n = e.node;
+      const error = n.errorSignature ? ` (${n.errorSignature})` : "";
       write(
-        `step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""} score ${num(n.validScore)} best ${num(e.best)}\n`,
+        `step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${error} ` +
+          `score ${num(n.validScore)} best ${num(e.best)}\n`,
       );
     }
     if (e.type === "node" && mode === "bar") {
       const w = 30;
       const fill = Math.round((w * e.done) / e.total);
       write(
-        `\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ${num(e.best)} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`,
+        `\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ` +
+          `${num(e.best)} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`,
       );
     }
     if (e.type === "run-end" && mode === "bar") write("\n");
@@ -206,9 +209,11 @@ function human(s: RunSummary, dir: string): string {
     )
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")})`,
-    `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
+    `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ` +
+      `${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
     c
-      ? `champion ${c.nodeId} (${c.operator}, ${c.methodFamily}): validation ${c.validScore}, hidden test ${c.testScore}`
+      ? `champion ${c.nodeId} (${c.operator}, ${c.methodFamily}): validation ${c.validScore}, hidden test ` +
+        `${c.testScore}`
       : "no valid node",
     `workspace ${dir}`,
   ].join("\n");

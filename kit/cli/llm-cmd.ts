@@ -7,7 +7,8 @@ const KINDS = ["text", "error", "malformed", "empty_choices", "hang", "drop"];
 
 /**
  * Read a replay script: a JSON array of replies (`{"kind":"text","text":"..."}`, `{"kind":"error","status":429}`, ...)
- * or an object `{"replies": [...], "model": "...", "onExhausted": "error"|"repeat-last"}`. A plain string is a text reply.
+ * or an object `{"replies": [...], "model": "...", "onExhausted": "error"|"repeat-last"}`. A plain string is a text
+ * reply.
  */
 export function readReplayScript(file: string): {
   replies: ReplayReply[];
@@ -76,7 +77,8 @@ export function registerLlm(program: Command): void {
         throw e;
       }
       process.stdout.write(
-        `replay server on ${server.baseURL} (${script.replies.length} replies); use it with --base-url ${server.baseURL}. Ctrl-C stops it.\n`,
+        `replay server on ${server.baseURL} (${script.replies.length} replies); use it with ` +
+          `--base-url ${server.baseURL}. Ctrl-C stops it.\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = () => void server.close().then(resolve);

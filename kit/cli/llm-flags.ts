@@ -27,7 +27,8 @@ export function addLlmFlags(cmd: Command): Command {
     .option("--max-tokens <n>", "most completion tokens per call (default 4096)")
     .option(
       "--llm-extra <json>",
-      'extra JSON merged into every request, e.g. \'{"chat_template_kwargs":{"enable_thinking":false}}\' for Qwen3 on vLLM',
+      "extra JSON merged into every request, e.g. " +
+        '\'{"chat_template_kwargs":{"enable_thinking":false}}\' for Qwen3 on vLLM',
     )
     .option("--memory-model <id>", "a model for on-demand node summaries (default: none, deterministic card summaries)")
     .option("--memory-base-url <url>", "--memory-model's endpoint (default: --base-url)");
@@ -41,7 +42,8 @@ export function llmConfigFromFlags(o: LlmFlags, model = o.model, baseURL = o.bas
       extraBody = JSON.parse(o.llmExtra) as Record<string, unknown>;
     } catch {
       throw new UsageError(
-        `--llm-extra must be a JSON object, e.g. '{"chat_template_kwargs":{"enable_thinking":false}}'; got ${o.llmExtra}`,
+        `--llm-extra must be a JSON object, e.g. ` +
+          `'{"chat_template_kwargs":{"enable_thinking":false}}'; got ${o.llmExtra}`,
       );
     }
     if (!extraBody || typeof extraBody !== "object" || Array.isArray(extraBody))

@@ -29,7 +29,8 @@ export function registerLoop(program: Command): void {
   program
     .command("loop")
     .description(
-      "The closed loop: evolve → collectSft → SFT → trainRL → checkpoint k+1, each checkpoint evaluated on held-out tasks at equal budget (resumable)",
+      "The closed loop: evolve → collectSft → SFT → trainRL → checkpoint k+1, each checkpoint " +
+        "evaluated on held-out tasks at equal budget (resumable)",
     )
     .requiredOption("--workspace <dir>", "workspace folder")
     .requiredOption(
@@ -101,7 +102,8 @@ function human(r: LoopResult): string {
       return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;
     };
     lines.push(
-      `| ${k} | ${r.checkpoints[k]} | ${rows.length} | ${f(mean(rows.map((h) => h.normalized)))} | ${f(mean(rows.map((h) => h.testScore)), 4)} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`,
+      `| ${k} | ${r.checkpoints[k]} | ${rows.length} | ${f(mean(rows.map((h) => h.normalized)))} | ` +
+        `${f(mean(rows.map((h) => h.testScore)), 4)} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`,
     );
   }
   return lines.join("\n");

@@ -72,7 +72,8 @@ export async function diffNode(dir: string, runId: string, nodeId: string, again
       const parents = (node.parents as string[] | null) ?? [];
       if (!parents.length)
         throw new UsageError(
-          `node ${nodeId} is a ${String(node.operator)} with no parent: pass --against <node> to diff it with another node`,
+          `node ${nodeId} is a ${String(node.operator)} with no parent: pass --against <node> to ` +
+            `diff it with another node`,
         );
       others = [];
       for (const p of parents) others.push({ label: p, code: String((await nodeRow(ws, runId, p)).code ?? "") });
@@ -109,8 +110,10 @@ export function renderNode(d: NodeDetail): string {
   const score = (v: unknown) => formatNumber(typeof v === "number" ? v : null);
   const parents = ((n.parents as string[] | null) ?? []).join(", ") || "none";
   const out = [
-    `node ${d.nodeId} of run ${d.runId}: ${String(n.operator)} (step ${String(n.step)}, generation ${String(n.generation)}, parents: ${parents})`,
-    `status ${String(n.status)}${n.error_signature ? ` (${String(n.error_signature)})` : ""}, validation ${score(n.valid_score)}, hidden test ${score(n.test_score)}, admitted ${n.admitted ? "yes" : "no"}`,
+    `node ${d.nodeId} of run ${d.runId}: ${String(n.operator)} (step ${String(n.step)}, generation ` +
+      `${String(n.generation)}, parents: ${parents})`,
+    `status ${String(n.status)}${n.error_signature ? ` (${String(n.error_signature)})` : ""}, validation ` +
+      `${score(n.valid_score)}, hidden test ${score(n.test_score)}, admitted ${n.admitted ? "yes" : "no"}`,
     "",
     "## plan",
     String(n.plan ?? "").trim() || "(none)",
@@ -119,7 +122,8 @@ export function renderNode(d: NodeDetail): string {
     out.push(
       "",
       "## execution record",
-      `${String(e.backend)} · ${String(e.status)} · wall ${score(e.wall_s)} s · cpu ${score(e.cpu_s)} s · peak memory ${score(e.peak_mem_mb)} MB`,
+      `${String(e.backend)} · ${String(e.status)} · wall ${score(e.wall_s)} s · cpu ` +
+        `${score(e.cpu_s)} s · peak memory ${score(e.peak_mem_mb)} MB`,
     );
     if (e.traceback) out.push("traceback:", String(e.traceback).trimEnd());
     if (e.stdout_tail) out.push("stdout (tail):", String(e.stdout_tail).trimEnd());
@@ -128,8 +132,10 @@ export function renderNode(d: NodeDetail): string {
     out.push(
       "",
       "## experience card",
-      `family ${String(c.method_family)} (explored ${String(c.family_explored ?? "—")}), imports ${((c.imports as string[] | null) ?? []).join(", ") || "—"}`,
-      `delta vs parent ${score(c.delta_vs_parent)}, novelty ${score(c.novelty)}, rank ${String(c.rank ?? "—")}, champion ${c.is_champion ? "yes" : "no"}`,
+      `family ${String(c.method_family)} (explored ${String(c.family_explored ?? "—")}), imports ` +
+        `${((c.imports as string[] | null) ?? []).join(", ") || "—"}`,
+      `delta vs parent ${score(c.delta_vs_parent)}, novelty ${score(c.novelty)}, rank ` +
+        `${String(c.rank ?? "—")}, champion ${c.is_champion ? "yes" : "no"}`,
     );
   }
   out.push("", "## code", String(n.code ?? "").trimEnd() || "(no code)");

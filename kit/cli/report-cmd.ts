@@ -7,7 +7,8 @@ export function registerReport(program: Command): void {
   program
     .command("report")
     .description(
-      "Write a self-contained HTML report of a workspace or a run: the result, the champion's code (best_solution.py), the search tree, figures as PNG and SVG",
+      "Write a self-contained HTML report of a workspace or a run: the result, the champion's code " +
+        "(best_solution.py), the search tree, figures as PNG and SVG",
     )
     .requiredOption("--workspace <dir>", "the workspace folder")
     .option("--run <id>", "report on this run only (default: every run)")

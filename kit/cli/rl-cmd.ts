@@ -107,7 +107,8 @@ export function registerRl(program: Command): void {
     });
   rl.command("export")
     .description(
-      "Write an RL run's rollouts (task, operator, prompt messages, program, reward, advantage, group, old log-prob) to Parquet or JSONL",
+      "Write an RL run's rollouts (task, operator, prompt messages, program, reward, advantage, " +
+        "group, old log-prob) to Parquet or JSONL",
     )
     .requiredOption("--workspace <dir>", "workspace folder")
     .requiredOption("--run <id>", 'RL run id (openmle workspace query DIR "SELECT run_id FROM rl_runs")')
@@ -137,7 +138,10 @@ function progress(enabled: boolean): (e: RlEvent) => void {
     if (e.type === "step") {
       const m = e.metrics;
       process.stderr.write(
-        `\rstep ${m.step}: mean reward ${m.meanReward.toFixed(3)}, best ${m.bestReward.toFixed(3)}, best-candidate advantage ${m.bestAdvantage.toFixed(2)}, β ${m.beta.toFixed(2)}, valid ${(100 * m.validRate).toFixed(0)}%, hacks ${m.hackFlags}, ${m.wallS.toFixed(1)} s → ${e.checkpoint}\n`,
+        `\rstep ${m.step}: mean reward ${m.meanReward.toFixed(3)}, best ` +
+          `${m.bestReward.toFixed(3)}, best-candidate advantage ${m.bestAdvantage.toFixed(2)}, β ` +
+          `${m.beta.toFixed(2)}, valid ${(100 * m.validRate).toFixed(0)}%, hacks ` +
+          `${m.hackFlags}, ${m.wallS.toFixed(1)} s → ${e.checkpoint}\n`,
       );
     }
   };
@@ -151,7 +155,8 @@ function human(r: TrainRlResult, dir: string): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
     last
-      ? `last step: mean reward ${last.meanReward.toFixed(3)}, best-candidate advantage ${last.bestAdvantage.toFixed(2)}`
+      ? `last step: mean reward ${last.meanReward.toFixed(3)}, best-candidate ` +
+        `advantage ${last.bestAdvantage.toFixed(2)}`
       : "no step made",
     `workspace ${dir}; export with: openmle rl export --workspace ${dir} --run ${r.runId} --out rollouts.parquet`,
   ].join("\n");

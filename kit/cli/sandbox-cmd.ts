@@ -75,7 +75,8 @@ function describeRecord(r: ExecutionRecord): string {
     `status      ${r.status}${r.errorSignature ? ` (${r.errorSignature})` : ""}`,
     `task        ${r.taskId}   backend ${r.backend}   execution ${r.executionId}`,
     `scores      validation ${r.validScore ?? "-"}   hidden test ${r.testScore ?? "-"}`,
-    `resources   wall ${r.wallS.toFixed(2)} s   cpu ${r.cpuS.toFixed(2)} s   peak ${r.peakMemMb === null ? "-" : `${r.peakMemMb.toFixed(0)} MiB`}`,
+    `resources   wall ${r.wallS.toFixed(2)} s   cpu ${r.cpuS.toFixed(2)} s   peak ` +
+      `${r.peakMemMb === null ? "-" : `${r.peakMemMb.toFixed(0)} MiB`}`,
     `artifacts   ${r.artifacts.join(", ") || "-"}`,
   ];
   for (const w of r.warnings ?? []) lines.push(`warning     ${w}`);

@@ -62,11 +62,13 @@ function progress(enabled: boolean): (e: CollectEvent) => void {
     if (!enabled) return;
     if (e.type === "attempt")
       process.stderr.write(
-        `\r${e.taskId}: attempt ${e.attempt + 1} ${e.status}${e.score !== null ? ` ${e.score.toPrecision(4)}` : ""}            `,
+        `\r${e.taskId}: attempt ` +
+          `${e.attempt + 1} ${e.status}${e.score !== null ? ` ${e.score.toPrecision(4)}` : ""}            `,
       );
     if (e.type === "task-done")
       process.stderr.write(
-        `\r${e.stats.taskId}: ${e.stats.kept} kept of ${e.stats.attempts} attempts (${e.stats.stopReason})            \n`,
+        `\r${e.stats.taskId}: ${e.stats.kept} kept of ${e.stats.attempts} attempts (` +
+          `${e.stats.stopReason})            \n`,
       );
     if (e.type === "segment")
       process.stderr.write(`${e.segment.runId} ${e.segment.steps.join(">")}: ${e.segment.reason}\n`);
@@ -77,16 +79,19 @@ function progress(enabled: boolean): (e: CollectEvent) => void {
 function human(r: CollectSftResult, dir: string): string {
   const pct = (x: number) => `${x.toFixed(1)}%`;
   return [
-    `dataset ${r.dataset}: ${r.examples.length} examples (${r.dropped.duplicates} duplicates and ${r.dropped.overTokens} over the token limit dropped), judge ${r.judge}, ${r.wallS.toFixed(0)} s`,
+    `dataset ${r.dataset}: ${r.examples.length} examples (${r.dropped.duplicates} duplicates and ` +
+      `${r.dropped.overTokens} over the token limit dropped), judge ${r.judge}, ${r.wallS.toFixed(0)} s`,
     ...r.parallel.map(
       (p) =>
         `  parallel ${p.taskId}: ${p.kept} kept, ${p.valid} valid of ${p.attempts} attempts, stop: ${p.stopReason}`,
     ),
-    `  segments: ${r.segments.filter((s) => s.accepted).length} accepted of ${r.segments.length}${r.skippedRuns.length ? `; ${r.skippedRuns.length} runs skipped` : ""}`,
+    `  segments: ${r.segments.filter((s) => s.accepted).length} accepted of ` +
+      `${r.segments.length}${r.skippedRuns.length ? `; ${r.skippedRuns.length} runs skipped` : ""}`,
     "  operator    parallel  evolution  share   paper",
     ...r.composition.map(
       (c) =>
-        `  ${c.operator.padEnd(10)} ${String(c.parallel).padStart(9)} ${String(c.evolution).padStart(10)} ${pct(c.sharePct).padStart(7)} ${pct(PAPER_COMPOSITION[c.operator]).padStart(7)}`,
+        `  ${c.operator.padEnd(10)} ${String(c.parallel).padStart(9)} ${String(c.evolution).padStart(10)} ` +
+        `${pct(c.sharePct).padStart(7)} ${pct(PAPER_COMPOSITION[c.operator]).padStart(7)}`,
     ),
     `workspace ${dir}`,
   ].join("\n");
@@ -260,8 +265,11 @@ export function registerSft(program: Command): void {
             },
             () =>
               [
-                `checkpoint ${r.checkpoint.name} (from ${r.checkpoint.parent}, dataset ${o.dataset}): ${m.trainExamples} train / ${m.heldOutExamples} held-out examples, ${m.skippedExamples} not written by the grammar policy`,
-                `  mean log-likelihood  train ${f(m.trainLogLikBefore)} → ${f(m.trainLogLikAfter)}   held-out ${f(m.heldOutLogLikBefore)} → ${f(m.heldOutLogLikAfter)}`,
+                `checkpoint ${r.checkpoint.name} (from ${r.checkpoint.parent}, dataset ${o.dataset}): ` +
+                  `${m.trainExamples} train / ${m.heldOutExamples} held-out examples, ` +
+                  `${m.skippedExamples} not written by the grammar policy`,
+                `  mean log-likelihood  train ${f(m.trainLogLikBefore)} → ${f(m.trainLogLikAfter)}   held-out ` +
+                  `${f(m.heldOutLogLikBefore)} → ${f(m.heldOutLogLikAfter)}`,
                 `  use it: openmle evolve --params ${r.checkpoint.name} --workspace ${o.workspace} ...`,
               ].join("\n"),
           );

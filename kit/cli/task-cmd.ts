@@ -39,13 +39,15 @@ function readSpec(file: string): TaskSpecInput {
 
 function checkLine(report: QualityReport, semantic?: SemanticReview): string {
   const lines = [
-    `task ${report.taskId} (${report.dir}): ${report.passed ? "PASSED" : "FAILED"}, metric ${report.metricValid ? "valid" : "INVALID"} (${report.durationMs} ms)`,
+    `task ${report.taskId} (${report.dir}): ${report.passed ? "PASSED" : "FAILED"}, metric ` +
+      `${report.metricValid ? "valid" : "INVALID"} (${report.durationMs} ms)`,
   ];
   for (const c of report.checks) lines.push(`  ${c.status.padEnd(4)}  ${c.name.padEnd(26)} ${c.message}`);
-  if (semantic)
-    lines.push(
-      `  gate  ${semantic.verdict}${typeof semantic.meanScore === "number" ? ` (mean axis score ${semantic.meanScore.toFixed(2)}/5)` : ""}${semantic.reasons.length ? `: ${semantic.reasons.join("; ")}` : ""}; accepted: ${semantic.accepted}`,
-    );
+  if (semantic) {
+    const mean = typeof semantic.meanScore === "number" ? ` (mean axis score ${semantic.meanScore.toFixed(2)}/5)` : "";
+    const reasons = semantic.reasons.length ? `: ${semantic.reasons.join("; ")}` : "";
+    lines.push(`  gate  ${semantic.verdict}${mean}${reasons}; accepted: ${semantic.accepted}`);
+  }
   return lines.join("\n");
 }
 
@@ -70,7 +72,8 @@ export function registerTask(program: Command): void {
         !!o.json,
         summary(t),
         () =>
-          `built ${t.meta.id} into ${t.dir}: ${t.meta.nTrain} train / ${t.meta.nTest} test rows, metric ${t.meta.metric}`,
+          `built ${t.meta.id} into ${t.dir}: ${t.meta.nTrain} train / ${t.meta.nTest} test rows, metric ` +
+          `${t.meta.metric}`,
       );
     });
 
@@ -145,8 +148,10 @@ export function registerTask(program: Command): void {
       output(!!o.json, { ...summary(t), description: t.description }, () =>
         [
           `${t.meta.id} (${t.dir})`,
-          `  ${t.meta.modality} ${t.meta.taskType}; metric ${t.meta.metric} (${t.meta.higherIsBetter ? "higher" : "lower"} is better)`,
-          `  id ${t.meta.idColumn}; predict ${t.meta.targetColumns.join(", ")}; ${t.meta.nTrain ?? "?"} train / ${t.meta.nTest ?? "?"} test rows`,
+          `  ${t.meta.modality} ${t.meta.taskType}; metric ` +
+            `${t.meta.metric} (${t.meta.higherIsBetter ? "higher" : "lower"} is better)`,
+          `  id ${t.meta.idColumn}; predict ` +
+            `${t.meta.targetColumns.join(", ")}; ${t.meta.nTrain ?? "?"} train / ${t.meta.nTest ?? "?"} test rows`,
           "",
           t.description,
         ].join("\n"),
@@ -177,7 +182,8 @@ export function registerTask(program: Command): void {
         !!o.json,
         summary(t),
         () =>
-          `imported ${t.meta.id} into ${t.dir} (leaderboard: ${existsSync(join(t.dir, "leaderboard.csv")) ? "yes" : "no"})`,
+          `imported ${t.meta.id} into ${t.dir} (leaderboard: ` +
+          `${existsSync(join(t.dir, "leaderboard.csv")) ? "yes" : "no"})`,
       );
     });
 }

@@ -126,7 +126,8 @@ export function registerWorkspace(program: Command): void {
         mkdirSync(resolve(o.out), { recursive: true });
         const file = await exportParquet(w, "cards", join(o.out, "cards.parquet"));
         process.stdout.write(
-          `workspace ${w.dir} (schema v${SCHEMA_VERSION}), run ${runId}\n${formatTable(board.map((r) => ({ ...r })))}\nexported ${file}\n`,
+          `workspace ${w.dir} (schema v${SCHEMA_VERSION}), run ` +
+            `${runId}\n${formatTable(board.map((r) => ({ ...r })))}\nexported ${file}\n`,
         );
       } finally {
         w.close();

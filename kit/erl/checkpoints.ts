@@ -76,7 +76,8 @@ export async function saveCheckpoint(
 ): Promise<Checkpoint> {
   if (!NAME.test(input.name) || input.name === DEFAULT_CHECKPOINT || input.name.endsWith(".json")) {
     throw new ErlError(
-      `checkpoint name "${input.name}" is not allowed: use letters, digits, . _ : - (not "default", not ending in .json)`,
+      `checkpoint name "${input.name}" is not allowed: use letters, digits, . _ : - (not "default", ` +
+        `not ending in .json)`,
     );
   }
   // Round-trip through the JSON format so what is stored is exactly what loads.
@@ -121,7 +122,8 @@ function summaryOf(r: Omit<CheckpointRow, "params" | "config">): CheckpointSumma
   };
 }
 
-/** Load a checkpoint; CheckpointNotFoundError lists the names there are, CheckpointVersionError says which version wrote it. */
+/** Load a checkpoint; CheckpointNotFoundError lists the names there are, CheckpointVersionError says which version
+ * wrote it. */
 export async function loadCheckpoint(ws: Workspace, name: string): Promise<Checkpoint> {
   const r = await readCheckpointRow(ws, name);
   if (!r) {
@@ -138,8 +140,11 @@ export async function loadCheckpoint(ws: Workspace, name: string): Promise<Check
     kitMajor(r.kit_version) !== kitMajor(kitVersion())
   ) {
     throw new CheckpointVersionError(
-      `checkpoint "${name}" was written by kit ${r.kit_version} (policy ${r.policy}, params format ${r.format_version}); ` +
-        `this kit ${kitVersion()} reads grammar params formats 1 and 2 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the params as JSON, or retrain it`,
+      `checkpoint "${name}" was written by kit ${r.kit_version} (policy ${r.policy}, params format ` +
+        `${r.format_version}); ` +
+        `this kit ${kitVersion()} reads grammar params formats 1 and ` +
+        `2 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the ` +
+        `params as JSON, or retrain it`,
     );
   }
   return { ...summaryOf(r), params: paramsFromJson(r.params), config: r.config ? JSON.parse(r.config) : null };
@@ -174,7 +179,8 @@ export async function resolvePolicyParams(
   }
   if (!ws)
     throw new ErlError(
-      `"${ref}" names a checkpoint, which needs a workspace: pass --workspace DIR (or a .json params file, or "default")`,
+      `"${ref}" names a checkpoint, which needs a workspace: pass --workspace DIR (or a .json params ` +
+        `file, or "default")`,
     );
   const c = await loadCheckpoint(ws, ref);
   return { params: c.params, checkpoint: c.name };

@@ -8,7 +8,8 @@ export interface RunOutcome {
   readonly run_id: string;
   readonly task_id: string;
   readonly harness: string;
-  /** The policy that wrote the programs: its name carries the model ("llm:<model>") or checkpoint ("grammar:<checkpoint>" or "grammar@<params hash>"). */
+  /** The policy that wrote the programs: its name carries the model ("llm:<model>") or checkpoint
+   * ("grammar:<checkpoint>" or "grammar@<params hash>"). */
   readonly policy: string;
   readonly config_hash: string;
   readonly seed: number | null;
@@ -99,9 +100,11 @@ function gradeOf(r: CompetitionReport | null, valid: boolean): Grade {
 
 /**
  * Evaluate runs (pure). Steps:
- * 1. grade each run's final score (MLE-bench rules when the task has a leaderboard; normalised score when baselines are given);
+ * 1. grade each run's final score (MLE-bench rules when the task has a leaderboard; normalised score when baselines are
+ * given);
  * 2. group runs by harness + policy (model or checkpoint) + config hash, so runs of one harness with
- *    different policies are never pooled as repeats; within a group and task, order runs by seed then id: the i-th run is replicate i;
+ *    different policies are never pooled as repeats; within a group and task, order runs by seed then id: the i-th run
+ * is replicate i;
  * 3. per replicate i, average each metric over the group's tasks; avg@k = mean ± std over the replicates
  *    (Valid Rate = share of tasks with a valid submission, Medal Average = share with any medal over tasks with a
  *    leaderboard, Human Rank = mean share of teams beaten, an invalid run counting 0);

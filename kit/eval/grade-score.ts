@@ -21,7 +21,8 @@ export interface CompetitionReport {
   readonly submission_exists: boolean;
   readonly valid_submission: boolean;
   readonly is_lower_better: boolean;
-  /** Share of leaderboard entries the score surpasses (a tie is not surpassed; see human-rank.ts); null without a score. */
+  /** Share of leaderboard entries the score surpasses (a tie is not surpassed; see human-rank.ts); null without a
+   * score. */
   readonly human_rank: number | null;
 }
 

@@ -48,7 +48,8 @@ export function parseLeaderboardCsv(text: string, source = "<csv>"): Leaderboard
   if (scoreCol < 0) {
     throw new LeaderboardFormatError(
       source,
-      `has no 'score' column (columns: ${header.join(", ")}). MLE-bench leaderboards have scoreNullable,teamId,hasTeamName,submissionDate,score,hasScore.`,
+      `has no 'score' column (columns: ${header.join(", ")}). MLE-bench leaderboards have ` +
+        `scoreNullable,teamId,hasTeamName,submissionDate,score,hasScore.`,
     );
   }
   const teamCol = header.indexOf("teamId");

@@ -160,7 +160,8 @@ export async function runBaselines(
   const { train, test } = task.meta.files;
   if (!train.endsWith(".csv") || !test.endsWith(".csv")) {
     throw new EvalError(
-      `runBaselines: task ${task.meta.id} is not tabular (train ${train}, test ${test}); baselines need CSV train/test files.`,
+      `runBaselines: task ${task.meta.id} is not tabular (train ${train}, test ${test}); baselines ` +
+        `need CSV train/test files.`,
     );
   }
   const trivial = await runSandbox({ ...opts, task, code: baselineProgram(task, "trivial") });

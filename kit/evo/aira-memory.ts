@@ -27,7 +27,10 @@ export function airaMemoryEntry(n: EvoNode, analysis: string): string {
   const metric = isGood(n)
     ? String(n.validScore)
     : `none (${n.status}${n.errorSignature ? `, ${n.errorSignature}` : ""})`;
-  return `- ${n.nodeId}\n  Design: ${n.plan.trim().replaceAll("\n", " ")}\n  Validation metric: ${metric}\n  Analysis: ${analysis}`;
+  return (
+    `- ${n.nodeId}\n  Design: ${n.plan.trim().replaceAll("\n", " ")}\n  Validation ` +
+    `metric: ${metric}\n  Analysis: ${analysis}`
+  );
 }
 
 /** AIRA-Evo's context: the parents, and the operator's memory (`airaMemoryNodes`) as plan, metric and analysis. */

@@ -7,7 +7,8 @@ const signed = (x: number) => `${x >= 0 ? "+" : ""}${fmt(x)}`;
 /** A family tried at most this many times (and not only failed) is under-explored. */
 export const UNDER_EXPLORED_MAX_TRIES = 2;
 
-/** Under-explored families (OpenMLE-Evo board): at most UNDER_EXPLORED_MAX_TRIES tries, not all failed, best family first. */
+/** Under-explored families (OpenMLE-Evo board): at most UNDER_EXPLORED_MAX_TRIES tries, not all failed, best family
+ * first. */
 export function underExplored(b: Pick<ExperienceBoard, "familyStats">): string[] {
   return b.familyStats
     .filter((f) => f.nodes <= UNDER_EXPLORED_MAX_TRIES && f.successes > 0)
@@ -37,23 +38,26 @@ export function boardLines(b: ExperienceBoard, window = 5): string[] {
   );
   out.push(`Families (tried, succeeded, best validation): ${fams.join("; ") || "none"}`);
   out.push(
-    `Under-explored families (at most ${UNDER_EXPLORED_MAX_TRIES} tries, not all failed): ${underExplored(b).join(", ") || "none"}`,
+    `Under-explored families (at most ${UNDER_EXPLORED_MAX_TRIES} tries, not all ` +
+      `failed): ${underExplored(b).join(", ") || "none"}`,
   );
-  out.push(
-    `Repeated errors: ${b.repeatedFailures.map((f) => `${f.error_signature} ×${f.failures} (${f.nodes.join(", ")})`).join("; ") || "none"}`,
-  );
+  const repeated = b.repeatedFailures.map((f) => `${f.error_signature} ×${f.failures} (${f.nodes.join(", ")})`);
+  out.push(`Repeated errors: ${repeated.join("; ") || "none"}`);
   const last = b.deltaTrend.slice(-window).map((d) => d.delta);
   if (last.length) {
     const mean = last.reduce((s, x) => s + x, 0) / last.length;
     const trend = mean > 0 ? "improving" : mean < 0 ? "worsening" : "flat";
     out.push(
-      `Score-delta trend (last ${last.length} Improve/Crossover children, gain over the best parent, oldest first): ${last.map(signed).join(", ")}; mean ${signed(mean)}, ${trend}`,
+      `Score-delta trend (last ${last.length} Improve/Crossover children, gain over the best parent, ` +
+        `oldest first): ${last.map(signed).join(", ")}; mean ${signed(mean)}, ${trend}`,
     );
   } else out.push("Score-delta trend: no scored Improve/Crossover child yet");
   const [a, c] = b.bestPerFamily;
   if (a && c)
     out.push(
-      `Complementary: ${a.node_id} [${a.method_family}] ${fmt(a.score)} and ${c.node_id} [${c.method_family}] ${fmt(c.score)} are the best of different families; a crossover may combine their strengths.`,
+      `Complementary: ${a.node_id} [${a.method_family}] ${fmt(a.score)} and ` +
+        `${c.node_id} [${c.method_family}] ${fmt(c.score)} are the best of different families; a crossover may ` +
+        `combine their strengths.`,
     );
   return out;
 }

@@ -67,7 +67,8 @@ export async function buildContext(
   return historyContext(parents, nodes, summaries, budget, priors);
 }
 
-/** The board covers the nodes the step knows: those up to the latest of `nodes` (a rebuilt context sees no later node). */
+/** The board covers the nodes the step knows: those up to the latest of `nodes` (a rebuilt context sees no later node).
+ */
 const boardScope = (nodes: readonly EvoNode[]) => 1 + nodes.reduce((m, n) => Math.max(m, n.step), -1);
 
 /** Characters of a context as a policy would see it (memory + shown programs and plans). */

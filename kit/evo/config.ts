@@ -23,7 +23,8 @@ const EvolveConfigObject = z
       .enum(["laptop", "paper"])
       .default("laptop")
       .describe(
-        "Defaults of the preset (EVOLVE_PRESETS; shown under `presets` here): laptop (small) or paper (the reference code's full scale). Explicit fields win.",
+        "Defaults of the preset (EVOLVE_PRESETS; shown under `presets` here): laptop (small) or " +
+          "paper (the reference code's full scale). Explicit fields win.",
       ),
     harness: z
       .enum(HARNESSES)
@@ -63,7 +64,8 @@ const EvolveConfigObject = z
       .positive()
       .default(5)
       .describe(
-        "Individuals per loop generation: generation 0 is this many drafts per island, each later generation this many Improve/Crossover children.",
+        "Individuals per loop generation: generation 0 is this many drafts per island, each later " +
+          "generation this many Improve/Crossover children.",
       ),
     crossoverProb: z
       .number()
@@ -100,7 +102,8 @@ const EvolveConfigObject = z
       .nonnegative()
       .default(2)
       .describe(
-        "Draft afresh when this many last failures of a Debug chain share one terminal category: timeout, import, memory or pre-flight (0 = never).",
+        "Draft afresh when this many last failures of a Debug chain share one terminal category: " +
+          "timeout, import, memory or pre-flight (0 = never).",
       ),
     selection: ThreeFactorConfig.default(ThreeFactorConfig.parse({})).describe(
       "OpenMLE-Evo three-factor parent selection.",
@@ -127,7 +130,8 @@ const EvolveConfigObject = z
       .default({ numDrafts: 5, debugProb: 0.5, maxDebugDepth: 3 })
       .describe("AIDE greedy settings."),
     mcts: MctsConfig.default(MctsConfig.parse({})).describe(
-      "MCTS settings (AIRA-dojo): uct constant, children per expansion, debug-cycle attempts (debugTimeCapS caps a cycle's sandbox seconds).",
+      "MCTS settings (AIRA-dojo): uct constant, children per expansion, debug-cycle attempts " +
+        "(debugTimeCapS caps a cycle's sandbox seconds).",
     ),
     context: z
       .object({
@@ -147,7 +151,8 @@ const EvolveConfigObject = z
           .nonnegative()
           .default(10)
           .describe(
-            "Draft: previously explored ideas shown (distinct family + plan, most recent first; the kit's choice, the paper gives no number).",
+            "Draft: previously explored ideas shown (distinct family + plan, most recent first; the " +
+              "kit's choice, the paper gives no number).",
           ),
         trendWindow: z
           .number()
@@ -155,7 +160,8 @@ const EvolveConfigObject = z
           .positive()
           .default(5)
           .describe(
-            "Improve/Crossover board: scored Improve/Crossover children in the score-delta trend (the kit's choice, the paper gives no number).",
+            "Improve/Crossover board: scored Improve/Crossover children in the score-delta trend " +
+              "(the kit's choice, the paper gives no number).",
           ),
       })
       .strict()
@@ -176,7 +182,8 @@ const EvolveConfigObject = z
   })
   .strict();
 
-/** Everything `evolve` does (unknown keys are errors: a typo would silently use a default) (spec §4): the preset's values fill the fields not given, then the schema's defaults. */
+/** Everything `evolve` does (unknown keys are errors: a typo would silently use a default) (spec §4): the preset's
+ * values fill the fields not given, then the schema's defaults. */
 export const EvolveConfig = z
   .preprocess(
     (x) =>

@@ -212,7 +212,8 @@ export function toView(n: EvoNode, summary?: string): NodeView {
 
 const line = (n: EvoNode, summaries: ReadonlyMap<string, string>) => `- ${summaries.get(n.nodeId) ?? n.nodeId}`;
 
-/** What an OpenMLE-Evo context adds to its selection: priors, Draft's explored ideas, the board lines of Improve/Crossover. */
+/** What an OpenMLE-Evo context adds to its selection: priors, Draft's explored ideas, the board lines of
+ * Improve/Crossover. */
 export interface ContextExtras {
   readonly priors?: string;
   readonly ideas?: readonly string[];
@@ -235,7 +236,8 @@ export function conditionedContext(
     sel.branches.forEach((b, i) => {
       const label = String.fromCharCode(65 + i);
       parts.push(
-        `Branch ${label} contributes ${b.parent.methodFamily} (${b.parent.nodeId}, validation ${b.parent.validScore ?? "none"}): ${b.parent.plan.split("\n")[0]}`,
+        `Branch ${label} contributes ${b.parent.methodFamily} (${b.parent.nodeId}, validation ` +
+          `${b.parent.validScore ?? "none"}): ${b.parent.plan.split("\n")[0]}`,
       );
       for (const a of b.ancestors) parts.push(`  ancestor ${line(a, summaries).slice(2)}`);
       for (const s of b.siblings) parts.push(`  sibling ${line(s, summaries).slice(2)}`);

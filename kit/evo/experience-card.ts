@@ -121,7 +121,8 @@ export function analyse(
     return `success: validation ${node.validScore.toPrecision(4)}${d}`;
   }
   const last = (node.traceback ?? "").trim().split("\n").at(-1) ?? "";
-  return `${node.status}${node.errorSignature ? ` [${node.errorSignature}]` : ""}${last ? `: ${last.slice(0, 160)}` : ""}`;
+  const error = node.errorSignature ? ` [${node.errorSignature}]` : "";
+  return `${node.status}${error}${last ? `: ${last.slice(0, 160)}` : ""}`;
 }
 
 /** The deterministic card summary used as memory when no model is given (and by the grammar policy). */
@@ -129,5 +130,8 @@ export function cardSummary(
   c: Pick<ExperienceCard, "node_id" | "operator" | "method_family" | "plan" | "analysis" | "parents">,
 ): string {
   const from = c.parents.length ? ` from ${c.parents.join("+")}` : "";
-  return `${c.node_id} ${c.operator}${from} [${c.method_family}] ${c.plan.split("\n")[0]!.slice(0, 160)} → ${c.analysis}`;
+  return (
+    `${c.node_id} ${c.operator}${from} [${c.method_family}] ${c.plan.split("\n")[0]!.slice(0, 160)} → ` +
+    `${c.analysis}`
+  );
 }

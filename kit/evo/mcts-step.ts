@@ -39,7 +39,8 @@ export function normaliseQ(q: number, lo: number, hi: number): number {
   return Math.min(1, Math.max(0, (q - lo) / (hi - lo)));
 }
 
-/** Visit statistics: only successes back-propagate, so N(v) = good nodes in v's subtree (v included), Q(v) = their mean fitness. */
+/** Visit statistics: only successes back-propagate, so N(v) = good nodes in v's subtree (v included), Q(v) = their mean
+ * fitness. */
 export function mctsStats(nodes: readonly EvoNode[]): Map<string, { n: number; q: number }> {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const acc = new Map<string, { n: number; sum: number }>([["", { n: 0, sum: 0 }]]);

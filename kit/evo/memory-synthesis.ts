@@ -21,7 +21,9 @@ export function memoryPrompt(node: CardMemoryRow, parents: readonly CardMemoryRo
     {
       role: "system",
       content:
-        "Summarise one node of an ML-engineering search in at most three sentences, comparing it with its parent: what it changed, whether that helped (its outcome against the parent's), what to keep or avoid.",
+        "Summarise one node of an ML-engineering search in at most three sentences, comparing it " +
+        "with its parent: what it changed, whether that helped (its outcome against the parent's), " +
+        "what to keep or avoid.",
     },
     { role: "user", content: `Node: ${card(node)}\n\n${vs}` },
   ];

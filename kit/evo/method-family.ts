@@ -47,7 +47,11 @@ export function detectImports(code: string): string[] {
 // Keyword rules, checked in METHOD_FAMILIES order against imports and code.
 const RULES: Record<Exclude<(typeof METHOD_FAMILIES)[number], "unknown">, { imports?: RegExp; code?: RegExp }> = {
   ensemble: {
-    code: /\b(VotingClassifier|VotingRegressor|StackingClassifier|StackingRegressor|blend(ing)?|ensemble of|np\.mean\(\s*\[\s*\w+\.predict)/i,
+    code: new RegExp(
+      String.raw`\b(VotingClassifier|VotingRegressor|StackingClassifier|StackingRegressor|blend(ing)?|ensemble of|` +
+        String.raw`np\.mean\(\s*\[\s*\w+\.predict)`,
+      "i",
+    ),
   },
   catboost: { imports: /^catboost$/, code: /\bCatBoost(Classifier|Regressor)\b/ },
   lightgbm: { imports: /^lightgbm$/, code: /\bLGBM(Classifier|Regressor)\b/ },

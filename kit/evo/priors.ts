@@ -10,7 +10,9 @@ export async function distillPriors(ws: Workspace, taskId: string, limit = 5): P
   return rows
     .map(
       (r) =>
-        `- ${r.method_family}: ${r.nodes} nodes on ${r.tasks} other task(s), success ${(100 * r.success_rate).toFixed(0)}%, mean reward ${r.mean_reward.toFixed(2)}, ${r.champions} champion cards`,
+        `- ${r.method_family}: ${r.nodes} nodes on ${r.tasks} other task(s), ` +
+        `success ${(100 * r.success_rate).toFixed(0)}%, mean reward ` +
+        `${r.mean_reward.toFixed(2)}, ${r.champions} champion cards`,
     )
     .join("\n");
 }

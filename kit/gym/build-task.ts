@@ -104,7 +104,8 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
     ]) {
       if (!existsSync(f))
         throw new PrepareError(
-          `${p.prepare} ran but did not write ${f}. Fix: prepare() must write train, test, sample submission and answers.`,
+          `${p.prepare} ran but did not write ${f}. Fix: prepare() must write train, test, sample ` +
+            `submission and answers.`,
           p.prepare,
         );
     }

@@ -65,7 +65,8 @@ async function dataChecks(task: TaskPackage): Promise<CheckResult[]> {
   ]);
   if (!r.ok)
     throw new GymError(
-      `data checks of ${task.dir} failed to run: ${r.message}. Fix: data/public must hold readable train, test and sample CSVs.`,
+      `data checks of ${task.dir} failed to run: ${r.message}. Fix: data/public must hold readable ` +
+        `train, test and sample CSVs.`,
       task.publicDir,
     );
   return r.checks;
@@ -106,7 +107,9 @@ export async function prepareDeterminism(
         {
           name,
           status: "fail",
-          message: `prepare.py ran past its ${e.limitS} s limit and was killed with its child processes. Fix: make it finish (seeded, no waiting on input), then rebuild.`,
+          message:
+            `prepare.py ran past its ${e.limitS} s limit and was killed with its child ` +
+            `processes. Fix: make it finish (seeded, no waiting on input), then rebuild.`,
           evidence: { limitS: e.limitS },
         },
       ];
@@ -116,7 +119,10 @@ export async function prepareDeterminism(
       ? {
           name,
           status: "fail",
-          message: `two fresh runs of prepare.py differ in ${reruns.length} file(s): ${show(reruns).join("; ")}. Fix: seed every random choice and sort the outputs, then rebuild.`,
+          message:
+            `two fresh runs of prepare.py ` +
+            `differ in ${reruns.length} file(s): ${show(reruns).join("; ")}. Fix: seed every random ` +
+            `choice and sort the outputs, then rebuild.`,
           evidence: { files: reruns },
         }
       : {
@@ -130,7 +136,11 @@ export async function prepareDeterminism(
       ? {
           name: "data_drift",
           status: "warn",
-          message: `a fresh run of prepare.py differs from the shipped data/ in ${drift.length} file(s) (rerun vs shipped): ${show(drift).join("; ")}. The shipped data may come from other library versions (e.g. a pandas that reads "None" as missing); rebuild to use this machine's output.`,
+          message:
+            `a fresh run of prepare.py differs from the shipped ` +
+            `data/ in ${drift.length} file(s) (rerun vs ` +
+            `shipped): ${show(drift).join("; ")}. The shipped data may come from other library ` +
+            `versions (e.g. a pandas that reads "None" as missing); rebuild to use this machine's output.`,
           evidence: { files: drift },
         }
       : {

@@ -23,7 +23,8 @@ export function renderDescription(spec: TaskSpec, meta: TaskMeta): string {
     spec.description.trim() || `Predict \`${meta.trainTarget}\` from the other columns.`,
     "",
     "## Task",
-    `${meta.taskType} on ${meta.modality.replace("_", " ")} data: predict \`${meta.trainTarget}\` for every row of test.csv.`,
+    `${meta.taskType} on ${meta.modality.replace("_", " ")} data: predict \`${meta.trainTarget}\` for every ` +
+      `row of test.csv.`,
     "",
     "## Metric",
     `${def.title} (\`${spec.metric as MetricName}\`); ${meta.higherIsBetter ? "higher" : "lower"} is better.`,
@@ -33,13 +34,15 @@ export function renderDescription(spec: TaskSpec, meta: TaskMeta): string {
     `- test.csv: ${meta.nTest} rows without the target`,
     ...(spec.fileColumn
       ? [
-          `- train/ and test/: the ${meta.modality} files named in column \`${spec.fileColumn}\` (paths relative to this folder)`,
+          `- train/ and test/: the ${meta.modality} files named in ` +
+            `column \`${spec.fileColumn}\` (paths relative to this folder)`,
         ]
       : []),
     `- sample_submission.csv: the submission format`,
     "",
     "## Submission",
-    `A CSV with columns \`${meta.idColumn}\`, ${meta.targetColumns.map((c) => `\`${c}\``).join(", ")}: one row per test id; ${submission}.`,
+    `A CSV with columns \`${meta.idColumn}\`, ${meta.targetColumns.map((c) => `\`${c}\``).join(", ")}: one row ` +
+      `per test id; ${submission}.`,
     "",
     "## Columns of train.csv",
     "| column | kind | missing | unique |",

@@ -43,7 +43,8 @@ export async function loadTask(dir: string): Promise<TaskPackage> {
   ] as const) {
     if (!existsSync(path)) {
       throw new TaskPackageError(
-        `${p.root} is not a complete task package: ${what} is missing (${path}). Fix: rebuild it (openmle task build) or restore the file.`,
+        `${p.root} is not a complete task package: ${what} is missing (${path}). Fix: rebuild it ` +
+          `(openmle task build) or restore the file.`,
         path,
       );
     }
@@ -69,7 +70,8 @@ function readTaskJson(file: string): TaskMeta {
     meta = JSON.parse(readFileSync(file, "utf8")) as TaskMeta;
   } catch (e) {
     throw new TaskPackageError(
-      `${file} is not valid JSON (${(e as Error).message}). Fix: repair it, or delete it to let the kit infer the metadata.`,
+      `${file} is not valid JSON (${(e as Error).message}). Fix: repair it, or delete it to let the ` +
+        `kit infer the metadata.`,
       file,
       { cause: e },
     );
@@ -127,7 +129,8 @@ export async function profilePublic(
   ]);
   if (!r.ok)
     throw new TaskPackageError(
-      `cannot profile ${publicDir}: ${r.message}. Fix: data/public needs sample_submission.csv and train.csv readable as CSV.`,
+      `cannot profile ${publicDir}: ${r.message}. Fix: data/public needs sample_submission.csv and ` +
+        `train.csv readable as CSV.`,
       publicDir,
     );
   return r;
@@ -138,7 +141,8 @@ async function inferPackageMeta(root: string): Promise<TaskMeta> {
   const sample = join(p.publicDir, "sample_submission.csv");
   if (!existsSync(sample)) {
     throw new TaskPackageError(
-      `${root} has no task.json and no data/public/sample_submission.csv to infer the submission format from. Fix: add one of them.`,
+      `${root} has no task.json and no data/public/sample_submission.csv to infer the submission ` +
+        `format from. Fix: add one of them.`,
       sample,
     );
   }

@@ -108,14 +108,16 @@ export async function importMlebench(
   for (const f of ["description.md", "prepare.py", "grade.py"]) {
     if (!existsSync(join(comp, f)))
       throw new TaskSpecError(
-        `${join(comp, f)} is missing. Fix: pass an MLE-bench competition folder (description.md, prepare.py, grade.py).`,
+        `${join(comp, f)} is missing. Fix: pass an MLE-bench competition folder (description.md, ` +
+          `prepare.py, grade.py).`,
         join(comp, f),
       );
   }
   const raw = resolve(opts.raw);
   if (!existsSync(raw) || !statSync(raw).isDirectory() || readdirSync(raw).length === 0) {
     throw new TaskSpecError(
-      `raw data folder ${raw} is missing or empty. Fix: download the competition's data (kaggle competitions download -c ${id}) and pass its folder with --raw.`,
+      `raw data folder ${raw} is missing or empty. Fix: download the competition's data (kaggle ` +
+        `competitions download -c ${id}) and pass its folder with --raw.`,
       raw,
     );
   }

@@ -99,7 +99,8 @@ export function runPython(
       reject(
         e.code === "ENOENT"
           ? new PythonError(
-              `${PYTHON} not found. Fix: install Debian's python3 with pandas and scikit-learn (scripts/setup.sh), or set OPENMLE_PYTHON.`,
+              `${PYTHON} not found. Fix: install Debian's python3 with pandas and scikit-learn ` +
+                `(scripts/setup.sh), or set OPENMLE_PYTHON.`,
               PYTHON,
             )
           : e,
@@ -128,7 +129,8 @@ export async function runHarness<T>(
   if (run.timedOut) {
     const s = (opts.timeoutMs ?? 300_000) / 1000;
     throw new PythonTimeoutError(
-      `${script} ${args[0] ?? ""} ran past its ${s} s limit; it and its child processes were stopped (SIGTERM, then SIGKILL).`,
+      `${script} ${args[0] ?? ""} ran past its ${s} s limit; it and its child processes were stopped ` +
+        `(SIGTERM, then SIGKILL).`,
       pythonHelper(script),
       s,
     );

@@ -29,7 +29,8 @@ export async function runPrepare(
   );
   if (!r.ok) {
     throw new PrepareError(
-      `${prepareFile} raised ${r.message}${/Fix:/.test(r.message ?? "") ? "" : ". Fix: correct the script or its raw data and rebuild"}`,
+      `${prepareFile} raised ${r.message}` +
+        (/Fix:/.test(r.message ?? "") ? "" : ". Fix: correct the script or its raw data and rebuild"),
       prepareFile,
     );
   }

@@ -14,7 +14,8 @@ export const GATE_AXES = [
   "data_quality",
 ] as const;
 export type GateAxis = (typeof GATE_AXES)[number];
-/** recommended / conditional / rejected come from the judge; skipped: no model; unparseable: the reply held no verdict. */
+/** recommended / conditional / rejected come from the judge; skipped: no model; unparseable: the reply held no verdict.
+ */
 export type GateVerdict = "recommended" | "conditional" | "rejected" | "skipped" | "unparseable";
 
 export interface SemanticReview {
@@ -95,7 +96,8 @@ function head(file: string, lines: number): string {
     .join("\n");
 }
 
-/** Collect the gate's inputs from a package: description, raw file list, prepare.py, its result, samples, metric.py and its smoke test. */
+/** Collect the gate's inputs from a package: description, raw file list, prepare.py, its result, samples, metric.py and
+ * its smoke test. */
 export function gatePrompt(task: TaskPackage, metricSmoke: readonly string[] = ["(not run)"]): GatePrompt {
   const p = packagePaths(task.dir);
   const m = task.meta;
@@ -120,10 +122,14 @@ export function gatePrompt(task: TaskPackage, metricSmoke: readonly string[] = [
 export function renderGatePrompt(g: GatePrompt): ChatMessage[] {
   const system = [
     "You review machine-learning task packages before they enter a benchmark.",
-    "Judge five axes: task_validity (a well-posed prediction task with a correct metric), data_sufficiency (enough train and evaluation signal),",
-    "raw_data_usage (the processing uses the raw assets substantively, not superficially), task_complexity (neither trivial nor impossible),",
-    "data_quality (no leakage, annotation errors or wrong preprocessing). Look for degenerate targets solvable by a trivial rule.",
-    "Score each axis from 0 (unusable) to 5 (excellent); the verdict follows from the mean score (>= 4 recommended, >= 2.5 conditional, else rejected).",
+    "Judge five axes: task_validity (a well-posed prediction task with a correct metric), " +
+      "data_sufficiency (enough train and evaluation signal),",
+    "raw_data_usage (the processing uses the raw assets substantively, not superficially), " +
+      "task_complexity (neither trivial nor impossible),",
+    "data_quality (no leakage, annotation errors or wrong preprocessing). Look for degenerate " +
+      "targets solvable by a trivial rule.",
+    "Score each axis from 0 (unusable) to 5 (excellent); the verdict follows from the mean score (>= " +
+      "4 recommended, >= 2.5 conditional, else rejected).",
     'Reply with one JSON object: {"axes": {"<axis>": {"score": 0-5, "note": "..."}}, "reasons": ["..."]}.',
   ].join(" ");
   const user = [

@@ -6,7 +6,8 @@ export const SplitSpec = z.object({
     .enum(["random", "stratified", "time", "group"])
     .default("random")
     .describe(
-      "random rows; stratified by target class; time: the latest rows by timeColumn; group: whole groups of groupColumn",
+      "random rows; stratified by target class; time: the latest rows by timeColumn; group: whole " +
+        "groups of groupColumn",
     ),
   testSize: z.number().gt(0).lt(1).default(0.2).describe("share of rows (or of groups' rows) that go to the test set"),
   seed: z.number().int().default(42).describe("seed of the split, the subsample and the generated ids"),

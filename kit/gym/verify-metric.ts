@@ -108,7 +108,8 @@ export function metricChecks(v: VerifyOutput, metric: string, higherIsBetter: bo
     name: "trivial_rule",
     status: trivial ? "fail" : v.sample.ok ? "pass" : "skip",
     message: trivial
-      ? `a constant prediction (the sample submission) reaches the best score ${self.ok ? self.score : ""}. Fix: the target is degenerate; choose another.`
+      ? `a constant prediction (the sample submission) reaches the ` +
+        `best score ${self.ok ? self.score : ""}. Fix: the target is degenerate; choose another.`
       : "a constant prediction does not reach the best score",
     evidence: { constant: v.sample.ok ? v.sample.score : null, best: self.ok ? self.score : null },
   });

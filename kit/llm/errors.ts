@@ -43,7 +43,8 @@ export class LlmRateLimitError extends LlmError {
     options?: { cause?: unknown },
   ) {
     super(
-      `${endpoint} rate-limited model "${model}" (HTTP 429${retryAfterMs !== null ? `, Retry-After ${Math.round(retryAfterMs)} ms` : ""}). ` +
+      `${endpoint} rate-limited model "${model}" (HTTP 429` +
+        `${retryAfterMs !== null ? `, Retry-After ${Math.round(retryAfterMs)} ms` : ""}). ` +
         `Lower llm.concurrency, raise llm.maxRetries, or wait for the quota to reset.`,
       endpoint,
       model,

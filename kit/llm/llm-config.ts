@@ -10,7 +10,8 @@ export const LlmConfig = z.object({
     .string()
     .default("http://127.0.0.1:8000/v1")
     .describe(
-      "Base URL of the OpenAI-compatible API, ending in /v1 (vLLM: http://127.0.0.1:8000/v1, Ollama: http://127.0.0.1:11434/v1).",
+      "Base URL of the OpenAI-compatible API, ending in /v1 (vLLM: http://127.0.0.1:8000/v1, Ollama: " +
+        "http://127.0.0.1:11434/v1).",
     ),
   model: z
     .string()
@@ -81,7 +82,8 @@ export const LlmConfig = z.object({
     .record(z.string(), z.unknown())
     .default({})
     .describe(
-      'Extra JSON fields merged into every request body, e.g. {"chat_template_kwargs": {"enable_thinking": false}} for Qwen3 on vLLM.',
+      'Extra JSON fields merged into every request body, e.g. {"chat_template_kwargs": ' +
+        '{"enable_thinking": false}} for Qwen3 on vLLM.',
     ),
 });
 export type LlmConfig = z.infer<typeof LlmConfig>;

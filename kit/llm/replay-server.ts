@@ -130,7 +130,9 @@ export async function startReplayServer(script: ReplayScript, opts: ReplayServer
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
       sendJson(res, 404, {
         error: {
-          message: `no route ${req.method} ${path}; the replay server serves POST /v1/chat/completions and GET /v1/models`,
+          message:
+            `no route ${req.method} ${path}; the replay server serves POST ` +
+            `/v1/chat/completions and GET /v1/models`,
           type: "not_found",
         },
       });

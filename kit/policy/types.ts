@@ -33,7 +33,8 @@ export interface OperatorContext {
   readonly siblings?: readonly NodeView[];
   /** debug: related nodes, failures with the same error signature first, then the most recent nodes (any outcome). */
   readonly failures?: readonly NodeView[];
-  /** A rendered memory block (OpenMLE-Evo: operator-conditioned; AIRA-Evo: good nodes or ancestors; AIDE/MCTS: all nodes). */
+  /** A rendered memory block (OpenMLE-Evo: operator-conditioned; AIRA-Evo: good nodes or ancestors; AIDE/MCTS: all
+   * nodes). */
   readonly memory?: string;
   readonly budget: {
     readonly remainingSteps: number;

@@ -6,9 +6,10 @@ export class ReportError extends KitError {}
 /** `--run` names a run the workspace does not hold. */
 export class UnknownRunError extends ReportError {
   constructor(runId: string, dir: string, known: readonly string[]) {
-    super(
-      `run "${runId}" is not in workspace ${dir}. ${known.length ? `Runs there: ${known.slice(0, 8).join(", ")}${known.length > 8 ? ", …" : ""}.` : "It holds no runs: start one with openmle evolve --workspace " + dir + "."}`,
-    );
+    const there = known.length
+      ? `Runs there: ${known.slice(0, 8).join(", ")}${known.length > 8 ? ", …" : ""}.`
+      : `It holds no runs: start one with openmle evolve --workspace ${dir}.`;
+    super(`run "${runId}" is not in workspace ${dir}. ${there}`);
   }
 }
 
@@ -16,7 +17,8 @@ export class UnknownRunError extends ReportError {
 export class EmptyRunError extends ReportError {
   constructor(what: string, dir: string) {
     super(
-      `${what} in workspace ${dir} has no nodes yet: run openmle evolve --workspace ${dir} (or --resume the run) first.`,
+      `${what} in workspace ${dir} has no nodes yet: run openmle evolve ` +
+        `--workspace ${dir} (or --resume the run) first.`,
     );
   }
 }
@@ -25,7 +27,8 @@ export class EmptyRunError extends ReportError {
 export class MissingWorkspaceError extends ReportError {
   constructor(dir: string) {
     super(
-      `no workspace at ${dir}: pass the folder given to openmle evolve --workspace, or create one with openmle evolve --workspace ${dir}.`,
+      `no workspace at ${dir}: pass the folder given to openmle evolve --workspace, or create one ` +
+        `with openmle evolve --workspace ${dir}.`,
     );
   }
 }

@@ -37,9 +37,11 @@ export function figureHtml(
     layout,
     config: { responsive: true, displaylogo: false, ...fig.config },
   }).replaceAll("</", "<\\/");
+  const escaped = opts.title?.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+  const title = opts.title ? ` data-title="${escaped}"` : "";
   return (
     (opts.includePlotly ? plotlyScriptTag() : "") +
-    `<div id="${id}" class="openmle-figure"${opts.title ? ` data-title="${opts.title.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;")}"` : ""}>${snapshotMark(id)}</div>` +
+    `<div id="${id}" class="openmle-figure"${title}>${snapshotMark(id)}</div>` +
     `<script>(function(){var f=${payload},el=document.getElementById(${JSON.stringify(id)});` +
     `if(typeof Plotly==="undefined"||!el)return;el.innerHTML="";Plotly.newPlot(el,f.data,f.layout,f.config)` +
     `.then(function(g){g.setAttribute("data-drawn","1");${SNAPSHOT_SCRIPT}(g,${JSON.stringify(id)});});})();</script>`

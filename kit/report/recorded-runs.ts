@@ -16,7 +16,8 @@ export async function openRecordedRuns(name = "cars"): Promise<Workspace> {
   const dir = recordedRunsDir(name);
   if (!existsSync(dir))
     throw new ReportError(
-      `no recorded runs "${name}" under ${join(packageRoot(), "data", "recorded-runs")}: known ${existsSync(join(dir, "..")) ? readdirSync(join(dir, "..")).join(", ") : "none"}.`,
+      `no recorded runs "${name}" under ${join(packageRoot(), "data", "recorded-runs")}: known ` +
+        `${existsSync(join(dir, "..")) ? readdirSync(join(dir, "..")).join(", ") : "none"}.`,
     );
   const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), `openmle-recorded-${name}-`)), "ws"));
   for (const t of TABLES)

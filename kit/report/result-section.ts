@@ -36,7 +36,8 @@ const good = (n: ViewNode) => n.status === "success" && n.fitness !== null;
 
 /**
  * The headline numbers of a run, from its nodes (champion by validation fitness, as kit/evo picks it) and its grade;
- * the validation–test gap is scaled by the task's baselines when given (else by the scores), large above `gapThreshold`.
+ * the validation–test gap is scaled by the task's baselines when given (else by the scores), large above
+ * `gapThreshold`.
  */
 export function runResult(
   v: RunView,
@@ -79,7 +80,10 @@ const num = (x: number | null) => (x === null ? null : formatNumber(x));
 /** "+0.298 (41% of the scores; large)": the gap, its relative size and the flag. */
 export function gapText(g: ValidationGap): string {
   const sign = g.gap > 0 ? "+" : "";
-  return `${sign}${formatNumber(g.gap)} (${formatPercent(Math.abs(g.relative))} of the ${g.scale === "baselines" ? "trivial → reference distance" : "scores"}${g.large ? "; large" : ""})`;
+  return (
+    `${sign}${formatNumber(g.gap)} (${formatPercent(Math.abs(g.relative))} of the ` +
+    `${g.scale === "baselines" ? "trivial → reference distance" : "scores"}${g.large ? "; large" : ""})`
+  );
 }
 
 /** The result block: task, harness, policy, champion, scores, grade, validity and budget, then the champion's code. */

@@ -9,7 +9,8 @@ export interface SelectionRow {
   /** OpenMLE-Evo three-factor rule: utility u_i and P(i) = softmax(u_i / T). */
   readonly utility: number;
   readonly pThreeFactor: number;
-  /** AIRA-Evo rule: P(i) = softmax(f̃_i / T_aira), f̃ = fitness min-max normalised over the run's scored nodes, clipped. */
+  /** AIRA-Evo rule: P(i) = softmax(f̃_i / T_aira), f̃ = fitness min-max normalised over the run's scored nodes,
+   * clipped. */
   readonly pAira: number;
   /** The node issued at this step took this member as a parent. */
   readonly chosen: boolean;
@@ -68,7 +69,8 @@ export function defaultSelectionStep(nodes: readonly EvoNode[], config: EvolveCo
   return null;
 }
 
-/** Bars side by side: P(select) of each island member under the three-factor and the AIRA-Evo rule; chosen parents outlined. */
+/** Bars side by side: P(select) of each island member under the three-factor and the AIRA-Evo rule; chosen parents
+ * outlined. */
 export function selectionAtStepFigure(s: SelectionAtStep, opts: { title?: string } = {}): Figure {
   const order = [...s.rows].sort((a, b) => b.pThreeFactor - a.pThreeFactor);
   const x = order.map((r) => r.nodeId);

@@ -58,7 +58,9 @@ export function searchTreeFigure(
   const cmin = scores.length ? Math.min(...scores) : 0;
   const cmax = scores.length ? Math.max(...scores) : 1;
   const hover = (n: TreeNodeRow) =>
-    `<b>${n.node_id}</b> ${n.operator} · step ${n.step ?? "?"}<br>status ${n.status ?? "unknown"}<br>valid score ${fmt(n.valid_score)}${n.parents.length ? `<br>parents ${n.parents.join(", ")}` : ""}`;
+    `<b>${n.node_id}</b> ${n.operator} · step ${n.step ?? "?"}<br>status ` +
+    `${n.status ?? "unknown"}<br>valid score ` +
+    `${fmt(n.valid_score)}${n.parents.length ? `<br>parents ${n.parents.join(", ")}` : ""}`;
   const traces: Record<string, unknown>[] = [
     edgeTrace(lay.edges, "parent", { color: "#b0b0b0", width: 1.2 }),
     edgeTrace(lay.crossEdges, "crossover parent", { color: "#b279a2", width: 1.5, dash: "dash" }),

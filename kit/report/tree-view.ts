@@ -26,7 +26,9 @@ export function nodeDetails(nodes: readonly ViewNode[]): NodeDetail[] {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   return nodes.map((n) => ({
     id: n.nodeId,
-    title: `${n.nodeId} · ${n.operator} · step ${n.step} · ${n.status}${n.validScore === null ? "" : ` · valid ${formatValue(n.validScore)}`}`,
+    title:
+      `${n.nodeId} · ${n.operator} · step ${n.step} · ` +
+      `${n.status}${n.validScore === null ? "" : ` · valid ${formatValue(n.validScore)}`}`,
     plan: n.plan,
     code: n.code,
     diffs: n.parents.flatMap((p) => {
@@ -67,7 +69,9 @@ const esc = (s: string) =>
   s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** CSS of the tree view (included once per page). */
-export const TREE_VIEW_CSS = `.openmle-node-side{font-size:12px}.openmle-node-panel{max-height:760px;overflow:auto;border:1px solid #ddd;padding:6px 10px}
+export const TREE_VIEW_CSS =
+  ".openmle-node-side{font-size:12px}" +
+  `.openmle-node-panel{max-height:760px;overflow:auto;border:1px solid #ddd;padding:6px 10px}
 .openmle-node-panel:empty{display:none}.openmle-node-panel pre{white-space:pre-wrap;background:#f7f7f7;padding:6px;max-height:360px;overflow:auto}
 .openmle-node-panel summary{font-weight:600;cursor:pointer}`;
 
@@ -106,9 +110,12 @@ export function treeViewHtml(
     .join("");
   return (
     (opts.withCss ? `<style>${TREE_VIEW_CSS}</style>` : "") +
-    `<div class="openmle-tree">${figureHtml(fig, { id: opts.id, title: opts.title ?? `Search tree of ${view.runId}` })}` +
-    `<div class="openmle-node-side"><p>Click a node (or pick one: <select id="${opts.id}-pick"><option value="">—</option>${options}</select>) ` +
-    `to see its plan, code, diff to its parent(s), output, card and record.</p><div class="openmle-node-panel" id="${opts.id}-panel"></div></div></div>` +
+    (`<div class="openmle-tree">` +
+      `${figureHtml(fig, { id: opts.id, title: opts.title ?? `Search tree of ${view.runId}` })}`) +
+    (`<div class="openmle-node-side"><p>Click a node (or pick one: ` +
+      `<select id="${opts.id}-pick"><option value="">—</option>${options}</select>) `) +
+    (`to see its plan, code, diff to its parent(s), output, card and record.</p><div ` +
+      `class="openmle-node-panel" id="${opts.id}-panel"></div></div></div>`) +
     `<script>${PANEL_SCRIPT}\nopenmleTreeView(${JSON.stringify(opts.id)}, ${json});</script>`
   );
 }

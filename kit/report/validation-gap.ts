@@ -3,7 +3,8 @@ import { z } from "zod";
 /** When a champion's validation–test gap counts as large (validationGap). */
 export const ValidationGapConfig = z
   .object({
-    /** A gap is large when it exceeds this share of the scale (10% of the scores' magnitude, or of the trivial → reference distance). */
+    /** A gap is large when it exceeds this share of the scale (10% of the scores' magnitude, or of the trivial →
+     * reference distance). */
     threshold: z.number().positive().default(0.1),
   })
   .strict();

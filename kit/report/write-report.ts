@@ -33,7 +33,8 @@ export interface ReportOptions extends EvaluateOptions, Partial<ReportConfig> {
 export interface ReportResult {
   readonly html: string;
   readonly summary: string;
-  /** best_solution.py: the champion's program (of the run, or of the best run of the workspace's task); null without one. */
+  /** best_solution.py: the champion's program (of the run, or of the best run of the workspace's task); null without
+   * one. */
   readonly bestSolution: string | null;
   readonly figures: readonly DrawnFigure[];
   readonly pngs: readonly string[];
@@ -45,7 +46,9 @@ export interface ReportResult {
 const ms = (m: MeanStd) => (m.n ? `${formatNumber(m.mean, 3)} ± ${formatNumber(m.std, 3)} (n=${m.n})` : null);
 const slug = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
 
-const CSS = `body{font-family:system-ui,sans-serif;margin:24px;max-width:1280px}table{border-collapse:collapse;margin:8px 0 24px;font-size:13px}
+const CSS =
+  "body{font-family:system-ui,sans-serif;margin:24px;max-width:1280px}" +
+  `table{border-collapse:collapse;margin:8px 0 24px;font-size:13px}
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}caption{text-align:left;font-weight:600;padding:4px 0}
 .openmle-figure{margin-bottom:24px}.openmle-muted{color:#777}.openmle-warn{color:#b3261e}.openmle-missing{color:#999;cursor:help}
 .openmle-headline th{background:#f4f4f4;width:170px}.openmle-code{white-space:pre;overflow:auto;max-height:420px;background:#f7f7f7;padding:8px;font-size:12px}
@@ -61,7 +64,9 @@ export function reportHtml(parts: {
   figures: readonly NamedFigure[];
   note?: string;
 }): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(parts.title)}</title><style>${CSS}</style>
+  return (
+    `<!doctype html><html><head><meta ` +
+    `charset="utf-8"><title>${escapeHtml(parts.title)}</title><style>${CSS}</style>
 ${plotlyScriptTag()}</head><body><h1>${escapeHtml(parts.title)}</h1>
 <p class="openmle-muted">Workspace <code>${escapeHtml(parts.workspace)}</code>, generated ${escapeHtml(parts.generatedAt)} by the OpenMLE kit (measured from the workspace's rows).</p>
 ${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
@@ -69,7 +74,8 @@ ${parts.sections.join("\n")}
 ${parts.tables.length || parts.figures.length ? "<h2>Evaluation and search statistics</h2>" : ""}
 ${parts.tables.map((t) => `<section>${t.html}</section>`).join("\n")}
 ${parts.figures.map((f) => `<section><h3>${escapeHtml(f.title)}</h3>${figureHtml(f.figure, { id: f.id, title: f.title })}</section>`).join("\n")}
-</body></html>`;
+</body></html>`
+  );
 }
 
 /** A read-only handle; a workspace a running evolve holds says how to watch it instead. */
@@ -79,13 +85,15 @@ async function openReadOnly(dir: string): Promise<Workspace> {
   } catch (e) {
     if (e instanceof WorkspaceLockedError)
       throw new ReportError(
-        `workspace ${dir} is being written by a running search (${e.holder}): watch it with openmle serve --workspace ${dir}, and report once it has finished.`,
+        `workspace ${dir} is being written by a running search (${e.holder}): watch it with openmle ` +
+          `serve --workspace ${dir}, and report once it has finished.`,
       );
     throw e;
   }
 }
 
-/** The run whose champion becomes best_solution.py: the single run, or the best champion among runs of the most common task. */
+/** The run whose champion becomes best_solution.py: the single run, or the best champion among runs of the most common
+ * task. */
 function bestRun(views: readonly RunView[], results: readonly RunResult[]): number | null {
   const counts = new Map<string, number>();
   for (const v of views) counts.set(v.taskId, (counts.get(v.taskId) ?? 0) + 1);
@@ -179,8 +187,15 @@ export async function writeReport(
           const title = `Parent selection at step ${step} of ${v.runId}: three-factor vs AIRA-Evo`;
           const fig = { id: `selection-${id}`, title, figure: selectionAtStepFigure(sel) };
           selectionFigures.push(fig);
+          const sampled = sel.sampledBy
+            ? `; this run sampled with the ${sel.sampledBy} rule`
+            : `; ${escapeHtml(v.harness)} selects parents by its own rule, ` +
+              "so both bars are what the island harnesses would have used";
           parts.push(
-            `<h3>${escapeHtml(title)}</h3><p class="openmle-muted">The distribution the island harnesses sample parents from at this step, recomputed from the stored tree (nodes issued before step ${step}, island ${sel.island}) with kit/evo's selection functions${sel.sampledBy ? `; this run sampled with the ${sel.sampledBy} rule` : `; ${escapeHtml(v.harness)} selects parents by its own rule, so both bars are what the island harnesses would have used`}.</p>${figureHtml(fig.figure, { id: fig.id, title })}`,
+            `<h3>${escapeHtml(title)}</h3><p class="openmle-muted">The distribution the island ` +
+              "harnesses sample parents from at this step, recomputed from the stored tree (nodes " +
+              `issued before step ${step}, island ${sel.island}) with kit/evo's selection functions` +
+              `${sampled}.</p>${figureHtml(fig.figure, { id: fig.id, title })}`,
           );
         }
       }
@@ -269,7 +284,10 @@ export async function writeReport(
       bestSolution = join(out, "best_solution.py");
       writeFileSync(
         bestSolution,
-        `# Champion ${c.nodeId} of run ${views[best]!.runId} (${views[best]!.harness}) on ${views[best]!.taskId}: validation ${formatNumber(c.validScore!)}, hidden test ${c.testScore === null ? "not scored" : formatNumber(c.testScore)}\n${c.code}${c.code.endsWith("\n") ? "" : "\n"}`,
+        `# Champion ${c.nodeId} of run ${views[best]!.runId} (${views[best]!.harness}) on ` +
+          `${views[best]!.taskId}: validation ${formatNumber(c.validScore!)}, hidden test ` +
+          `${c.testScore === null ? "not scored" : formatNumber(c.testScore)}\n` +
+          `${c.code}${c.code.endsWith("\n") ? "" : "\n"}`,
       );
     }
     const summary = join(out, "summary.json");

@@ -65,7 +65,8 @@ export function classifyExecution(input: {
   const failure = extractPythonFailure(o.stderr);
   const rangeWarning = outOfRange
     ? [
-        `score_out_of_range: the program reported Final Validation Score ${reported}, outside the metric's range [${input.validRange![0]}, ${input.validRange![1]}]; it counts as no score`,
+        `score_out_of_range: the program reported Final Validation Score ${reported}, outside the ` +
+          `metric's range [${input.validRange![0]}, ${input.validRange![1]}]; it counts as no score`,
       ]
     : [];
   const withRun = { ...base, validScore, traceback: failure.excerpt, warnings: rangeWarning };

@@ -40,7 +40,9 @@ export const SandboxConfig = z.object({
     .string()
     .default("")
     .describe(
-      "The sandbox's Python interpreter; empty: OPENMLE_PYTHON, else /usr/bin/python3. A virtualenv outside /usr (e.g. /opt/openmle-py/bin/python, made with --system-site-packages or not) is mounted read-only at the same path.",
+      "The sandbox's Python interpreter; empty: OPENMLE_PYTHON, else /usr/bin/python3. A virtualenv " +
+        "outside /usr (e.g. /opt/openmle-py/bin/python, made with --system-site-packages or not) is " +
+        "mounted read-only at the same path.",
     ),
   unsafe: z
     .boolean()

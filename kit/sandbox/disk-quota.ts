@@ -45,7 +45,10 @@ export interface DiskQuota {
 export function quotaMessage(u: DiskUsage, q: DiskQuota): string | null {
   const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
   if (u.bytes > q.maxBytes)
-    return `disk quota exceeded: the job folder holds ${mib(u.bytes)}, over its ${mib(q.maxBytes)} limit (limits.diskMb); the job was killed`;
+    return (
+      `disk quota exceeded: the job ` +
+      `folder holds ${mib(u.bytes)}, over its ${mib(q.maxBytes)} limit (limits.diskMb); the job was killed`
+    );
   if (u.files > q.maxFiles)
     return `disk quota exceeded: the job folder holds over ${q.maxFiles} files and folders; the job was killed`;
   return null;

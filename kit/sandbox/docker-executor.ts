@@ -54,7 +54,9 @@ export class DockerExecutor implements Executor {
       await this.docker.ping();
     } catch (e) {
       throw new DockerUnavailableError(
-        `No Docker engine answers on ${this.opts.socketPath ?? "/var/run/docker.sock"} (${(e as Error).message}). Start dockerd, or use the local backend.`,
+        `No Docker engine ` +
+          `answers on ${this.opts.socketPath ?? "/var/run/docker.sock"} (${(e as Error).message}). Start ` +
+          `dockerd, or use the local backend.`,
         { cause: e },
       );
     }

@@ -28,7 +28,8 @@ export function resolveLimits(
   check("timeoutS", 0.1, false);
   if (out.timeoutS > MAX_TIMER_S) {
     throw new SandboxConfigError(
-      `Sandbox limit timeoutS=${out.timeoutS} is invalid: use at most ${MAX_TIMER_S} s (about 24.8 days); Node timers cannot wait longer.`,
+      `Sandbox limit timeoutS=${out.timeoutS} is invalid: use at most ${MAX_TIMER_S} s (about 24.8 ` +
+        `days); Node timers cannot wait longer.`,
     );
   }
   check("memoryMb", 32, false);

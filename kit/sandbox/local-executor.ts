@@ -24,7 +24,8 @@ import { supervise } from "./supervise.js";
 export const PYTHON = "/usr/bin/python3";
 
 export interface LocalExecutorOptions {
-  /** Python interpreter (default: sandboxPython(), i.e. OPENMLE_PYTHON or /usr/bin/python3); a virtualenv outside /usr is mounted read-only at the same path. */
+  /** Python interpreter (default: sandboxPython(), i.e. OPENMLE_PYTHON or /usr/bin/python3); a virtualenv outside /usr
+   * is mounted read-only at the same path. */
   readonly python?: string;
   readonly bwrap?: string;
   /**
@@ -72,7 +73,8 @@ export function probeBwrap(bwrap = "bwrap"): string | null {
     const [cmd, ...rest] = [...prefix, bwrap, ...args];
     const r = spawnSync(cmd!, rest, { encoding: "utf8", timeout: 10_000 });
     const who = prefix.length
-      ? ` as the unprivileged user ${process.env.OPENMLE_SANDBOX_USER ?? "openmle-sandbox"} (unprivileged user namespaces must be allowed: sysctl kernel.unprivileged_userns_clone=1)`
+      ? ` as the unprivileged user ${process.env.OPENMLE_SANDBOX_USER ?? "openmle-sandbox"} (unprivileged user ` +
+        `namespaces must be allowed: sysctl kernel.unprivileged_userns_clone=1)`
       : "";
     probeCache.set(
       bwrap,
@@ -88,7 +90,8 @@ export function probeBwrap(bwrap = "bwrap"): string | null {
 
 export const UNSAFE_WARNING =
   "UNSAFE sandbox: bubblewrap is unavailable and unsafe mode is on, so this program runs with the host's network, " +
-  "files (including data/private) and no memory cap other than RLIMIT_AS. Install bubblewrap (apt-get install bubblewrap).";
+  "files (including data/private) and no memory cap other than RLIMIT_AS. Install bubblewrap " +
+  "(apt-get install bubblewrap).";
 
 /**
  * The default backend: /usr/bin/python3 under bubblewrap (see bwrap-args.ts), in a per-job
@@ -113,7 +116,8 @@ export class LocalExecutor implements Executor {
     const unsafeAllowed = opts.unsafe ?? process.env.OPENMLE_UNSAFE_SANDBOX === "1";
     if (why && !unsafeAllowed) {
       throw new SandboxUnavailableError(
-        `The local sandbox needs bubblewrap: ${why}. Install it (apt-get install bubblewrap), use the docker backend, ` +
+        `The local sandbox needs bubblewrap: ${why}. Install it (apt-get install bubblewrap), use ` +
+          `the docker backend, ` +
           `or accept running programs without isolation with { unsafe: true } / OPENMLE_UNSAFE_SANDBOX=1.`,
       );
     }

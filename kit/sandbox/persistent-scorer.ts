@@ -102,7 +102,8 @@ export function persistentScorer(opts: PersistentScorerOptions = {}): Persistent
     }
   };
 
-  /** 1. (re)start the task's sandbox when needed; 2. send the submission; 3. map the outcome, stopping the sandbox unless it may serve again. */
+  /** 1. (re)start the task's sandbox when needed; 2. send the submission; 3. map the outcome, stopping the sandbox
+   * unless it may serve again. */
   const scoreIn = async (
     entry: Entry,
     task: TaskPackage,

@@ -80,7 +80,8 @@ export class SandboxQueueClient {
     } catch (e) {
       conn.disconnect();
       throw new SandboxError(
-        `Cannot reach Redis at ${redisUrl} (${(e as Error).message}). Start redis-server or pass the right --redis URL.`,
+        `Cannot reach Redis at ${redisUrl} (${(e as Error).message}). Start redis-server or pass the ` +
+          `right --redis URL.`,
         { cause: e },
       );
     }

@@ -62,11 +62,13 @@ export async function startSandboxWorker(
     const rel = relative(jobsRoot, resolve(t.dir));
     if (!rel.startsWith("..") && !isAbsolute(rel))
       throw new SandboxConfigError(
-        `Task ${t.meta.id} lies inside the job folders (${t.dir}); a worker serves only task packages outside ${jobsRoot}.`,
+        `Task ${t.meta.id} lies inside the job folders (${t.dir}); a worker serves only task ` +
+          `packages outside ${jobsRoot}.`,
       );
     if (tasks.has(t.meta.id) && tasks.get(t.meta.id)!.dir !== t.dir)
       throw new SandboxConfigError(
-        `Two task packages share the id ${t.meta.id} (${tasks.get(t.meta.id)!.dir}, ${t.dir}); give the worker one of them.`,
+        `Two task packages share the id ${t.meta.id} (${tasks.get(t.meta.id)!.dir}, ${t.dir}); give ` +
+          `the worker one of them.`,
       );
     tasks.set(t.meta.id, t);
   }
@@ -88,12 +90,15 @@ export async function startSandboxWorker(
     const task = typeof taskId === "string" ? tasks.get(taskId) : undefined;
     if (!task)
       throw new UnrecoverableError(
-        `worker ${workerId} does not run task ${JSON.stringify(taskId)}; it runs ${[...tasks.keys()].join(", ")}. Start a worker with --task for it.`,
+        `worker ${workerId} does not ` +
+          `run task ${JSON.stringify(taskId)}; it runs ${[...tasks.keys()].join(", ")}. Start a ` +
+          `worker with --task for it.`,
       );
     const hash = packageHash(task.dir);
     if (hash !== taskHash) {
       throw new UnrecoverableError(
-        `worker ${workerId} has task ${taskId} with content hash ${hash}, the job asks for ${JSON.stringify(taskHash)}: the packages differ. Give client and workers the same package.`,
+        `worker ${workerId} has task ${taskId} with content hash ${hash}, the job ` +
+          `asks for ${JSON.stringify(taskHash)}: the packages differ. Give client and workers the same package.`,
       );
     }
     const record = await pool.submit({

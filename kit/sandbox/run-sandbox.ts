@@ -30,7 +30,8 @@ export type Scorer = (task: TaskPackage, submissionCsv: string) => Promise<Score
 export interface RunSandboxOptions extends SandboxJob {
   /** Backend (default: a shared LocalExecutor, which refuses to run without bubblewrap). */
   readonly executor?: Executor;
-  /** When given, the record is stored in its executions table, and a stored record with the same key is returned instead of re-running. */
+  /** When given, the record is stored in its executions table, and a stored record with the same key is returned
+   * instead of re-running. */
   readonly workspace?: Workspace;
   /** Skip the idempotency lookup (default false). */
   readonly rerun?: boolean;
@@ -41,7 +42,8 @@ export interface RunSandboxOptions extends SandboxJob {
    * the unsafe local backend).
    */
   readonly scorer?: Scorer;
-  /** Backend name in the idempotency key (default the executor's name; queue workers use "queue", as their clients do). */
+  /** Backend name in the idempotency key (default the executor's name; queue workers use "queue", as their clients do).
+   */
   readonly keyBackend?: string;
   readonly signal?: AbortSignal;
   /** Keep job folders here (one per execution) instead of a temporary folder removed after the run. */
@@ -69,7 +71,8 @@ function getDefaultScorer(executor: Executor): Scorer {
   const why = probeBwrap();
   if (why)
     throw new SandboxUnavailableError(
-      `Scoring runs the task's metric.py in a bubblewrap sandbox, which is unavailable: ${why}. Install bubblewrap, or pass a scorer.`,
+      `Scoring runs the task's metric.py in a bubblewrap sandbox, which is ` +
+        `unavailable: ${why}. Install bubblewrap, or pass a scorer.`,
     );
   return (defaultScorer = process.env.OPENMLE_SCORER === "per-node" ? sandboxedScorer() : persistentScorer());
 }
@@ -175,7 +178,8 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
                 ok: false,
                 kind: "invalid",
                 message:
-                  "the submission is a symbolic link or lies outside the job folder; write a regular file submission.csv",
+                  "the submission is a symbolic link or lies outside the job folder; write a regular " +
+                  "file submission.csv",
               }
             : tooBig !== null
               ? { ok: false, kind: "invalid", message: tooBig }

@@ -38,12 +38,14 @@ export function sandboxHostUser(): HostUser | null {
   if (!user) {
     throw new Error(
       `the kit runs as root, so sandboxed programs run as the unprivileged user "${name}", which does not exist. ` +
-        `Run scripts/setup.sh (or: useradd --system --user-group --no-create-home --shell /usr/sbin/nologin ${name}), or set OPENMLE_SANDBOX_USER to another unprivileged account.`,
+        `Run scripts/setup.sh (or: useradd --system --user-group --no-create-home --shell ` +
+        `/usr/sbin/nologin ${name}), or set OPENMLE_SANDBOX_USER to another unprivileged account.`,
     );
   }
   if (user.uid === 0 || user.gid === 0)
     throw new Error(
-      `the sandbox user "${name}" has uid ${user.uid} / gid ${user.gid}; it must be an unprivileged account (non-zero uid and gid).`,
+      `the sandbox user "${name}" has uid ${user.uid} / gid ${user.gid}; it must be an unprivileged ` +
+        `account (non-zero uid and gid).`,
     );
   return user;
 }

@@ -129,7 +129,8 @@ export function sandboxedScorer(
       if (!line) {
         const tail = (r.stderr || r.stdout).trim().split("\n").slice(-5).join(" | ");
         throw new PythonError(
-          `the scoring sandbox produced no result (exit ${r.exitCode ?? r.signal}): ${tail || r.spawnError || "no output"}`,
+          `the scoring sandbox produced no ` +
+            `result (exit ${r.exitCode ?? r.signal}): ${tail || r.spawnError || "no output"}`,
           p.metric,
         );
       }

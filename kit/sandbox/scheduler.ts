@@ -81,7 +81,8 @@ export class SandboxPool {
     if (limits.gpus > (this.opts.gpuSlots ?? 0)) {
       return Promise.reject(
         new SandboxConfigError(
-          `Job asks for ${limits.gpus} GPU(s) but the pool has ${this.opts.gpuSlots ?? 0}. Give the pool gpuSlots or the job gpus: 0.`,
+          `Job asks for ${limits.gpus} GPU(s) but the pool has ${this.opts.gpuSlots ?? 0}. Give the ` +
+            `pool gpuSlots or the job gpus: 0.`,
         ),
       );
     }

@@ -37,7 +37,8 @@ export function stagingPoint(user?: HostUser): string {
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== 0)
     throw new Error(
-      `${dir} must be a folder owned by root (found ${st.isSymbolicLink() ? "a symbolic link" : `uid ${st.uid}`}); remove it.`,
+      `${dir} must be a folder owned by ` +
+        `root (found ${st.isSymbolicLink() ? "a symbolic link" : `uid ${st.uid}`}); remove it.`,
     );
   return dir;
 }
@@ -55,7 +56,8 @@ export function stagePrefix(
 ): { prefix: string[]; publicDir: string; jobDir: string } {
   const script =
     'mount -t tmpfs -o mode=0755,size=64k openmle-stage "$3" && mkdir "$3/data" "$3/workspace" && ' +
-    'mount --bind "$1" "$3/data" && mount --bind "$2" "$3/workspace" || { echo "openmle-sandbox: cannot bind $1 and $2 for the sandbox user" >&2; exit 1; }; ' +
+    'mount --bind "$1" "$3/data" && mount --bind "$2" "$3/workspace" || { echo "openmle-sandbox: ' +
+    'cannot bind $1 and $2 for the sandbox user" >&2; exit 1; }; ' +
     'shift 3 && exec "$@"';
   return {
     prefix: [

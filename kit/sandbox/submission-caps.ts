@@ -49,16 +49,25 @@ export function checkSubmission(path: string, caps: SubmissionCaps): string | nu
     const size = fstatSync(fd).size;
     const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
     if (size > caps.maxBytes)
-      return `submission.csv is ${mib(size)}, over the ${mib(caps.maxBytes)} cap for this task; write one row per test id with the sample submission's columns`;
+      return (
+        `submission.csv is ${mib(size)}, over the ${mib(caps.maxBytes)} cap for this task; ` +
+        `write one row per test id with the sample submission's columns`
+      );
     const buf = Buffer.alloc(Math.min(size, MiB));
     const n = readSync(fd, buf, 0, buf.length, 0);
     const text = buf.subarray(0, n).toString("utf8");
     const eol = text.search(/\r?\n/);
     if (eol < 0 && size > MiB)
-      return `submission.csv has a header line longer than 1.0 MiB, over the 1 MiB cap; write the sample submission's columns`;
+      return (
+        `submission.csv has a header line longer than 1.0 MiB, over the 1 MiB cap; write the ` +
+        `sample submission's columns`
+      );
     const columns = countCsvColumns(eol < 0 ? text : text.slice(0, eol));
     if (columns > caps.maxColumns)
-      return `submission.csv has ${columns} columns, over the ${caps.maxColumns} columns cap for this task; write the sample submission's columns`;
+      return (
+        `submission.csv has ${columns} columns, over the ${caps.maxColumns} columns cap for ` +
+        `this task; write the sample submission's columns`
+      );
     return null;
   } finally {
     closeSync(fd);

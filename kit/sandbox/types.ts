@@ -36,7 +36,8 @@ export interface ExecutionRecord extends ExecutionRecordExtras {
   /** The task's hidden metric on the submission; never visible to the program. */
   readonly testScore: number | null;
   readonly errorType: string | null;
-  /** Groups failures: timeout, submission_missing, import_error, column_mismatch, metric_parse_failed, sandbox_error, ... */
+  /** Groups failures: timeout, submission_missing, import_error, column_mismatch, metric_parse_failed, sandbox_error,
+   * ... */
   readonly errorSignature: string | null;
   readonly traceback: string | null;
   readonly stdoutTail: string;

@@ -58,7 +58,8 @@ export class WorkspaceClosedError extends WorkspaceError {
     readonly reason: string,
   ) {
     super(
-      `Workspace ${path}: this handle is closed (${reason}). Use the handle the latest openWorkspace call returned, or open the workspace again.`,
+      `Workspace ${path}: this handle is closed (${reason}). Use the handle the latest openWorkspace ` +
+        `call returned, or open the workspace again.`,
       path,
     );
   }

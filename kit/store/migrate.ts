@@ -26,7 +26,8 @@ export async function migrate(
     const any = await conn.runAndReadAll("SELECT count(*) AS n FROM information_schema.tables");
     if (Number(any.getRowObjectsJS()[0]!.n) > 0) {
       throw new WorkspaceError(
-        `${dir}: the database holds tables but no OpenMLE schema_meta; it was not made by this kit. Use another folder.`,
+        `${dir}: the database holds tables but no OpenMLE schema_meta; it was not made by this kit. ` +
+          `Use another folder.`,
         dir,
       );
     }

@@ -134,7 +134,8 @@ export const MIGRATIONS_V2_V6: readonly Migration[] = [
   {
     version: 5,
     description:
-      "cards.lineage_depth (apart from the loop generation generation_id) and cards.utility (the node's own selection utility; selection_utility is its parents')",
+      "cards.lineage_depth (apart from the loop generation generation_id) and cards.utility (the " +
+      "node's own selection utility; selection_utility is its parents')",
     sql: [`ALTER TABLE cards ADD COLUMN lineage_depth INTEGER`, `ALTER TABLE cards ADD COLUMN utility DOUBLE`],
   },
   {

@@ -12,14 +12,12 @@ export function classifyOpenError(e: unknown, dir: string): unknown {
     const pid = /PID (\d+)/.exec(msg)?.[1];
     return new WorkspaceLockedError(dir, pid ? `pid ${pid}` : "another process", { cause: e });
   }
-  if (
-    /not a valid DuckDB database|Serialization|Corrupt|checksum|file is not|IO Error: Could not read|database file/i.test(
-      msg,
-    )
-  ) {
+  const corrupt = /not a valid DuckDB database|Serialization|Corrupt|checksum|file is not/i;
+  if (corrupt.test(msg) || /IO Error: Could not read|database file/i.test(msg)) {
     return new CorruptWorkspaceError(
       `Workspace ${dir}: ${DB_FILE} cannot be read as a DuckDB database (${msg.split("\n")[0]}). ` +
-        `The file was left untouched: restore it from a backup or Parquet export, or move it away and open a new workspace.`,
+        `The file was left untouched: restore it from a backup or Parquet export, or move it away ` +
+        `and open a new workspace.`,
       dir,
       { cause: e },
     );

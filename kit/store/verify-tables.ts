@@ -26,7 +26,8 @@ export async function verifyTables(
   const tables = (
     await track(
       live().runAndReadAll(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1",
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type " +
+          "= 'BASE TABLE' ORDER BY 1",
       ),
     )
   )

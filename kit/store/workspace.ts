@@ -196,7 +196,8 @@ export class Workspace {
     const lengths = new Set(given.map((k) => columns[k]!.length));
     if (lengths.size > 1) {
       throw new WorkspaceError(
-        `appendColumns(${table}): columns have different lengths (${given.map((k) => `${k}: ${columns[k]!.length}`).join(", ")}). Pass arrays of one length.`,
+        `appendColumns(${table}): columns have different ` +
+          `lengths (${given.map((k) => `${k}: ${columns[k]!.length}`).join(", ")}). Pass arrays of one length.`,
         this.dir,
       );
     }
@@ -238,7 +239,8 @@ export class Workspace {
     }
   }
 
-  /** Close the handle and release the writer lock; later calls throw WorkspaceClosedError. Closing twice is harmless. */
+  /** Close the handle and release the writer lock; later calls throw WorkspaceClosedError. Closing twice is harmless.
+   */
   close(): void {
     if (this.closedBecause) return;
     this.refuseFurtherCalls("close() was called");

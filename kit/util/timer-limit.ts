@@ -11,5 +11,8 @@ export const MAX_TIMER_S = Math.floor(MAX_TIMER_MS / 1000);
 /** The message of a limit past what a timer can wait, for schemas and CLI flags. */
 export function timerLimitMessage(unit: "s" | "ms"): string {
   const max = unit === "s" ? MAX_TIMER_S : MAX_TIMER_MS;
-  return `must be at most ${max.toLocaleString("en-US")} ${unit} (about 24.8 days): Node timers cannot wait longer, and a larger value would fire at once`;
+  return (
+    `must be at most ${max.toLocaleString("en-US")} ${unit} (about 24.8 days): Node timers ` +
+    `cannot wait longer, and a larger value would fire at once`
+  );
 }

@@ -108,7 +108,8 @@ export async function renormaliseHeldout(
   await ws.transaction(async () => {
     for (const r of rows) {
       await ws.exec(
-        "UPDATE loop_heldout SET trivial = $t, reference = $r, normalized = $n WHERE loop_id = $l AND generation = $g AND task_id = $k AND seed = $s",
+        "UPDATE loop_heldout SET trivial = $t, reference = $r, normalized = $n WHERE loop_id = $l " +
+          "AND generation = $g AND task_id = $k AND seed = $s",
         { t: r.trivial, r: r.reference, n: r.normalized, l: loopId, g: r.generation, k: r.taskId, s: r.seed },
       );
     }

@@ -50,14 +50,16 @@ export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
   },
 };
 
-/** Settings of loop() (`openmle config schema loop`). Stage overrides are merged over the preset and checked by each stage's own schema. */
+/** Settings of loop() (`openmle config schema loop`). Stage overrides are merged over the preset and checked by each
+ * stage's own schema. */
 export const LoopConfig = z
   .object({
     preset: z
       .enum(LOOP_PRESETS)
       .default("smoke")
       .describe(
-        "Stage sizes: smoke (CI, minutes), laptop (about an hour on 2 cores), paper (GPU box; see the hand-off in kit/erl/README.md).",
+        "Stage sizes: smoke (CI, minutes), laptop (about an hour on 2 cores), paper (GPU box; see " +
+          "the hand-off in kit/erl/README.md).",
       ),
     generations: z
       .number()

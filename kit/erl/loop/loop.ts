@@ -25,7 +25,8 @@ export interface LoopOptions {
   readonly trainTasks: readonly TaskPackage[];
   readonly heldoutTasks: readonly TaskPackage[];
   readonly config?: LoopConfigInput;
-  /** Runs one program for evolve and collectSft (default: the sandbox, cached in the workspace); trainRL uses its own pool. */
+  /** Runs one program for evolve and collectSft (default: the sandbox, cached in the workspace); trainRL uses its own
+   * pool. */
   readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
   /** The clock of the loop's own records (loops, loop_stages) and of trainRL (default Date.now). */
   readonly now?: () => number;
@@ -63,7 +64,8 @@ const ids = (ts: readonly TaskPackage[]) => ts.map((t) => t.meta.id);
  * 3. collect: collectSft from those runs (evolutionary path) and fresh drafts of checkpoint k (parallel path);
  * 4. sft: SFT from checkpoint k on that dataset;
  * 5. rl: trainRL from the SFT checkpoint on the training tasks;
- * 6. checkpoint: store checkpoint k+1 (source "loop") with its lineage (parent, runs, dataset, SFT checkpoint, RL run, config hash).
+ * 6. checkpoint: store checkpoint k+1 (source "loop") with its lineage (parent, runs, dataset, SFT checkpoint, RL run,
+ * config hash).
  * Finally 1. for checkpoint G. Every stage is recorded (loop_stages); a loop killed in a stage resumes at that
  * stage (evolve and trainRL runs resume from their own records, finished ones are reused).
  * Refuses overlapping training and held-out task sets.
@@ -77,7 +79,8 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
   const overlap = train.filter((t) => held.includes(t));
   if (overlap.length)
     throw new LoopError(
-      `training and held-out tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen, so remove them from one set`,
+      `training and held-out tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen, ` +
+        `so remove them from one set`,
     );
   if (!train.length || !held.length)
     throw new LoopError("the loop needs at least one training task and one held-out task");

@@ -28,7 +28,9 @@ export async function openLoop(
       ];
       if (st.join(",") !== train.join(",") || sh.join(",") !== held.join(",")) {
         throw new LoopError(
-          `loop "${loopId}" was started with training tasks ${st.join(",")} and held-out tasks ${sh.join(",")}: pass the same sets to resume it, or pick a new loop id`,
+          `loop "${loopId}" was started with ` +
+            `training tasks ${st.join(",")} and held-out tasks ${sh.join(",")}: pass the same sets ` +
+            `to resume it, or pick a new loop id`,
         );
       }
     },

@@ -6,7 +6,8 @@ import type { Baselines } from "./heldout-eval.js";
 import { heldoutScores, renormaliseHeldout } from "./heldout-store.js";
 import { loopTaskSets, markStage, stageResult } from "./loop-store.js";
 
-/** Runs the two baselines of one task and returns their hidden test scores (default: kit/eval's runBaselines in the sandbox). */
+/** Runs the two baselines of one task and returns their hidden test scores (default: kit/eval's runBaselines in the
+ * sandbox). */
 export type BaselineRunner = (
   task: TaskPackage,
   ws: Workspace,

@@ -17,7 +17,8 @@ export const AdaptiveBoundsOptions = z
       .enum(["top16", "top8", "mean", "median", "static"])
       .default("top16")
       .describe(
-        "Anchor of the worst bound: the 16th/8th best score (the lowest when fewer), the mean, the median, or the static bounds only (falls back to top16 when no static bounds are given).",
+        "Anchor of the worst bound: the 16th/8th best score (the lowest when fewer), the mean, the " +
+          "median, or the static bounds only (falls back to top16 when no static bounds are given).",
       ),
     shift: z.number().min(0).default(0.25).describe("W = anchor − shift·(B − anchor)."),
     alpha: z.number().positive().default(1).describe("Reward exponent α: r = clip(...)^α."),

@@ -4,7 +4,8 @@ import type { Workspace } from "../../store/index.js";
 import { ErlError } from "../errors.js";
 import { copyRollouts, rlRunIds } from "./rollout-export-store.js";
 
-/** Write the run's rollouts to `file`: Parquet when it ends in .parquet, JSON Lines when .jsonl. Returns the row count. */
+/** Write the run's rollouts to `file`: Parquet when it ends in .parquet, JSON Lines when .jsonl. Returns the row count.
+ */
 export async function exportRollouts(
   ws: Workspace,
   runId: string,

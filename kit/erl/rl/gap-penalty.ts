@@ -26,7 +26,8 @@ export const GapPenaltyOptions = z
   .strict();
 export type GapPenaltyOptions = z.input<typeof GapPenaltyOptions>;
 
-/** Theoretical range of the kit's metrics that are bounded (accuracy-like [0, 1], QWK [−1, 1]); others are unbounded. */
+/** Theoretical range of the kit's metrics that are bounded (accuracy-like [0, 1], QWK [−1, 1]); others are unbounded.
+ */
 export const METRIC_RANGES: Readonly<Record<string, number>> = {
   accuracy: 1,
   macro_f1: 1,

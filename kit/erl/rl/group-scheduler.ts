@@ -48,7 +48,8 @@ export async function scheduleGroups(src: GroupSource, o: ScheduleOptions): Prom
     // Never more in flight than the remaining steps can consume (no wasted groups at the end).
     while (running.size < Math.min(o.inFlight, (o.steps - src.version) * o.batchSize - queue.length)) {
       const { groupId, done } = src.start();
-      done.catch(() => {}); // a failure surfaces through Promise.race; groups still running after it must not crash the process
+      // A failure surfaces through Promise.race; groups still running after it must not crash the process.
+      done.catch(() => {});
       running.set(groupId, done);
     }
     const done = await Promise.race(running.values());

@@ -20,7 +20,8 @@ export const GspoOptions = z
       .positive()
       .default(0.2)
       .describe(
-        "Clip range ε of the sequence ratio (the LLM reference runs use 3.5e-4 at lr 1e-6; the grammar policy's logits move far more per step).",
+        "Clip range ε of the sequence ratio (the LLM reference runs use 3.5e-4 at lr 1e-6; the " +
+          "grammar policy's logits move far more per step).",
       ),
     epochs: z
       .number()

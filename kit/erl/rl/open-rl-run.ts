@@ -59,7 +59,8 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
     },
     notFound: () =>
       new ErlError(
-        `RL run "${id}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM rl_runs"`,
+        `RL run "${id}" is not in workspace ${ws.dir}: list runs with openmle ` +
+          `workspace query ${ws.dir} "SELECT run_id FROM rl_runs"`,
       ),
     before: async (resumed, cfg) => {
       if (resumed) {

@@ -18,7 +18,9 @@ export const RlConfig = z
       .enum(["async", "sync"])
       .default("async")
       .describe(
-        "async: groups generate and execute independently, the trainer updates as soon as a batch of completed groups is queued; sync: each step samples its whole batch from the current policy and waits for all of it.",
+        "async: groups generate and execute independently, the trainer updates as soon as a batch of " +
+          "completed groups is queued; sync: each step samples its whole batch from the current " +
+          "policy and waits for all of it.",
       ),
     maxLag: z
       .number()
@@ -26,7 +28,8 @@ export const RlConfig = z
       .min(0)
       .default(1)
       .describe(
-        "Async: most policy versions a group may lag behind the trainer; older groups are dropped (not re-weighted) and their task is sampled again.",
+        "Async: most policy versions a group may lag behind the trainer; older groups are dropped " +
+          "(not re-weighted) and their task is sampled again.",
       ),
     inFlightGroups: z
       .number()
@@ -46,14 +49,16 @@ export const RlConfig = z
       .strict()
       .prefault({})
       .describe(
-        "Operator probabilities per group (reference RL runs: 0.50/0.17/0.17/0.16); improve/debug/crossover fall back to draft while the parent store has no eligible program.",
+        "Operator probabilities per group (reference RL runs: 0.50/0.17/0.17/0.16); " +
+          "improve/debug/crossover fall back to draft while the parent store has no eligible program.",
       ),
     keepParents: z.number().int().positive().default(10).describe("Parent states kept per task (top by fitness)."),
     seedFromRuns: z
       .boolean()
       .default(true)
       .describe(
-        "Seed the parent store from the workspace's earlier evolve runs of each task (else it fills from the first drafts).",
+        "Seed the parent store from the workspace's earlier evolve runs of each task (else it fills " +
+          "from the first drafts).",
       ),
     perRunTimeoutS: z.number().positive().default(120).describe("Sandbox wall-clock limit per program."),
     memoryMb: z.number().int().positive().default(4096).describe("Sandbox memory cap per program."),

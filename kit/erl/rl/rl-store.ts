@@ -120,7 +120,8 @@ export async function readResumeState(
   const history = new Map<string, number[]>();
   const rows = await ws.query<{ task_id: string; test_score: number }>(
     `SELECT r.task_id, r.test_score FROM rl_rollouts r JOIN rl_groups g USING (run_id, group_id)
-     WHERE r.run_id = $r AND r.hack_check IS NULL AND r.test_score IS NOT NULL AND isfinite(r.test_score) ORDER BY g.consumed_step, r.group_id, r.idx`,
+     WHERE r.run_id = $r AND r.hack_check IS NULL AND r.test_score IS NOT NULL AND isfinite(r.test_score)
+     ORDER BY g.consumed_step, r.group_id, r.idx`,
     { r: runId },
   );
   for (const x of rows)

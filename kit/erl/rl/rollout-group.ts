@@ -64,7 +64,8 @@ export interface GroupRunner {
 
 const checked = new Map<string, Promise<{ hack: string | null; reason: string | null }>>();
 
-/** The deterministic check on a successful record's submission (once per execution id; the job folder is removed after). */
+/** The deterministic check on a successful record's submission (once per execution id; the job folder is removed
+ * after). */
 function checkSubmission(
   task: TaskPackage,
   rec: ExecutionRecord,

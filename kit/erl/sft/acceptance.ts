@@ -12,7 +12,8 @@ export interface AcceptanceInput {
   readonly parents: readonly (number | null)[];
   /** The score an endpoint must reach (a medal threshold, or the run's quantile). */
   readonly threshold: number;
-  /** The endpoint score compared with the threshold when it differs from `endpoint` (leaderboards grade the test score); default `endpoint`. */
+  /** The endpoint score compared with the threshold when it differs from `endpoint` (leaderboards grade the test
+   * score); default `endpoint`. */
   readonly thresholdScore?: number | null;
   readonly higherIsBetter: boolean;
 }

@@ -40,12 +40,15 @@ export interface StepVerdict {
 
 export class JudgeError extends ErlError {}
 
-const RULES = `You review one segment of an ML-engineering search tree: a start program followed by Debug steps, ending at an accepted endpoint.
+const RULES =
+  `You review one segment of an ML-engineering search tree: a start program followed by ` +
+  `Debug steps, ending at an accepted endpoint.
 For each step you are asked about, decide KEEP or DROP by causal inheritance:
 - KEEP a step only if what it introduced (a strategy, a necessary intermediate state, or a decisive error repair) is inherited by later steps and materially contributes to the endpoint.
 - Distinguish goal from method: a later step reaching the same goal by a different method does not inherit the earlier step.
 - DROP cosmetic edits, blind retries without diagnosis, changes that only shrink training to dodge resource limits, failed environment fixes, and any network access.
-Answer with JSON only: {"steps": [{"step": <number>, "keep": true|false, "reason": "<one sentence>"}]} with one entry per step asked about.`;
+Answer with JSON only: {"steps": [{"step": <number>, "keep": true|false, "reason": "<one sentence>"}]} ` +
+  `with one entry per step asked about.`;
 
 const cut = (s: string, n: number) =>
   s.length <= n ? s : `${s.slice(0, n / 2)}\n... [${s.length - n} characters cut] ...\n${s.slice(-n / 2)}`;
@@ -54,7 +57,9 @@ const cut = (s: string, n: number) =>
 export function renderJudgePrompt(p: JudgePrompt, maxCodeChars = 6000): ChatMessage[] {
   const steps = p.steps.map((s) =>
     [
-      `## Step ${s.index}: ${s.operator} ${s.nodeId} — ${s.status}${s.validScore !== null ? `, validation ${s.validScore}` : ""}${s.errorSignature ? `, error ${s.errorSignature}` : ""}`,
+      `## Step ${s.index}: ${s.operator} ${s.nodeId} — ${s.status}` +
+        `${s.validScore !== null ? `, validation ${s.validScore}` : ""}` +
+        `${s.errorSignature ? `, error ${s.errorSignature}` : ""}`,
       `Plan:\n${s.plan.trim()}`,
       "```python",
       cut(s.code, maxCodeChars).trimEnd(),
@@ -97,12 +102,15 @@ export function parseJudgeVerdicts(text: string, decide: readonly number[]): Ste
     const missing = decide.filter((i) => !by.has(i));
     if (missing.length)
       throw new JudgeError(
-        `the judge gave no verdict for step(s) ${missing.join(", ")}: use a model that follows the JSON format, or omit --judge-base-url to skip the judge`,
+        `the judge gave no verdict for step(s) ${missing.join(", ")}: use a model that follows the ` +
+          `JSON format, or omit --judge-base-url to skip the judge`,
       );
     return decide.map((i) => ({ index: i, keep: by.get(i)!.keep, reason: by.get(i)!.reason.trim() }));
   }
   throw new JudgeError(
-    `the judge's reply holds no {"steps": [...]} JSON (it starts: ${JSON.stringify(text.slice(0, 80))}): use a model that follows the JSON format, or omit --judge-base-url to skip the judge`,
+    `the judge's reply holds no {"steps": [...]} JSON (it ` +
+      `starts: ${JSON.stringify(text.slice(0, 80))}): use a model that follows the JSON format, or ` +
+      `omit --judge-base-url to skip the judge`,
   );
 }
 
@@ -136,8 +144,10 @@ export async function judgeSegment(
     ).text;
   } catch (e) {
     throw new JudgeError(
-      `the judge endpoint failed on segment ${prompt.steps.map((s) => s.nodeId).join("→")}${opts.runId ? ` of run ${opts.runId}` : ""}: ${(e as Error).message.split("\n")[0]}. ` +
-        `Check --judge-base-url/--judge-model and rerun (verdicts so far are cached), or omit them to skip the judge; no dataset was stored`,
+      `the judge endpoint failed on segment ${prompt.steps.map((s) => s.nodeId).join("→")}` +
+        `${opts.runId ? ` of run ${opts.runId}` : ""}: ${(e as Error).message.split("\n")[0]}. ` +
+        `Check --judge-base-url/--judge-model and rerun (verdicts so far are cached), or omit them ` +
+        `to skip the judge; no dataset was stored`,
       { cause: e },
     );
   }

@@ -26,10 +26,12 @@ export interface CollectSftOptions {
   /** Name of the dataset to write (refused when it exists, unless `replace`). */
   readonly dataset: string;
   readonly replace?: boolean;
-  /** Parallel path: the tasks to draft for (with `teachers`); also how stored runs' tasks are found before the tasks table and built-in ids. */
+  /** Parallel path: the tasks to draft for (with `teachers`); also how stored runs' tasks are found before the tasks
+   * table and built-in ids. */
   readonly tasks?: readonly TaskPackage[];
   readonly teachers?: Teachers;
-  /** Evolutionary path: run ids, or "all" for every finished run in the workspace (runs without nodes or threshold are skipped). */
+  /** Evolutionary path: run ids, or "all" for every finished run in the workspace (runs without nodes or threshold are
+   * skipped). */
   readonly runs?: readonly string[] | "all";
   /** The causal-inheritance judge; absent → judge "skipped" (every step of an accepted segment kept). */
   readonly judge?: LanguageModel;
@@ -64,7 +66,8 @@ async function taskOfRun(ws: Workspace, taskId: string, cache: Map<string, TaskP
     task = dir ? await loadTask(dir) : await resolveTask(taskId);
   } catch (e) {
     throw new ErlError(
-      `task ${taskId} of a stored run cannot be loaded (${(e as Error).message.split("\n")[0]}): restore its folder or pass its runs elsewhere`,
+      `task ${taskId} of a stored run cannot be ` +
+        `loaded (${(e as Error).message.split("\n")[0]}): restore its folder or pass its runs elsewhere`,
       { cause: e },
     );
   }
@@ -126,7 +129,8 @@ export async function collectSft(opts: CollectSftOptions): Promise<CollectSftRes
       const row = await readStoredRun(ws, runId);
       if (!row)
         throw new ErlError(
-          `run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`,
+          `run "${runId}" is not in workspace ${ws.dir}: list runs with openmle ` +
+            `workspace query ${ws.dir} "SELECT run_id FROM runs"`,
         );
       try {
         const task = await taskOfRun(ws, row.task_id, tasks);

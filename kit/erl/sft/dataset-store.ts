@@ -24,7 +24,8 @@ export class DatasetNotFoundError extends ErlError {}
 /** Names of the datasets in a workspace, with their example counts. */
 export async function listDatasets(ws: Workspace): Promise<{ dataset: string; kind: string; examples: number }[]> {
   return ws.query(
-    "SELECT dataset, any_value(kind) AS kind, count(*)::INTEGER AS examples FROM datasets GROUP BY dataset ORDER BY dataset",
+    "SELECT dataset, any_value(kind) AS kind, count(*)::INTEGER AS examples FROM datasets GROUP BY " +
+      "dataset ORDER BY dataset",
   );
 }
 
@@ -107,7 +108,8 @@ export async function loadDataset(ws: Workspace, name: string): Promise<StoredEx
   if (rows.length === 0) {
     const names = (await listDatasets(ws)).map((d) => d.dataset);
     throw new DatasetNotFoundError(
-      `no dataset "${name}" in ${ws.dir}; ${names.length ? `it has: ${names.join(", ")}` : "it has none yet (make one with openmle sft collect)"}`,
+      `no dataset "${name}" in ${ws.dir}; ` +
+        (names.length ? `it has: ${names.join(", ")}` : "it has none yet (make one with openmle sft collect)"),
     );
   }
   return rows.map((r) => {
@@ -135,10 +137,13 @@ export async function loadDataset(ws: Workspace, name: string): Promise<StoredEx
 /** The flat query behind Arrow, danfojs and Parquet: one row per example, every metadata field a column. */
 export function datasetSql(name: string): string {
   const q = `'${name.replaceAll("'", "''")}'`;
-  return `SELECT example_id, dataset, task_id, operator, meta->>'path' AS path, meta->>'teacher' AS teacher, score, source_run,
+  return (
+    `SELECT example_id, dataset, task_id, operator, meta->>'path' AS path, meta->>'teacher' AS ` +
+    `teacher, score, source_run,
     meta->>'source_node' AS source_node, (meta->>'tokens')::INTEGER AS tokens, meta->>'judge' AS judge, meta->>'judge_reason' AS judge_reason,
     meta->>'config_hash' AS config_hash, messages, program, created_at
-    FROM datasets WHERE dataset = ${q} ORDER BY example_id`;
+    FROM datasets WHERE dataset = ${q} ORDER BY example_id`
+  );
 }
 
 /** A dataset as an apache-arrow Table (notebooks). */

@@ -54,7 +54,8 @@ function thresholdFor(task: TaskPackage, nodes: readonly EvoNode[], cfg: Collect
   );
   if (q === null) {
     throw new ErlError(
-      `run ${runId} (task ${task.meta.id}) has no valid scores and the task has no leaderboard, so no segment can reach a threshold: ` +
+      `run ${runId} (task ${task.meta.id}) has no valid scores and the task has no leaderboard, so ` +
+        `no segment can reach a threshold: ` +
         `drop it from --runs, or give the task a competitionId with a leaderboard`,
     );
   }
@@ -81,7 +82,8 @@ export async function evolutionSegments(
   const run = await readStoredRun(ws, runId);
   if (!run)
     throw new ErlError(
-      `run "${runId}" is not in workspace ${ws.dir}: list runs with openmle workspace query ${ws.dir} "SELECT run_id FROM runs"`,
+      `run "${runId}" is not in workspace ${ws.dir}: list runs with openmle ` +
+        `workspace query ${ws.dir} "SELECT run_id FROM runs"`,
     );
   const nodes = await loadNodes(ws, runId);
   if (nodes.length === 0)

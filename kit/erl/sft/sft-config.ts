@@ -32,7 +32,8 @@ export const CollectSftConfig = z
       .max(1)
       .default(0.25)
       .describe(
-        "Evolutionary path, tasks without a leaderboard: an endpoint must be among the best this share of the run's valid scores.",
+        "Evolutionary path, tasks without a leaderboard: an endpoint must be among the best this " +
+          "share of the run's valid scores.",
       ),
     medal: z
       .enum(["bronze", "silver", "gold"])

@@ -25,7 +25,8 @@ export interface SftExample {
   /** system + user: what the kit's LLM policy would send; assistant: plan + the program. */
   readonly messages: readonly ChatMessage[];
   readonly program: string;
-  /** Grammar-policy decisions (with their options) when the grammar policy wrote the program: what SFT of the grammar policy trains on. */
+  /** Grammar-policy decisions (with their options) when the grammar policy wrote the program: what SFT of the grammar
+   * policy trains on. */
   readonly choices: readonly GrammarChoice[] | null;
   /** Evolutionary path: the judge's reason for keeping the step (or "judge skipped"). */
   readonly judgeReason: string | null;

@@ -106,7 +106,8 @@ export async function sftTrain(
   const usable = examples.filter((e) => e.choices && e.choices.length > 0).map((e) => e.choices!);
   if (usable.length === 0) {
     throw new ErlError(
-      `dataset "${opts.dataset}" has no programs written by the grammar policy (no decisions to train on): collect with --teacher grammar`,
+      `dataset "${opts.dataset}" has no programs written by the grammar policy (no decisions to ` +
+        `train on): collect with --teacher grammar`,
     );
   }
   if (!opts.replace && (await checkpointExists(ws, opts.to))) {

@@ -38,7 +38,8 @@ export function getBuiltin(id: string): BuiltinTask {
   const t = (BUILTIN_TASKS as Record<string, BuiltinTask>)[id];
   if (!t)
     throw new UnknownTaskError(
-      `unknown built-in task "${id}". Fix: use one of ${BUILTIN_IDS.join(", ")} (openmle task list), or pass a package folder.`,
+      `unknown built-in task "${id}". Fix: use one of ${BUILTIN_IDS.join(", ")} (openmle task list), ` +
+        `or pass a package folder.`,
       id,
     );
   return t;

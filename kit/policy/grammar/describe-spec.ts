@@ -5,11 +5,14 @@ export function describeSpec(s: SolutionSpec): string {
   const f = s.features;
   const feats =
     f.kind === "tabular"
-      ? `${f.numericImpute} imputation${f.missingIndicators ? " + missing indicators" : ""}, ${f.categorical} categoricals (≤${f.maxCategories}), interactions: ${f.interactions}, scaling: ${f.scale}`
+      ? `${f.numericImpute} imputation` +
+        `${f.missingIndicators ? " + missing indicators" : ""}, ${f.categorical} categoricals (≤` +
+        `${f.maxCategories}), interactions: ${f.interactions}, scaling: ${f.scale}`
       : f.kind === "text"
         ? [
             f.word
-              ? `word TF-IDF 1–${f.word.ngramMax}-grams (${f.word.maxFeatures} terms${f.word.sublinearTf ? ", sublinear tf" : ""})`
+              ? `word TF-IDF 1–${f.word.ngramMax}-grams (${f.word.maxFeatures} terms` +
+                `${f.word.sublinearTf ? ", sublinear tf" : ""})`
               : "",
             f.char ? `char TF-IDF ${f.char.ngramMin}–${f.char.ngramMax}-grams (${f.char.maxFeatures})` : "",
             f.extraColumns ? "numeric columns" : "",
@@ -19,8 +22,11 @@ export function describeSpec(s: SolutionSpec): string {
         : f.kind === "image"
           ? `${f.method} features at ${f.side}×${f.side}${f.scale === "standard" ? ", standardised" : ""}`
           : f.kind === "audio"
-            ? `${f.method}${f.method === "spectral" ? "" : ` (${f.nMels} mel bands)`} per ${f.frameMs} ms frame, mean/std${f.segments ? ` + ${f.segments} segment means` : ""}${f.deltas ? " + deltas" : ""}${f.scale === "standard" ? ", standardised" : ""}`
-            : `target lags ${f.lags.join(",")}; rolling means ${f.windows.join(",") || "none"}${f.calendar ? "; calendar" : ""}${f.exogenousLags ? "; exogenous lags" : ""}`;
+            ? `${f.method}${f.method === "spectral" ? "" : ` (${f.nMels} mel bands)`} per ` +
+              `${f.frameMs} ms frame, mean/std${f.segments ? ` + ${f.segments} segment means` : ""}` +
+              `${f.deltas ? " + deltas" : ""}${f.scale === "standard" ? ", standardised" : ""}`
+            : `target lags ${f.lags.join(",")}; rolling means ${f.windows.join(",") || "none"}` +
+              `${f.calendar ? "; calendar" : ""}${f.exogenousLags ? "; exogenous lags" : ""}`;
   const models = s.models
     .map(
       (m) =>

@@ -50,10 +50,16 @@ export function runGrammarOperator(
   const [p0, p1] = context.parents;
   const draft = (why: string) => ({ spec: draftSpec(ch, shape, avoid), notes: [why] });
   switch (operator) {
-    case "draft":
+    case "draft": {
+      const treated =
+        shape.originalModality !== shape.modality
+          ? ` (task modality ${shape.originalModality}, treated as tabular)`
+          : "";
       return draft(
-        `draft a ${shape.modality} ${shape.taskType} solution${shape.originalModality !== shape.modality ? ` (task modality ${shape.originalModality}, treated as tabular)` : ""}${avoid.length ? `, avoiding ${avoid.join(", ")}` : ""}`,
+        `draft a ${shape.modality} ${shape.taskType} solution${treated}` +
+          `${avoid.length ? `, avoiding ${avoid.join(", ")}` : ""}`,
       );
+    }
     case "improve": {
       const parent = specOf(p0, shape);
       if (!parent) return draft("improve: the parent has no grammar spec, so write a fresh draft");
@@ -76,7 +82,8 @@ export function runGrammarOperator(
       return {
         spec: r.spec,
         notes: [
-          `debug ${p0.nodeId} (${p0.status}${p0.errorSignature ? `, ${p0.errorSignature}` : ""}): ${r.notes.join("; ")}`,
+          `debug ${p0.nodeId} (${p0.status}${p0.errorSignature ? `, ${p0.errorSignature}` : ""}): ` +
+            `${r.notes.join("; ")}`,
         ],
       };
     }
@@ -91,7 +98,8 @@ export function runGrammarOperator(
         return {
           spec: r.spec,
           notes: [
-            `combine ${p0!.nodeId} and ${p1!.nodeId} (better: ${aBetter ? p0!.nodeId : p1!.nodeId}): ${r.notes.join("; ")}`,
+            `combine ${p0!.nodeId} and ${p1!.nodeId} (better: ${aBetter ? p0!.nodeId : p1!.nodeId}): ` +
+              `${r.notes.join("; ")}`,
           ],
         };
       }
@@ -202,7 +210,8 @@ export function replayChoices(
   runGrammarOperator(ch, task, operator, context);
   if (!ch.exhausted)
     throw new GrammarReplayError(
-      `the trace has ${trace.length} steps but the operator used ${ch.choices.length}: it was recorded for another context`,
+      `the trace has ${trace.length} steps but the operator used ${ch.choices.length}: it was ` +
+        `recorded for another context`,
     );
   return ch.choices;
 }

@@ -108,7 +108,9 @@ function applyEdit(
       const features = { ...s.features, [field]: (fresh as unknown as Record<string, unknown>)[field] } as FeatureSpec;
       return {
         spec: { ...s, features },
-        note: `features: ${field} ${JSON.stringify((s.features as unknown as Record<string, unknown>)[field])} → ${JSON.stringify((features as unknown as Record<string, unknown>)[field])}`,
+        note:
+          `features: ${field} ${JSON.stringify((s.features as unknown as Record<string, unknown>)[field])} → ` +
+          `${JSON.stringify((features as unknown as Record<string, unknown>)[field])}`,
       };
     }
     case "add_model": {

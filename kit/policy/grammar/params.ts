@@ -22,7 +22,8 @@ export interface GrammarParams {
   readonly conditioned?: Readonly<Record<string, Readonly<Record<string, Row>>>>;
 }
 
-/** A recorded decision: Choice plus the options it was sampled from and the decision features it saw (needed for gradients). */
+/** A recorded decision: Choice plus the options it was sampled from and the decision features it saw (needed for
+ * gradients). */
 export interface GrammarChoice extends Choice {
   readonly value: string;
   readonly options: readonly string[];
@@ -56,7 +57,8 @@ export function paramsFromJson(json: string): GrammarParams {
   const raw = JSON.parse(json) as Partial<GrammarParams>;
   if ((raw.version !== 1 && raw.version !== 2) || typeof raw.logits !== "object" || raw.logits === null) {
     throw new GrammarParamsError(
-      `grammar params must look like {"version":1|2,"logits":{...}}; got version=${String(raw.version)}: pass JSON written by paramsToJson`,
+      `grammar params must look like {"version":1|2,"logits":{...}}; got ` +
+        `version=${String(raw.version)}: pass JSON written by paramsToJson`,
     );
   }
   for (const [key, row] of Object.entries(raw.logits)) checkRow(key, row);

@@ -35,7 +35,8 @@ export interface TextFeatures {
 
 export interface ImageFeatures {
   readonly kind: "image";
-  /** pixels: downsampled grey pixels; stats: per-channel statistics + histograms; hog: gradient-orientation histograms. */
+  /** pixels: downsampled grey pixels; stats: per-channel statistics + histograms; hog: gradient-orientation histograms.
+   */
   readonly method: "pixels" | "stats" | "hog";
   /** Images are resized to side x side before feature extraction. */
   readonly side: number;
@@ -51,7 +52,8 @@ export interface TimeSeriesFeatures {
   readonly calendar: boolean;
   /** Lags of the other numeric columns too. */
   readonly exogenousLags: boolean;
-  /** Regression: model the change from a drift forecast (last known value + mean one-step change × steps since it), so trees follow a trend over a forecast horizon. */
+  /** Regression: model the change from a drift forecast (last known value + mean one-step change × steps since it), so
+   * trees follow a trend over a forecast horizon. */
   readonly difference: boolean;
 }
 

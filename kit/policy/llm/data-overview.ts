@@ -35,7 +35,8 @@ export function profileLines(meta: TaskMeta, maxColumns: number): string[] {
     `- metric: ${meta.metric} (${meta.higherIsBetter ? "higher" : "lower"} is better)`,
     `- train: ${meta.files.train} (${size(meta.nTrain)} rows), target column \`${meta.trainTarget}\``,
     `- test: ${meta.files.test} (${size(meta.nTest)} rows)`,
-    `- submission: ${meta.files.sampleSubmission} with columns ${[meta.idColumn, ...meta.targetColumns].map((c) => `\`${c}\``).join(", ")}`,
+    `- submission: ${meta.files.sampleSubmission} with columns ` +
+      `${[meta.idColumn, ...meta.targetColumns].map((c) => `\`${c}\``).join(", ")}`,
   ];
   if (meta.classes?.length) {
     const shown = meta.classes.slice(0, 20).map(String).join(", ");
@@ -48,7 +49,8 @@ export function profileLines(meta: TaskMeta, maxColumns: number): string[] {
       .slice(0, maxColumns)
       .map(
         (c) =>
-          `${c.name} (${c.kind}, ${c.unique} unique${c.missingShare > 0 ? `, ${(100 * c.missingShare).toFixed(1)}% missing` : ""})`,
+          `${c.name} (${c.kind}, ${c.unique} unique` +
+          `${c.missingShare > 0 ? `, ${(100 * c.missingShare).toFixed(1)}% missing` : ""})`,
       );
     lines.push(
       `- columns: ${shown.join("; ")}${cols.length > maxColumns ? `; … and ${cols.length - maxColumns} more` : ""}`,

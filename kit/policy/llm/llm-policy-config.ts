@@ -52,7 +52,8 @@ export const LlmPolicyConfig = z.object({
     .enum(["auto", "always", "never"])
     .default("auto")
     .describe(
-      "List ancestors and siblings as one-liners: auto = only when the context has no memory block (evo's memory already lists them).",
+      "List ancestors and siblings as one-liners: auto = only when the context has no memory block " +
+        "(evo's memory already lists them).",
     ),
   packages: z
     .array(z.string())
@@ -76,7 +77,8 @@ export const LlmPolicyConfig = z.object({
     .enum(["throw", "missing_code"])
     .default("throw")
     .describe(
-      "When the model call fails after retries: throw the LlmError, or return code null (the sandbox records missing_code).",
+      "When the model call fails after retries: throw the LlmError, or return code null (the sandbox " +
+        "records missing_code).",
     ),
 });
 export type LlmPolicyConfig = z.infer<typeof LlmPolicyConfig>;

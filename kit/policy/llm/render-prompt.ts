@@ -19,16 +19,23 @@ function renderSystem(c: ProgramContract): string {
   const dir = c.higherIsBetter ? "higher is better" : "lower is better";
   const extra = c.files.extra?.length ? `, ${c.files.extra.join(", ")}` : "";
   return [
-    "You are an expert machine-learning engineer. You write one complete, self-contained Python program (main.py) that trains a model on a Kaggle-style task and predicts the test set.",
+    "You are an expert machine-learning engineer. You write one complete, self-contained Python " +
+      "program (main.py) that trains a model on a Kaggle-style task and predicts the test set.",
     "",
     "Program contract (the program is run as `python main.py` and checked automatically):",
-    `1. Read the data from the folder named by the environment variable ${c.dataDirEnv}: \`data_dir = os.environ["${c.dataDirEnv}"]\`. It holds ${c.files.train}, ${c.files.test}, ${c.files.sampleSubmission}${extra}. Never write there.`,
-    `2. Write the predictions to \`${c.submissionFile}\` in the current working directory, with exactly the columns ${c.submissionColumns.map((s) => `\`${s}\``).join(", ")} of ${c.files.sampleSubmission} and one row per test row.`,
-    `3. Hold out validation data from the training set, compute the task metric (${c.metric}, ${dir}) on it and print exactly one line \`${c.scoreLine}\`.`,
+    `1. Read the data from the folder named by the environment variable ${c.dataDirEnv}: ` +
+      `\`data_dir = os.environ["${c.dataDirEnv}"]\`. It holds ` +
+      `${c.files.train}, ${c.files.test}, ${c.files.sampleSubmission}${extra}. Never write there.`,
+    `2. Write the predictions to \`${c.submissionFile}\` in the current working directory, with ` +
+      `exactly the columns ${c.submissionColumns.map((s) => `\`${s}\``).join(", ")} of ` +
+      `${c.files.sampleSubmission} and one row per test row.`,
+    `3. Hold out validation data from the training set, compute the task ` +
+      `metric (${c.metric}, ${dir}) on it and print exactly one line \`${c.scoreLine}\`.`,
     `4. Finish within ${formatDuration(c.perRunTimeLimitS)} of wall-clock time. There is no network: download nothing.`,
     `5. Use only the Python standard library and: ${c.packages.join(", ")}.`,
     "",
-    "Answer format: first a short plan in plain prose (at most 6 sentences), then the complete program in a single ```python code block. Give no other code blocks.",
+    "Answer format: first a short plan in plain prose (at most 6 sentences), then the complete " +
+      "program in a single ```python code block. Give no other code blocks.",
   ].join("\n");
 }
 
@@ -91,20 +98,39 @@ function oneLine(n: PromptNode): string {
 function failureLine(n: PromptNode): string {
   if (n.status === "success") return oneLine(n);
   const last = (n.traceback ?? "").trim().split("\n").filter(Boolean).at(-1) ?? "";
-  return `- ${n.nodeId} [${n.status}${n.errorSignature ? `, ${n.errorSignature}` : ""}]: ${last || (n.plan.split("\n")[0] ?? "")}`;
+  return (
+    `- ${n.nodeId} [${n.status}${n.errorSignature ? `, ${n.errorSignature}` : ""}]: ` +
+    `${last || (n.plan.split("\n")[0] ?? "")}`
+  );
 }
 
 function instructions(op: Operator, c: ProgramContract): string {
   const goal = `${c.higherIsBetter ? "raise" : "lower"} the validation ${c.metric}`;
   switch (op) {
     case "draft":
-      return `Draft a first complete solution: a sound, well-validated approach suited to this data that runs comfortably within the time limit. Then give the full program.`;
+      return (
+        `Draft a first complete solution: a sound, well-validated approach suited to this data ` +
+        `that runs comfortably within the time limit. Then give the full program.`
+      );
     case "improve":
-      return `Improve the parent program: make one or two focused changes (features, model, hyper-parameters, validation or ensembling) that should ${goal}. Keep what works and stay within the time limit. Explain the change in the plan, then give the full updated program.`;
+      return (
+        `Improve the parent program: make one or two focused changes (features, model, ` +
+        `hyper-parameters, validation or ensembling) that should ${goal}. Keep what works and stay ` +
+        `within the time limit. Explain the change in the plan, then give the full updated program.`
+      );
     case "debug":
-      return `Fix the failing program. Find the cause of the error above (the related attempts show what else failed and what worked), change as little as needed, and make sure it writes ${c.submissionFile} and prints \`${c.scoreLine}\`. Explain the fix in the plan, then give the full corrected program.`;
+      return (
+        `Fix the failing program. Find the cause of the error above (the related attempts show ` +
+        `what else failed and what worked), change as little as needed, and make sure ` +
+        `it writes ${c.submissionFile} and prints \`${c.scoreLine}\`. Explain the fix in the plan, ` +
+        `then give the full corrected program.`
+      );
     case "crossover":
-      return `Combine the two parent programs into one that should ${goal}: take the stronger part of each (features, preprocessing, models), or ensemble their models. Explain what comes from which parent, then give the full program.`;
+      return (
+        `Combine the two parent programs into one that should ${goal}: take the stronger part ` +
+        `of each (features, preprocessing, models), or ensemble their models. Explain what comes ` +
+        `from which parent, then give the full program.`
+      );
   }
 }
 

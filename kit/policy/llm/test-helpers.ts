@@ -82,7 +82,8 @@ export function contextFor(op: "draft" | "improve" | "debug" | "crossover"): Ope
             validScore: null,
             errorSignature: "import_error",
             traceback:
-              "Traceback (most recent call last):\n  File \"main.py\", line 1\nModuleNotFoundError: No module named 'lightgbm'",
+              'Traceback (most recent call last):\n  File "main.py", line 1\nModuleNotFoundError: ' +
+              "No module named 'lightgbm'",
           }),
         ],
         failures: [

@@ -37,6 +37,7 @@ export const refit = fragment(
       "off_test",
     ],
   },
-  `test_pred = restore(combine([fit_predict(make, X_train, y_fit, X_test) for _, make in MODELS], Z_val, y_val_fit), off_test)
+  `test_pred = restore(combine([fit_predict(make, X_train, y_fit, X_test) for _, make in MODELS], ` +
+    `Z_val, y_val_fit), off_test)
 `,
 );

@@ -17,15 +17,34 @@ export interface RenderedMetric {
 const LABELS = "labels = pred.argmax(axis=1)";
 const CLS: Record<string, string> = {
   accuracy: `${LABELS}\n    return float(np.mean(labels == y_true))`,
-  balancedaccuracy: `from sklearn.metrics import balanced_accuracy_score\n    ${LABELS}\n    return float(balanced_accuracy_score(y_true, labels))`,
-  f1: `from sklearn.metrics import f1_score\n    ${LABELS}\n    return float(f1_score(y_true, labels, average="binary" if N_CLASSES == 2 else "macro"))`,
-  macrof1: `from sklearn.metrics import f1_score\n    ${LABELS}\n    return float(f1_score(y_true, labels, average="macro"))`,
-  weightedf1: `from sklearn.metrics import f1_score\n    ${LABELS}\n    return float(f1_score(y_true, labels, average="weighted"))`,
-  microf1: `from sklearn.metrics import f1_score\n    ${LABELS}\n    return float(f1_score(y_true, labels, average="micro"))`,
-  rocauc: `from sklearn.metrics import roc_auc_score\n    if N_CLASSES == 2:\n        return float(roc_auc_score(y_true, pred[:, 1]))\n    return float(roc_auc_score(y_true, pred, multi_class="ovr", labels=list(range(N_CLASSES))))`,
-  logloss: `from sklearn.metrics import log_loss\n    return float(log_loss(y_true, np.clip(pred, 1e-15, 1.0), labels=list(range(N_CLASSES))))`,
-  qwk: `from sklearn.metrics import cohen_kappa_score\n    ${LABELS}\n    return float(cohen_kappa_score(y_true, labels, weights="quadratic"))`,
-  mcc: `from sklearn.metrics import matthews_corrcoef\n    ${LABELS}\n    return float(matthews_corrcoef(y_true, labels))`,
+  balancedaccuracy:
+    `from sklearn.metrics import balanced_accuracy_score\n    ${LABELS}\n    return ` +
+    `float(balanced_accuracy_score(y_true, labels))`,
+  f1:
+    `from sklearn.metrics import f1_score\n    ${LABELS}\n    return float(f1_score(y_true, ` +
+    `labels, average="binary" if N_CLASSES == 2 else "macro"))`,
+  macrof1:
+    `from sklearn.metrics import f1_score\n    ${LABELS}\n    return float(f1_score(y_true, ` +
+    `labels, average="macro"))`,
+  weightedf1:
+    `from sklearn.metrics import f1_score\n    ${LABELS}\n    return ` +
+    `float(f1_score(y_true, labels, average="weighted"))`,
+  microf1:
+    `from sklearn.metrics import f1_score\n    ${LABELS}\n    return float(f1_score(y_true, ` +
+    `labels, average="micro"))`,
+  rocauc:
+    `from sklearn.metrics import roc_auc_score\n    if N_CLASSES == 2:\n        return ` +
+    `float(roc_auc_score(y_true, pred[:, 1]))\n    return float(roc_auc_score(y_true, pred, ` +
+    `multi_class="ovr", labels=list(range(N_CLASSES))))`,
+  logloss:
+    `from sklearn.metrics import log_loss\n    return float(log_loss(y_true, np.clip(pred, ` +
+    `1e-15, 1.0), labels=list(range(N_CLASSES))))`,
+  qwk:
+    `from sklearn.metrics import cohen_kappa_score\n    ${LABELS}\n    return ` +
+    `float(cohen_kappa_score(y_true, labels, weights="quadratic"))`,
+  mcc:
+    `from sklearn.metrics import matthews_corrcoef\n    ${LABELS}\n    return ` +
+    `float(matthews_corrcoef(y_true, labels))`,
 };
 const REG: Record<string, string> = {
   rmse: "return float(np.sqrt(np.mean((pred - y_true) ** 2)))",

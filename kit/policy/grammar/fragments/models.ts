@@ -24,7 +24,8 @@ const none = () => [] as const;
 const trees = (base: string): FamilyRenderer => ({
   imports: ensemble(base),
   expr: (p, c) =>
-    `${base}${kind(c)}(n_estimators=${num(p.n_estimators, 200)}, max_depth=${depth(p.max_depth)}, min_samples_leaf=${num(p.min_samples_leaf, 1)}, n_jobs=N_JOBS, random_state=SEED)`,
+    `${base}${kind(c)}(n_estimators=${num(p.n_estimators, 200)}, max_depth=` +
+    `${depth(p.max_depth)}, min_samples_leaf=${num(p.min_samples_leaf, 1)}, n_jobs=N_JOBS, random_state=SEED)`,
   reads: () => ["N_JOBS", "SEED"],
 });
 
@@ -42,13 +43,16 @@ const FAMILIES = {
   hist_gb: {
     imports: ensemble("HistGradientBoosting"),
     expr: (p, c) =>
-      `HistGradientBoosting${kind(c)}(max_iter=${num(p.max_iter, 200)}, learning_rate=${num(p.learning_rate, 0.1)}, max_leaf_nodes=${num(p.max_leaf_nodes, 31)}, early_stopping=True, n_iter_no_change=15, random_state=SEED)`,
+      `HistGradientBoosting${kind(c)}(max_iter=${num(p.max_iter, 200)}, learning_rate=` +
+      `${num(p.learning_rate, 0.1)}, max_leaf_nodes=${num(p.max_leaf_nodes, 31)}, early_stopping=True, ` +
+      `n_iter_no_change=15, random_state=SEED)`,
     reads: () => ["SEED"],
   },
   gradient_boosting: {
     imports: ensemble("GradientBoosting"),
     expr: (p, c) =>
-      `GradientBoosting${kind(c)}(n_estimators=${num(p.n_estimators, 100)}, learning_rate=${num(p.learning_rate, 0.1)}, max_depth=${num(p.max_depth, 3)}, subsample=0.8, random_state=SEED)`,
+      `GradientBoosting${kind(c)}(n_estimators=${num(p.n_estimators, 100)}, learning_rate=` +
+      `${num(p.learning_rate, 0.1)}, max_depth=${num(p.max_depth, 3)}, subsample=0.8, random_state=SEED)`,
     reads: () => ["SEED"],
   },
   svm: {
@@ -71,25 +75,31 @@ const FAMILIES = {
   knn: {
     imports: (c) => [fromImport("sklearn.neighbors", `KNeighbors${kind(c)}`)],
     expr: (p, c) =>
-      `KNeighbors${kind(c)}(n_neighbors=${num(p.n_neighbors, 15)}, weights="${p.weights === "distance" ? "distance" : "uniform"}", n_jobs=N_JOBS)`,
+      `KNeighbors${kind(c)}(n_neighbors=${num(p.n_neighbors, 15)}, weights="` +
+      `${p.weights === "distance" ? "distance" : "uniform"}", n_jobs=N_JOBS)`,
     reads: () => ["N_JOBS"],
   },
   xgboost: {
     imports: () => [importAs("xgboost", "xgb")],
     expr: (p, c) =>
-      `xgb.XGB${kind(c)}(n_estimators=${num(p.n_estimators, 200)}, max_depth=${num(p.max_depth, 5)}, learning_rate=${num(p.learning_rate, 0.1)}, subsample=${num(p.subsample, 0.8)}, colsample_bytree=0.8, tree_method="hist", n_jobs=N_JOBS, random_state=SEED)`,
+      `xgb.XGB${kind(c)}(n_estimators=${num(p.n_estimators, 200)}, max_depth=` +
+      `${num(p.max_depth, 5)}, learning_rate=${num(p.learning_rate, 0.1)}, subsample=` +
+      `${num(p.subsample, 0.8)}, colsample_bytree=0.8, tree_method="hist", n_jobs=N_JOBS, random_state=SEED)`,
     reads: () => ["N_JOBS", "SEED"],
   },
   torch_mlp: {
     imports: none,
     expr: (p) =>
-      `TorchMLP(hidden=${num(p.hidden, 128)}, epochs=${num(p.epochs, 20)}, lr=${num(p.lr, 0.001)}, dropout=${num(p.dropout, 0.1)}, batch_size=${num(p.batch_size, 256)})`,
+      `TorchMLP(hidden=${num(p.hidden, 128)}, epochs=${num(p.epochs, 20)}, lr=${num(p.lr, 0.001)}, dropout=` +
+      `${num(p.dropout, 0.1)}, batch_size=${num(p.batch_size, 256)})`,
     reads: () => ["TorchMLP"],
   },
   torch_cnn: {
     imports: none,
     expr: (p) =>
-      `TorchCNN(side=SIDE, channels=${num(p.channels, 16)}, epochs=${num(p.epochs, 5)}, lr=${num(p.lr, 0.002)}, batch_size=${num(p.batch_size, 128)})`,
+      `TorchCNN(side=SIDE, ` +
+      `channels=${num(p.channels, 16)}, epochs=${num(p.epochs, 5)}, lr=${num(p.lr, 0.002)}, batch_size=` +
+      `${num(p.batch_size, 128)})`,
     reads: () => ["TorchCNN", "SIDE"],
   },
 } satisfies Record<ModelFamily, FamilyRenderer>;
