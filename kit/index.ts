@@ -3,64 +3,26 @@
 
 // High-level calls, bottom layer to top.
 export {
-  buildTask,
-  resolveTask,
-  loadTask,
-  scoreSubmission,
-  listBuiltinTasks,
-  type TaskPackage,
-  type TaskMeta,
+  buildTask, resolveTask, loadTask, scoreSubmission, listBuiltinTasks, type TaskPackage, type TaskMeta,
   type ScoreResult,
 } from "./gym/index.js";
 export {
-  runSandbox,
-  SandboxPool,
-  SandboxQueueClient,
-  startSandboxWorker,
-  LocalExecutor,
-  DockerExecutor,
-  FEEDBACK_MODES,
-  type ExecutionRecord,
-  type SandboxLimits,
-  type FeedbackMode,
+  runSandbox, SandboxPool, SandboxQueueClient, startSandboxWorker, LocalExecutor, DockerExecutor, FEEDBACK_MODES,
+  type ExecutionRecord, type SandboxLimits, type FeedbackMode,
 } from "./sandbox/index.js";
 export { createGrammarPolicy, logProb as grammarLogProb } from "./policy/grammar/index.js";
 export { createLlmPolicy, buildPrompt, renderPrompt, parseReply } from "./policy/llm/index.js";
 export {
-  evolve,
-  experienceBoard,
-  threeFactorSelection,
-  EvolveConfig,
-  type EvolveResult,
-  type EvoEvent,
-  type RunSummary,
+  evolve, experienceBoard, threeFactorSelection, EvolveConfig, type EvolveResult, type EvoEvent, type RunSummary,
 } from "./evo/index.js";
 export {
-  collectSft,
-  sftTrain,
-  loadCheckpoint,
-  resolvePolicyParams,
-  type CollectSftResult,
-  type SftExample,
+  collectSft, sftTrain, loadCheckpoint, resolvePolicyParams, type CollectSftResult, type SftExample,
 } from "./erl/index.js";
 export { trainRL, RlConfig, exportRollouts, type TrainRlResult, type RlEvent } from "./erl/index.js";
 export { loop, LoopConfig, type LoopOptions, type LoopResult, type LoopEvent } from "./erl/index.js";
 export {
-  evaluate,
-  evaluateRuns,
-  gradeScore,
-  summarizeGrades,
-  loadLiteLeaderboard,
-  loadLeaderboardFile,
-  liteCompetitionIds,
-  medalPositions,
-  humanRank,
-  natureBench,
-  instanceGap,
-  normalizedScore,
-  searchEfficiency,
-  loadSearchEfficiency,
-  meanStd,
+  evaluate, evaluateRuns, gradeScore, summarizeGrades, loadLiteLeaderboard, loadLeaderboardFile, liteCompetitionIds,
+  medalPositions, humanRank, natureBench, instanceGap, normalizedScore, searchEfficiency, loadSearchEfficiency, meanStd,
 } from "./eval/index.js";
 export { writeReport, notebookFigure, figureHtml, htmlTable, type Figure } from "./report/index.js";
 export { createOpenAIModel, recordingModel, startReplayServer, replies, LlmConfig } from "./llm/index.js";

@@ -5,50 +5,23 @@ export { humanRank } from "./human-rank.js";
 export { median } from "./median.js";
 export { meanStd, percentile, type MeanStd } from "./mean-std.js";
 export {
-  parseLeaderboardCsv,
-  loadLeaderboardFile,
-  loadLiteLeaderboard,
-  liteCompetitionIds,
-  liteDataDir,
-  type Leaderboard,
+  parseLeaderboardCsv, loadLeaderboardFile, loadLiteLeaderboard, liteCompetitionIds, liteDataDir, type Leaderboard,
 } from "./leaderboard.js";
 export { packageRoot } from "./package-root.js";
 export { gradeScore, isLowerBetter, parseScore, type CompetitionReport, type GradeOptions } from "./grade-score.js";
 export { summarizeGrades, type GradeSummary } from "./grade-summary.js";
 export { normalizedScore } from "./normalized-score.js";
 export {
-  instanceGap,
-  natureBench,
-  SURPASS_MARGIN,
-  type NatureInstance,
-  type NatureTaskGap,
-  type NatureSummary,
+  instanceGap, natureBench, SURPASS_MARGIN, type NatureInstance, type NatureTaskGap, type NatureSummary,
 } from "./naturebench.js";
 export {
-  evaluateRuns,
-  groupKey,
-  type RunOutcome,
-  type GradedRun,
-  type Grade,
-  type EvaluateOptions,
-  type Evaluation,
-  type TaskRow,
-  type GroupRow,
+  evaluateRuns, groupKey, type RunOutcome, type GradedRun, type Grade, type EvaluateOptions, type Evaluation,
+  type TaskRow, type GroupRow,
 } from "./evaluate-runs.js";
 export { evaluate, loadRunOutcomes, liteLeaderboardsFor } from "./load-run-outcomes.js";
 export {
-  searchEfficiency,
-  recordTrace,
-  relativeChange,
-  lateShare,
-  matchedEfficiency,
-  type EffNode,
-  type EffCall,
-  type TracePoint,
-  type RunEfficiency,
-  type OperatorEfficiency,
-  type SearchEfficiency,
-  type MatchedTotals,
+  searchEfficiency, recordTrace, relativeChange, lateShare, matchedEfficiency, type EffNode, type EffCall,
+  type TracePoint, type RunEfficiency, type OperatorEfficiency, type SearchEfficiency, type MatchedTotals,
 } from "./search-efficiency.js";
 export { loadSearchRows, loadSearchEfficiency, type SearchRows } from "./load-search-stats.js";
 export { runBaselines, baselineProgram, type BaselineKind, type BaselineScores } from "./run-baselines.js";

@@ -3,25 +3,14 @@
 export { evolve, type EvolveOptions, type EvolveResult } from "./evolve.js";
 export { stepRng } from "./node-step.js";
 export {
-  EvolveConfig,
-  EVOLVE_PRESETS,
-  HARNESSES,
-  upgradeStoredConfig,
-  type Harness,
-  type EvolveConfigInput,
-  type EvolvePreset,
+  EvolveConfig, EVOLVE_PRESETS, HARNESSES, upgradeStoredConfig, type Harness, type EvolveConfigInput, type EvolvePreset,
 } from "./config.js";
 export type { EvoEvent } from "./events.js";
 export type { EvoNode, Action } from "./types.js";
 export { summarise, champion, type RunSummary } from "./run-summary.js";
 export {
-  threeFactorSelection,
-  selectionWeights,
-  ThreeFactorConfig,
-  SELECTION_PRESETS,
-  type SelectionCandidate,
-  type SelectionScores,
-  type SelectionWeights,
+  threeFactorSelection, selectionWeights, ThreeFactorConfig, SELECTION_PRESETS, type SelectionCandidate,
+  type SelectionScores, type SelectionWeights,
 } from "./three-factor-selection.js";
 export { fitnessSoftmax, globalNormalisedFitness, AIRA_NEUTRAL_FITNESS } from "./fitness-selection.js";
 export { softmax, minMax, rankNormalise } from "./softmax.js";
@@ -29,12 +18,7 @@ export { evoStep, parentProbabilities, type StepInput } from "./evo-step.js";
 export { aideStep, AIDE_DEFAULTS, type AideLimits } from "./aide-step.js";
 export { mctsStep, mctsStats, normaliseQ, uct, MctsConfig, MCTS_DEFAULTS, type MctsLimits } from "./mcts-step.js";
 export {
-  debugDecision,
-  debugChain,
-  debugDepth,
-  terminalCategory,
-  TERMINAL_FAILURES,
-  type DebugChainLimits,
+  debugDecision, debugChain, debugDepth, terminalCategory, TERMINAL_FAILURES, type DebugChainLimits,
 } from "./debug-chain.js";
 export { admits, islandMembers, loopGeneration, childLineageDepth } from "./islands.js";
 export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily } from "./method-family.js";
@@ -43,18 +27,8 @@ export { experienceBoard, BOARD_QUERIES, type ExperienceBoard } from "./board-st
 export { renderBoard } from "./board.js";
 export { boardLines, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";
 export {
-  selectContext,
-  selectedIds,
-  conditionedContext,
-  historyContext,
-  nodeUtilities,
-  topSiblings,
-  relatedNodes,
-  exploredIdeas,
-  DEFAULT_CONTEXT_LIMITS,
-  type ContextSelection,
-  type ContextLimits,
-  type ContextExtras,
+  selectContext, selectedIds, conditionedContext, historyContext, nodeUtilities, topSiblings, relatedNodes,
+  exploredIdeas, DEFAULT_CONTEXT_LIMITS, type ContextSelection, type ContextLimits, type ContextExtras,
 } from "./context.js";
 export { airaContext, airaMemoryNodes, airaMemoryEntry } from "./aira-memory.js";
 export { buildContext, contextChars } from "./build-context.js";
@@ -65,25 +39,11 @@ export { nodeTiming, kitShare, type NodeTiming } from "./node-timing.js";
 export { EvoError, ResumeError, EvoConfigError } from "./errors.js";
 // Typed reads of evo's tables for the layers above (erl, the CLI).
 export {
-  readStoredRun,
-  endedRunIds,
-  runHasSuccess,
-  meanDraftValidScore,
-  taskNodesWithCode,
-  type StoredRunRow,
+  readStoredRun, endedRunIds, runHasSuccess, meanDraftValidScore, taskNodesWithCode, type StoredRunRow,
   type TaskNodeRow,
 } from "./stored-runs-store.js";
 export { readJudgeCache, writeJudgeCache, type JudgeCacheEntry } from "./judge-cache-store.js";
 export {
-  runNodeCounts,
-  countRuns,
-  runExists,
-  nodeTableRow,
-  nodeIdsOfRun,
-  cardTableRow,
-  familyBoard,
-  type RunNodeCounts,
-  type NodeTableRow,
-  type CardTableRow,
-  type FamilyBoardRow,
+  runNodeCounts, countRuns, runExists, nodeTableRow, nodeIdsOfRun, cardTableRow, familyBoard, type RunNodeCounts,
+  type NodeTableRow, type CardTableRow, type FamilyBoardRow,
 } from "./run-view-store.js";

@@ -9,54 +9,26 @@ export { BUILTIN_TASKS, BUILTIN_IDS, type BuiltinTask, type BuiltinId, type RawS
 export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./build-task.js";
 export { TaskSpec, SplitSpec, type TaskSpecInput } from "./task-spec.js";
 export {
-  METRICS,
-  METRIC_NAMES,
-  getMetric,
-  metricRange,
-  type MetricName,
-  type MetricDef,
-  type OutputKind,
+  METRICS, METRIC_NAMES, getMetric, metricRange, type MetricName, type MetricDef, type OutputKind,
 } from "./metrics/registry.js";
 export { renderMetricPy } from "./metrics/metric-py.js";
 export {
-  inferMeta,
-  inferHigherIsBetter,
-  inferModality,
-  inferTaskType,
-  resolveMetricKind,
-  metricKindFromProbe,
-  type DataProfile,
-  type MetricInfo,
+  inferMeta, inferHigherIsBetter, inferModality, inferTaskType, resolveMetricKind, metricKindFromProbe,
+  type DataProfile, type MetricInfo,
 } from "./infer-meta.js";
 export { runPrepare } from "./run-prepare.js";
 export { type SplitSpec as SplitSpecType } from "./task-spec.js";
 export { PYTHON, projectRoot, pythonHelper } from "./python.js";
 export {
-  GymError,
-  TaskPackageError,
-  MetricLoadError,
-  TaskSpecError,
-  PrepareError,
-  UnknownTaskError,
-  PythonError,
+  GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareError, UnknownTaskError, PythonError,
   PythonTimeoutError,
 } from "./errors.js";
 export { checkTask, prepareDeterminism, type CheckOptions } from "./check-task.js";
 export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.js";
 export { METRIC_CHECKS, type CheckResult, type CheckStatus, type QualityReport } from "./check-result.js";
 export {
-  semanticGate,
-  gatePrompt,
-  renderGatePrompt,
-  parseGateReply,
-  gateVerdict,
-  metricSmokeTest,
-  GATE_AXES,
-  GATE_THRESHOLDS,
-  type GateAxis,
-  type GateVerdict,
-  type GatePrompt,
-  type SemanticReview,
+  semanticGate, gatePrompt, renderGatePrompt, parseGateReply, gateVerdict, metricSmokeTest, GATE_AXES, GATE_THRESHOLDS,
+  type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview,
 } from "./semantic-gate.js";
 export { recordTaskReview } from "./record-review.js";
 export { taskDirections, type TaskRow, type TaskReviewRow } from "./task-store.js";

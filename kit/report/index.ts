@@ -4,22 +4,13 @@ export { htmlTable } from "./html-table.js";
 export { timeSplit, timeSplitTable, type TimeSplitRow } from "./time-split.js";
 export { formatNumber, formatPercent, formatSeconds, formatValue, DASH } from "./format.js";
 export {
-  searchTreeFigure,
-  bestOverTimeFigure,
-  OPERATOR_COLOR,
-  operatorColor,
-  type TreeNodeRow,
-  type TraceRow,
+  searchTreeFigure, bestOverTimeFigure, OPERATOR_COLOR, operatorColor, type TreeNodeRow, type TraceRow,
 } from "./tree-figures.js";
 export { treeLayout, type TreeLayout, type LayoutInput } from "./tree-layout.js";
 export { treeViewHtml, nodeDetails, TREE_VIEW_CSS, type NodeDetail } from "./tree-view.js";
 export { lineDiff, diffText, type DiffLine } from "./line-diff.js";
 export {
-  selectionAtStep,
-  defaultSelectionStep,
-  selectionAtStepFigure,
-  type SelectionAtStep,
-  type SelectionRow,
+  selectionAtStep, defaultSelectionStep, selectionAtStepFigure, type SelectionAtStep, type SelectionRow,
 } from "./selection-at-step.js";
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
@@ -29,19 +20,10 @@ export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run
 export { runResult, resultHtml, gapText, type RunResult } from "./result-section.js";
 export { validationGap, ValidationGapConfig, type ValidationGap } from "./validation-gap.js";
 export {
-  journalWriter,
-  journalReader,
-  journalDir,
-  type JournalRecord,
-  type JournalNode,
-  type LiveRun,
+  journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun,
 } from "./live-journal.js";
 export {
-  serveDashboard,
-  dashboardState,
-  dashboardHtml,
-  PortInUseError,
-  type DashboardServer,
+  serveDashboard, dashboardState, dashboardHtml, PortInUseError, type DashboardServer,
 } from "./serve-dashboard.js";
 export { openRecordedRuns, recordedRunsDir } from "./recorded-runs.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";

@@ -1,10 +1,6 @@
 // kit/sandbox: run programs against tasks in isolation and return execution records (spec §2.3).
 export {
-  FEEDBACK_MODES,
-  type FeedbackMode,
-  type SandboxLimits,
-  type ExecutionRecord,
-  type ExecutionRecordExtras,
+  FEEDBACK_MODES, type FeedbackMode, type SandboxLimits, type ExecutionRecord, type ExecutionRecordExtras,
   type SandboxJob,
 } from "./types.js";
 export { runSandbox, SUBMISSION_FILES, type RunSandboxOptions, type SandboxEvent, type Scorer } from "./run-sandbox.js";
@@ -15,23 +11,13 @@ export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
 export { codeHash, idempotencyKey, type KeyParts } from "./idempotency-key.js";
 export { sandboxedScorer, DEFAULT_SCORER_LIMITS, type ScorerLimits } from "./sandboxed-scorer.js";
 export {
-  persistentScorer,
-  type PersistentScorer,
-  type PersistentScorerOptions,
-  type ScorerEvent,
-  type ScorerStopReason,
+  persistentScorer, type PersistentScorer, type PersistentScorerOptions, type ScorerEvent, type ScorerStopReason,
 } from "./persistent-scorer.js";
 export { submissionCaps, checkSubmission, countCsvColumns, type SubmissionCaps } from "./submission-caps.js";
 export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "./disk-quota.js";
 export { sandboxHostUser, lookupUser, SANDBOX_USER_NAME, type HostUser } from "./sandbox-user.js";
 export {
-  SANDBOX_WORKDIR,
-  SANDBOX_DATA_DIR,
-  MAX_JOB_FILES,
-  sandboxEnv,
-  type Executor,
-  type ExecSpec,
-  type ExecResult,
+  SANDBOX_WORKDIR, SANDBOX_DATA_DIR, MAX_JOB_FILES, sandboxEnv, type Executor, type ExecSpec, type ExecResult,
 } from "./executor.js";
 export { LocalExecutor, probeBwrap, UNSAFE_WARNING, type LocalExecutorOptions } from "./local-executor.js";
 export { DockerExecutor, DEFAULT_IMAGE, type DockerExecutorOptions } from "./docker-executor.js";
@@ -40,27 +26,13 @@ export { ensureDockerEngine, type EngineHandle } from "./docker-engine.js";
 export { createExecutor, EXECUTORS, type ExecutorName, type ExecutorSettings } from "./make-executor.js";
 export { SandboxPool, type PoolOptions } from "./scheduler.js";
 export {
-  SandboxQueueClient,
-  CPU_QUEUE,
-  GPU_QUEUE,
-  QUEUE_BACKEND,
-  type QueueSubmit,
-  type QueueJobData,
+  SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueSubmit, type QueueJobData,
 } from "./queue-client.js";
 export { startSandboxWorker, type WorkerOptions, type WorkerEvent } from "./queue-worker.js";
 export {
-  writeExecution,
-  findExecution,
-  executionRow,
-  recordToRow,
-  rowToRecord,
-  type ExecutionRow,
+  writeExecution, findExecution, executionRow, recordToRow, rowToRecord, type ExecutionRow,
 } from "./record-store.js";
 export { SandboxConfig } from "./config.js";
 export {
-  SandboxError,
-  SandboxUnavailableError,
-  SandboxConfigError,
-  SandboxCancelledError,
-  DockerUnavailableError,
+  SandboxError, SandboxUnavailableError, SandboxConfigError, SandboxCancelledError, DockerUnavailableError,
 } from "./errors.js";

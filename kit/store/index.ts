@@ -1,12 +1,6 @@
 // kit/store: a workspace = one folder with one DuckDB database (schema in schema.ts).
 export {
-  Workspace,
-  openWorkspace,
-  DB_FILE,
-  quoteIdent,
-  type OpenOptions,
-  type Params,
-  type VerifyReport,
+  Workspace, openWorkspace, DB_FILE, quoteIdent, type OpenOptions, type Params, type VerifyReport,
 } from "./workspace.js";
 export type { Row } from "./values.js";
 export type { Columns } from "./column-writer.js";
@@ -18,26 +12,11 @@ export { toDanfo } from "./danfo.js";
 export { stableHash, configHash, canonicalJson } from "./hash.js";
 export { startRun, finishRun, type RunStart } from "./runs.js";
 export {
-  openRun,
-  readRun,
-  insertRun,
-  markRunning,
-  endRun,
-  RUN_TABLES,
-  type RunTable,
-  type RunStatus,
-  type StoredRun,
-  type OpenRunSpec,
-  type OpenedRun,
-  type OpenMode,
+  openRun, readRun, insertRun, markRunning, endRun, RUN_TABLES, type RunTable, type RunStatus, type StoredRun,
+  type OpenRunSpec, type OpenedRun, type OpenMode,
 } from "./run-lifecycle.js";
 export { WorkspaceConfig } from "./config.js";
 export {
-  WorkspaceError,
-  NotAWorkspaceError,
-  NewerSchemaError,
-  CorruptWorkspaceError,
-  WorkspaceLockedError,
-  ReadOnlyWorkspaceError,
-  WorkspaceClosedError,
+  WorkspaceError, NotAWorkspaceError, NewerSchemaError, CorruptWorkspaceError, WorkspaceLockedError,
+  ReadOnlyWorkspaceError, WorkspaceClosedError,
 } from "./errors.js";

@@ -3,12 +3,7 @@
 export { LoopError } from "../errors.js";
 export { loop, type LoopOptions, type LoopResult, type LoopEvent, type GenerationRecord } from "./loop.js";
 export {
-  LoopConfig,
-  LOOP_PRESETS,
-  LOOP_PRESET_SETTINGS,
-  stageSettings,
-  type LoopConfigInput,
-  type LoopPreset,
+  LoopConfig, LOOP_PRESETS, LOOP_PRESET_SETTINGS, stageSettings, type LoopConfigInput, type LoopPreset,
   type LoopStageSettings,
 } from "./loop-config.js";
 export { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";

@@ -4,41 +4,20 @@ export { trainRL, type TrainRlOptions, type TrainRlResult, type RlEvent } from "
 export { RlConfig, type RlConfigInput } from "./rl-config.js";
 export { adaptiveBounds, signedScore, AdaptiveBoundsOptions, type AdaptiveBounds } from "./adaptive-bounds.js";
 export {
-  entropicAdvantage,
-  grpoAdvantage,
-  klToUniform,
-  BETA_CAP,
-  type EntropicAdvantage,
+  entropicAdvantage, grpoAdvantage, klToUniform, BETA_CAP, type EntropicAdvantage,
 } from "./entropic-advantage.js";
 export {
-  gapPenalty,
-  gapScale,
-  penaliseReward,
-  GapPenaltyOptions,
-  METRIC_RANGES,
-  type GapInput,
-  type GapPenalty,
+  gapPenalty, gapScale, penaliseReward, GapPenaltyOptions, METRIC_RANGES, type GapInput, type GapPenalty,
 } from "./gap-penalty.js";
 export { groupRewards, type GroupRewards, type GroupRewardSettings, type RolloutOutcome } from "./group-rewards.js";
 export {
-  parentFitness,
-  drawParents,
-  eligibleParents,
-  keepTop,
-  minMaxOrHalf,
-  variance,
-  type ParentStats,
+  parentFitness, drawParents, eligibleParents, keepTop, minMaxOrHalf, variance, type ParentStats,
 } from "./parent-fitness.js";
 export { ParentStore, type ParentState, type ParentPick } from "./parent-store.js";
 export { leaderboardBounds, type LeaderboardBounds } from "./leaderboard-bounds.js";
 export { submissionHackCheck, type SubmissionHack } from "./submission-hack-check.js";
 export {
-  judgeProgram,
-  hackJudgeMessages,
-  hackJudgePrompt,
-  parseHackVerdict,
-  HACK_JUDGE_SYSTEM,
-  type HackJudgePrompt,
+  judgeProgram, hackJudgeMessages, hackJudgePrompt, parseHackVerdict, HACK_JUDGE_SYSTEM, type HackJudgePrompt,
   type HackVerdict,
 } from "./hack-judge.js";
 export { gspoUpdate, sequenceLogProb, GspoOptions, type GspoSample, type GspoStats } from "./gspo-update.js";

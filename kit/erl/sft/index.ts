@@ -6,57 +6,24 @@ export { jointRanking, type RankCandidate, type RankedCandidate } from "./joint-
 export { normaliseMessages, messagesKey, dedupExamples } from "./dedup.js";
 export { composition, PAPER_COMPOSITION, type CompositionRow } from "./composition.js";
 export {
-  renderJudgePrompt,
-  parseJudgeVerdicts,
-  judgeSegment,
-  JudgeError,
-  type JudgePrompt,
-  type JudgeStep,
-  type StepVerdict,
+  renderJudgePrompt, parseJudgeVerdicts, judgeSegment, JudgeError, type JudgePrompt, type JudgeStep, type StepVerdict,
 } from "./causal-judge.js";
 export {
-  exampleMessages,
-  assistantMessage,
-  grammarChoicesOf,
-  chatTokens,
-  tokenFilter,
-  type SftExample,
+  exampleMessages, assistantMessage, grammarChoicesOf, chatTokens, tokenFilter, type SftExample,
 } from "./sft-example.js";
 export {
-  CollectSftConfig,
-  SftTrainConfig,
-  type CollectSftConfigInput,
-  type SftTrainConfigInput,
+  CollectSftConfig, SftTrainConfig, type CollectSftConfigInput, type SftTrainConfigInput,
 } from "./sft-config.js";
 export {
-  parallelDrafts,
-  draftContext,
-  type Teachers,
-  type DraftCandidate,
-  type ParallelTaskStats,
-  type ParallelEvent,
+  parallelDrafts, draftContext, type Teachers, type DraftCandidate, type ParallelTaskStats, type ParallelEvent,
 } from "./parallel-drafts.js";
 export { evolutionSegments, type SegmentReport } from "./evolution-segments.js";
 export { collectSft, type CollectSftOptions, type CollectSftResult, type CollectEvent } from "./collect-sft.js";
 export {
-  saveDataset,
-  loadDataset,
-  listDatasets,
-  exportDataset,
-  datasetArrow,
-  datasetDanfo,
-  datasetSql,
-  DatasetExistsError,
-  DatasetNotFoundError,
-  type DatasetInfo,
-  type StoredExample,
+  saveDataset, loadDataset, listDatasets, exportDataset, datasetArrow, datasetDanfo, datasetSql, DatasetExistsError,
+  DatasetNotFoundError, type DatasetInfo, type StoredExample,
 } from "./dataset-store.js";
 export {
-  trainGrammarSft,
-  sftTrain,
-  choicesLogLik,
-  meanLogLik,
-  type SftMetrics,
-  type SftRunOptions,
+  trainGrammarSft, sftTrain, choicesLogLik, meanLogLik, type SftMetrics, type SftRunOptions,
 } from "./sft-train.js";
 export { diffDecisions, summariseShifts, type DecisionShift } from "./decision-diff.js";

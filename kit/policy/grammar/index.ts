@@ -1,27 +1,12 @@
 // The embedded LLM-free program-grammar policy (the offline default).
 export {
-  createGrammarPolicy,
-  createCheckpointPolicy,
-  grammarPolicyName,
-  logProb,
-  replayChoices,
-  runGrammarOperator,
-  type GrammarOutput,
-  type GrammarPolicy,
+  createGrammarPolicy, createCheckpointPolicy, grammarPolicyName, logProb, replayChoices, runGrammarOperator,
+  type GrammarOutput, type GrammarPolicy,
 } from "./grammar-policy.js";
 export { defaultGrammarParams } from "./default-params.js";
 export {
-  gradientStep,
-  logSoftmax,
-  decisionLogits,
-  choiceLogProb,
-  genericDecision,
-  paramsFromJson,
-  paramsToJson,
-  GrammarParamsError,
-  type GrammarChoice,
-  type GrammarParams,
-  type GradientOptions,
+  gradientStep, logSoftmax, decisionLogits, choiceLogProb, genericDecision, paramsFromJson, paramsToJson,
+  GrammarParamsError, type GrammarChoice, type GrammarParams, type GradientOptions,
 } from "./params.js";
 export { decisionFeatures, shapeFeatures, parentFeatures } from "./decision-features.js";
 export { Chooser, GrammarReplayError, type TraceStep } from "./chooser.js";
@@ -31,23 +16,11 @@ export { draftSpec, safeSpec, normaliseSpec } from "./draft.js";
 export { improveSpec, applicableEdits, IMPROVE_EDITS, type ImproveEdit } from "./improve.js";
 export { crossoverSpecs, unionFeatures, CROSSOVER_MODES } from "./crossover.js";
 export {
-  classifyFailure,
-  debugSpec,
-  applicableRepairs,
-  REPAIRS_BY_KIND,
-  FAILURE_KINDS,
-  DEBUG_REPAIRS,
-  type FailureKind,
+  classifyFailure, debugSpec, applicableRepairs, REPAIRS_BY_KIND, FAILURE_KINDS, DEBUG_REPAIRS, type FailureKind,
   type DebugRepair,
 } from "./debug.js";
 export { taskShape, familiesFor, type TaskShape } from "./task-shape.js";
 export { PARAM_GRIDS, defaultModel } from "./model-grid.js";
 export {
-  methodFamily,
-  isSolutionSpec,
-  MODEL_FAMILIES,
-  type SolutionSpec,
-  type ModelSpec,
-  type FeatureSpec,
-  type ModelFamily,
+  methodFamily, isSolutionSpec, MODEL_FAMILIES, type SolutionSpec, type ModelSpec, type FeatureSpec, type ModelFamily,
 } from "./spec.js";

@@ -7,26 +7,11 @@ export { renderMetric, wantsProbability, scoreFragment, KNOWN_METRICS, type Rend
 export { featureFragments } from "./features.js";
 export { modelImports, modelFragments, fitPredict } from "./models.js";
 export {
-  unseenGroups,
-  groupSplits,
-  timeSplits,
-  folds,
-  iidFoldData,
-  honestFoldData,
-  validateModels,
-  finalScore,
+  unseenGroups, groupSplits, timeSplits, folds, iidFoldData, honestFoldData, validateModels, finalScore,
 } from "./validation.js";
 export {
-  stacks,
-  stackMatrix,
-  convexStack,
-  linearStacker,
-  timeSeriesStacker,
-  metaModel,
-  combine,
-  iidOutOfFold,
-  forwardOutOfFold,
-  type Stacker,
+  stacks, stackMatrix, convexStack, linearStacker, timeSeriesStacker, metaModel, combine, iidOutOfFold,
+  forwardOutOfFold, type Stacker,
 } from "./ensemble.js";
 export { featurise, refit } from "./fit.js";
 export { submissionColumns, alignToSample, writeSubmission, traceComment, TRACE_PREFIX } from "./submission.js";
