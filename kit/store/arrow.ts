@@ -15,7 +15,9 @@ import {
 } from "apache-arrow";
 import { DuckDBTypeId, type DuckDBType } from "@duckdb/node-api";
 import { WorkspaceError } from "./errors.js";
-import { quoteIdent, type Params, type Workspace } from "./workspace.js";
+import { quoteIdent } from "./quote-ident.js";
+import type { Params } from "./values.js";
+import type { Workspace } from "./workspace.js";
 
 /**
  * Arrow in and out. @duckdb/node-api has no Arrow bridge and the arrow extension cannot be

@@ -1,4 +1,5 @@
-import type { Params, Workspace } from "./workspace.js";
+import type { Params } from "./values.js";
+import type { Workspace } from "./workspace.js";
 
 /**
  * A danfojs DataFrame of any query, for notebooks. danfojs-node pulls in TensorFlow.js,

@@ -1,8 +1,10 @@
 // kit/store: a workspace = one folder with one DuckDB database (schema in schema.ts).
-export {
-  Workspace, openWorkspace, DB_FILE, quoteIdent, type OpenOptions, type Params, type VerifyReport,
-} from "./workspace.js";
-export type { Row } from "./values.js";
+export { Workspace, openWorkspace } from "./workspace.js";
+export { DB_FILE } from "./workspace-files.js";
+export { quoteIdent } from "./quote-ident.js";
+export type { OpenOptions } from "./open-options.js";
+export type { VerifyReport } from "./verify-tables.js";
+export type { Row, Params } from "./values.js";
 export type { Columns } from "./column-writer.js";
 export { MIGRATIONS, SCHEMA_VERSION, TABLES, type TableName, type Migration } from "./schema.js";
 export { tableCounts } from "./table-counts.js";

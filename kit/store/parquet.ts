@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { WorkspaceError } from "./errors.js";
-import { quoteIdent, type Workspace } from "./workspace.js";
+import { quoteIdent } from "./quote-ident.js";
+import type { Workspace } from "./workspace.js";
 
 function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;

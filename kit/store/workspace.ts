@@ -13,12 +13,6 @@ import { toPlain, type Params, type Row } from "./values.js";
 import { verifyTables, type VerifyReport } from "./verify-tables.js";
 import { DB_FILE, LOCK_FILE } from "./workspace-files.js";
 
-export { DB_FILE } from "./workspace-files.js";
-export { quoteIdent } from "./quote-ident.js";
-export type { Params } from "./values.js";
-export type { VerifyReport } from "./verify-tables.js";
-export type { OpenOptions } from "./open-options.js";
-
 /** DuckDB's vector size: the appender takes whole data chunks of at most this many rows. */
 const CHUNK_ROWS = 2048;
 /** Writer handles this process holds, by folder (see `Workspace.open`, step 2). */
