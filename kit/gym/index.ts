@@ -31,6 +31,5 @@ export {
   type GateAxis, type GateVerdict, type GatePrompt, type SemanticReview,
 } from "./semantic-gate.js";
 export { recordTaskReview } from "./record-review.js";
-export { taskDirections, type TaskRow, type TaskReviewRow } from "./task-store.js";
+export { taskDirections, storedTaskDir, type TaskRow, type TaskReviewRow } from "./task-store.js";
 export { importMlebench, liteLeaderboardPath, liteCompetitions, leaderboardHigherIsBetter } from "./mlebench-import.js";
-export { storedTaskDir } from "./task-dir-store.js";

@@ -49,3 +49,12 @@ export async function taskDirections(ws: Workspace): Promise<Map<string, boolean
   );
   return new Map(rows.map((r) => [r.task_id, r.higher_is_better]));
 }
+
+/**
+ * The folder a task of this workspace was built or loaded from, or null when the workspace holds no row
+ * for it or the row has no folder. kit/erl reloads the tasks of stored runs with it.
+ */
+export async function storedTaskDir(ws: Workspace, taskId: string): Promise<string | null> {
+  const [row] = await ws.query<{ dir: string | null }>("SELECT dir FROM tasks WHERE task_id = $t", { t: taskId });
+  return row?.dir ?? null;
+}
