@@ -1,15 +1,8 @@
 import type { Command } from "commander";
 import { createTwoFilesPatch } from "diff";
-import {
-  cardTableRow,
-  nodeIdsOfRun,
-  nodeTableRow,
-  runExists,
-  type CardTableRow,
-  type NodeTableRow,
-} from "../evo/index.js";
+import { cardTableRow, nodeIdsOfRun, nodeTableRow, type CardTableRow, type NodeTableRow } from "../evo/index.js";
 import { executionRow, type ExecutionRow } from "../sandbox/index.js";
-import { openWorkspace, type Workspace } from "../store/index.js";
+import { openWorkspace, readRun, type Workspace } from "../store/index.js";
 import { formatNumber } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
@@ -25,7 +18,7 @@ export interface NodeDetail {
 async function nodeRow(ws: Workspace, runId: string, nodeId: string): Promise<NodeTableRow> {
   const row = await nodeTableRow(ws, runId, nodeId);
   if (row) return row;
-  if (!(await runExists(ws, runId)))
+  if (!(await readRun(ws, "runs", runId)))
     throw new UsageError(
       `run "${runId}" is not in workspace ${ws.dir}. List runs with: openmle runs list --workspace ${ws.dir}`,
     );

@@ -44,6 +44,6 @@ export {
 } from "./stored-runs-store.js";
 export { readJudgeCache, writeJudgeCache, type JudgeCacheEntry } from "./judge-cache-store.js";
 export {
-  runNodeCounts, countRuns, runExists, nodeTableRow, nodeIdsOfRun, cardTableRow, familyBoard, type RunNodeCounts,
+  runNodeCounts, countRuns, nodeTableRow, nodeIdsOfRun, cardTableRow, familyBoard, type RunNodeCounts,
   type NodeTableRow, type CardTableRow, type FamilyBoardRow,
 } from "./run-view-store.js";

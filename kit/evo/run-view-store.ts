@@ -101,11 +101,6 @@ export async function countRuns(ws: Workspace): Promise<number> {
   return (await ws.query<{ n: number }>("SELECT count(*) AS n FROM runs"))[0]!.n;
 }
 
-/** Whether the workspace holds a run of this id. */
-export async function runExists(ws: Workspace, runId: string): Promise<boolean> {
-  return (await ws.query("SELECT 1 FROM runs WHERE run_id = $r", { r: runId })).length > 0;
-}
-
 /** One node of a run, or null. */
 export async function nodeTableRow(ws: Workspace, runId: string, nodeId: string): Promise<NodeTableRow | null> {
   const [row] = await ws.query<NodeTableRow>("SELECT * FROM nodes WHERE run_id = $r AND node_id = $n", {

@@ -56,6 +56,11 @@ describe("openRun / endRun", () => {
     expect((await readRun(ws, "loops", "L1"))!.status).toBe("finished");
   });
 
+  it("resume without the caller's error throws the store's, naming the table and id", async () => {
+    const ws = await fresh();
+    await expect(openRun(ws, spec({ mode: "resume", notFound: undefined }))).rejects.toThrow(/no loops row "L1"/);
+  });
+
   it("ends a run with its summary where the table keeps one (runs, rl_runs)", async () => {
     const ws = await fresh();
     const columns = () => ({ task_id: "cars", harness: "openmle", policy: "grammar", seed: 1 });

@@ -1,3 +1,4 @@
+import { WorkspaceError } from "./errors.js";
 import { configHash } from "./hash.js";
 import type { Row } from "./values.js";
 import type { Workspace } from "./workspace.js";
@@ -94,8 +95,8 @@ export interface OpenRunSpec<C> {
   readonly columns: (config: C) => Row;
   /** Compares a stored row with this call's arguments; throws the caller's typed error on a mismatch. */
   readonly check?: (stored: StoredRun) => void;
-  /** The caller's typed error for `resume` of an id that is not stored. */
-  readonly notFound: () => Error;
+  /** The caller's typed error for `resume` of an id that is not stored (default: a WorkspaceError). */
+  readonly notFound?: () => Error;
   /** Runs between the checks and the row's write, e.g. the caller's own checks (resumed tells which). */
   readonly before?: (resumed: boolean, config: C) => Promise<void>;
   readonly now?: () => number;
@@ -116,7 +117,9 @@ export interface OpenedRun<C> {
  */
 export async function openRun<C>(ws: Workspace, spec: OpenRunSpec<C>): Promise<OpenedRun<C>> {
   const stored = spec.mode === "new" ? null : await readRun(ws, spec.table, spec.id);
-  if (spec.mode === "resume" && !stored) throw spec.notFound();
+  if (spec.mode === "resume" && !stored) {
+    throw spec.notFound?.() ?? new WorkspaceError(`no ${spec.table} row "${spec.id}" in ${ws.dir} to resume`, ws.dir);
+  }
   if (stored) spec.check?.(stored);
   const config = stored ? spec.resumed(stored.config, stored.row) : spec.fresh();
   await spec.before?.(!!stored, config);

@@ -34,7 +34,6 @@ export async function openLoop(
         );
       }
     },
-    notFound: () => new LoopError(`no loop "${loopId}" in this workspace: pass the id of a loop it holds`),
     now,
   });
   return run.config;
