@@ -1,12 +1,13 @@
 import type { EvoNode } from "../../../evo/index.js";
 import { buildCard } from "../../../evo/index.js";
+import { storedTaskDir } from "../../../gym/index.js";
 import type { TaskPackage } from "../../../gym/types.js";
 import { finishRun, startRun, type Workspace } from "../../../store/index.js";
 
 /** Store a hand-written tree as a finished run (runs, nodes, cards), the way evolve writes it. */
 export async function writeStoredRun(ws: Workspace, runId: string, task: TaskPackage, nodes: readonly EvoNode[]): Promise<void> {
   await startRun(ws, { runId, taskId: task.meta.id, harness: "openmle", policy: "grammar", seed: 0, config: { steps: nodes.length } });
-  if (!(await ws.query("SELECT 1 FROM tasks WHERE task_id = $t", { t: task.meta.id })).length) {
+  if ((await storedTaskDir(ws, task.meta.id)) === null) {
     await ws.append("tasks", [{ task_id: task.meta.id, name: task.meta.name, modality: task.meta.modality, metric: task.meta.metric, higher_is_better: task.meta.higherIsBetter, dir: task.dir }]);
   }
   for (const [i, n] of nodes.entries()) {
