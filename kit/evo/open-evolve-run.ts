@@ -57,8 +57,8 @@ export async function openEvolveRun(ws: Workspace, o: EvolveRunSpec): Promise<Op
         `run "${id}" is not in workspace ${ws.dir}. ` +
           `List runs with: openmle workspace query ${ws.dir} "SELECT run_id FROM runs".`,
       ),
-    before: async (resumed) => {
-      if (!resumed) return;
+    before: async (stored) => {
+      if (!stored) return;
       nodes = await loadNodes(ws, id);
       await detachOrphanExecutions(ws, id);
     },

@@ -97,8 +97,8 @@ export interface OpenRunSpec<C> {
   readonly check?: (stored: StoredRun) => void;
   /** The caller's typed error for `resume` of an id that is not stored (default: a WorkspaceError). */
   readonly notFound?: () => Error;
-  /** Runs between the checks and the row's write, e.g. the caller's own checks (resumed tells which). */
-  readonly before?: (resumed: boolean, config: C) => Promise<void>;
+  /** Runs between the checks and the row's write: the caller's own checks and loads (stored: null when new). */
+  readonly before?: (stored: StoredRun | null, config: C) => Promise<void>;
   readonly now?: () => number;
 }
 
@@ -122,7 +122,7 @@ export async function openRun<C>(ws: Workspace, spec: OpenRunSpec<C>): Promise<O
   }
   if (stored) spec.check?.(stored);
   const config = stored ? spec.resumed(stored.config, stored.row) : spec.fresh();
-  await spec.before?.(!!stored, config);
+  await spec.before?.(stored, config);
   if (stored) await markRunning(ws, spec.table, spec.id);
   else await insertRun(ws, spec.table, { id: spec.id, config, columns: spec.columns(config), now: spec.now });
   return { id: spec.id, config, resumed: !!stored, stored };

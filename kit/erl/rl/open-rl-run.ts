@@ -1,5 +1,5 @@
 import type { GrammarParams } from "../../policy/grammar/index.js";
-import { openRun, type Row, type Workspace } from "../../store/index.js";
+import { openRun, type Workspace } from "../../store/index.js";
 import { checkpointExists } from "../checkpoint-store.js";
 import { loadCheckpoint, resolvePolicyParams } from "../checkpoints.js";
 import { CheckpointExistsError, ErlError } from "../errors.js";
@@ -33,7 +33,6 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
   const taskIds = opts.tasks.map((t) => t.meta.id);
   const from = opts.from ?? "default";
   const id = opts.resume ?? opts.runId ?? `rl-${Math.floor(now()).toString(36)}`;
-  let stored: Readonly<Row> | undefined;
   let state: Omit<RlStart, "runId" | "cfg"> | undefined;
   const run = await openRun<RlConfig>(ws, {
     table: "rl_runs",
@@ -50,7 +49,6 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
       seed: cfg.seed,
     }),
     check: ({ row }) => {
-      stored = row;
       const tasks = JSON.parse(row.tasks as string) as string[];
       if (tasks.join(",") !== taskIds.join(","))
         throw new ErlError(`RL run "${id}" trained on ${tasks.join(",")}: pass --tasks ${tasks.join(",")}`);
@@ -62,8 +60,8 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
         `RL run "${id}" is not in workspace ${ws.dir}: list runs with openmle ` +
           `workspace query ${ws.dir} "SELECT run_id FROM rl_runs"`,
       ),
-    before: async (resumed, cfg) => {
-      if (resumed) {
+    before: async (stored, cfg) => {
+      if (stored) {
         const st = await readResumeState(
           ws,
           id,
@@ -72,7 +70,7 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
         );
         const params = st.checkpoint
           ? (await loadCheckpoint(ws, st.checkpoint)).params
-          : (await resolvePolicyParams(stored!.from_checkpoint as string, ws)).params;
+          : (await resolvePolicyParams(stored.row.from_checkpoint as string, ws)).params;
         state = {
           params,
           version: st.step,
