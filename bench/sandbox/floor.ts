@@ -10,9 +10,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadTask, packageHash } from "../../kit/gym/index.js";
-import { LocalExecutor, runSandbox, classifyExecution, idempotencyKey, resolveLimits, sandboxEnv, SANDBOX_DATA_DIR, SANDBOX_WORKDIR } from "../../kit/sandbox/index.js";
+import {
+  LocalExecutor,
+  runSandbox,
+  classifyExecution,
+  idempotencyKey,
+  resolveLimits,
+  sandboxEnv,
+  SANDBOX_DATA_DIR,
+  SANDBOX_WORKDIR,
+} from "../../kit/sandbox/index.js";
 import { bwrapArgs } from "../../kit/sandbox/bwrap-args.js";
-import { JobCgroup } from "../../kit/sandbox/cgroup.js";
+import { JobCgroup } from "../../kit/jail/index.js";
 import { listArtifacts } from "../../kit/sandbox/artifacts.js";
 import { PYTHON } from "../../kit/sandbox/local-executor.js";
 import { TINY_TASK_DIR } from "../../kit/sandbox/test-helpers.js";
@@ -40,12 +49,20 @@ const floorArgs = bwrapArgs({
 function bareBwrap(): Promise<number> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const c = spawn("bwrap", floorArgs, { cwd: floorDir, env: { PATH: "/usr/bin:/bin" }, stdio: ["ignore", "pipe", "pipe"] });
+    const c = spawn("bwrap", floorArgs, {
+      cwd: floorDir,
+      env: { PATH: "/usr/bin:/bin" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     c.stdout.on("data", (d: Buffer) => (out += d.toString()));
     c.stderr.resume();
     c.on("error", reject);
-    c.on("close", (code) => (code === 0 && out.includes("Final Validation Score") ? resolve(performance.now() - t0) : reject(new Error(`bare bwrap exited ${code}`))));
+    c.on("close", (code) =>
+      code === 0 && out.includes("Final Validation Score")
+        ? resolve(performance.now() - t0)
+        : reject(new Error(`bare bwrap exited ${code}`)),
+    );
   });
 }
 async function kit(i: number): Promise<number> {
@@ -58,7 +75,16 @@ async function kit(i: number): Promise<number> {
 
 /** The kit's own steps around the program, timed one by one (median over `reps`). */
 function kitSteps(n: number): Record<string, number> {
-  const steps: Record<string, number[]> = { "idempotency key": [], "job folder + code": [], "cgroup create": [], "cgroup stats": [], "cgroup remove": [], "classify": [], "artifacts": [], "clean-up": [] };
+  const steps: Record<string, number[]> = {
+    "idempotency key": [],
+    "job folder + code": [],
+    "cgroup create": [],
+    "cgroup stats": [],
+    "cgroup remove": [],
+    classify: [],
+    artifacts: [],
+    "clean-up": [],
+  };
   const time = (name: string, fn: () => void) => {
     const t = performance.now();
     fn();
@@ -66,7 +92,15 @@ function kitSteps(n: number): Record<string, number> {
   };
   const root = join(tmpdir(), "openmle-jobs");
   for (let i = 0; i < n; i++) {
-    time("idempotency key", () => idempotencyKey({ taskId: task.meta.id, taskHash: packageHash(task.dir), code: `${TRIVIAL}# ${i}\n`, limits, backend: "local" }));
+    time("idempotency key", () =>
+      idempotencyKey({
+        taskId: task.meta.id,
+        taskHash: packageHash(task.dir),
+        code: `${TRIVIAL}# ${i}\n`,
+        limits,
+        backend: "local",
+      }),
+    );
     let jobDir = "";
     time("job folder + code", () => {
       mkdirSync(root, { recursive: true });
@@ -78,14 +112,32 @@ function kitSteps(n: number): Record<string, number> {
     time("cgroup create", () => (cg = JobCgroup.create(randomUUID(), limits.memoryMb)));
     time("cgroup stats", () => (cg as JobCgroup | null)?.stats());
     time("cgroup remove", () => (cg as JobCgroup | null)?.remove());
-    time("classify", () => classifyExecution({ codeMissing: false, outcome: { exitCode: 0, signal: null, timedOut: false, oomKilled: false, sandboxError: null, stdout: "Final Validation Score: 0\n", stderr: "" }, submissionFound: false }));
+    time("classify", () =>
+      classifyExecution({
+        codeMissing: false,
+        outcome: {
+          exitCode: 0,
+          signal: null,
+          timedOut: false,
+          oomKilled: false,
+          sandboxError: null,
+          stdout: "Final Validation Score: 0\n",
+          stderr: "",
+        },
+        submissionFound: false,
+      }),
+    );
     time("artifacts", () => listArtifacts(jobDir));
     time("clean-up", () => rmSync(jobDir, { recursive: true, force: true }));
   }
   return Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, median(v)]));
 }
 
-console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; cgroup ${JobCgroup.available() ? "available" : "unavailable"}`);
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}; cgroup ${JobCgroup.available() ? "available" : "unavailable"}`,
+);
 await kit(-1); // warm-up
 await bareBwrap();
 const bareT: number[] = [];
@@ -101,10 +153,22 @@ for (let i = 0; i < reps; i++) {
   }
 }
 const ratio = median(kitT) / median(bareT);
-console.log(`bare bwrap (executor's arguments)  ${ms(median(bareT))}   runSandbox ${ms(median(kitT))}   median of ${reps}, alternating`);
-console.log(`ratio runSandbox / bare bwrap  ${ratio.toFixed(2)}×  (goal ≤ ${GOAL}×: ${ratio <= GOAL ? "met" : "not met"})`);
+console.log(
+  `bare bwrap (executor's arguments)  ${ms(median(bareT))}   runSandbox ${ms(median(kitT))}   median of ${reps}, alternating`,
+);
+console.log(
+  `ratio runSandbox / bare bwrap  ${ratio.toFixed(2)}×  (goal ≤ ${GOAL}×: ${ratio <= GOAL ? "met" : "not met"})`,
+);
 const steps = kitSteps(reps);
 const total = Object.values(steps).reduce((s, x) => s + x, 0);
-console.log(`kit's own steps (median each): ${Object.entries(steps).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ")} → ${ms(total)} (goal < 3 ms)`);
-console.log(`load average after: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+console.log(
+  `kit's own steps (median each): ${Object.entries(steps)
+    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+    .join(", ")} → ${ms(total)} (goal < 3 ms)`,
+);
+console.log(
+  `load average after: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);
 rmSync(floorDir, { recursive: true, force: true });

@@ -14,6 +14,10 @@ export const CLI_WORDS: readonly (readonly [RegExp, string])[] = [
     "Export the key in OPENAI_API_KEY, or name another variable with --api-key-env NAME.",
   ],
   [/\bllm\.apiKeyEnv\b/g, "--api-key-env"],
+  [
+    /call trustPackages\(true\) \(or set OPENMLE_TRUST_PACKAGES=1\)/g,
+    "pass --trust-package (or set OPENMLE_TRUST_PACKAGES=1)",
+  ],
   // Settings without a flag of their own: say where they are set.
   [
     /\bllm\.(concurrency|maxRetries|timeoutMs|retryBaseDelayMs|retryMaxDelayMs|maxRetryAfterMs)\b/g,

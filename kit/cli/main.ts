@@ -12,7 +12,7 @@ import { registerReport } from "./report-cmd.js";
 import { registerRuns } from "./runs-cmd.js";
 import { registerRl } from "./rl-cmd.js";
 import { registerLoop } from "./loop-cmd.js";
-import { runCli } from "./run-cli.js";
+import { addTrustPackage, runCli } from "./run-cli.js";
 import { registerSandbox } from "./sandbox-cmd.js";
 import { registerServe } from "./serve-cmd.js";
 import { registerSft } from "./sft-cmd.js";
@@ -43,5 +43,6 @@ registerEvaluate(program);
 registerReport(program);
 registerServe(program);
 registerConfig(program);
+addTrustPackage(program);
 
 await runCli(program, process.argv);

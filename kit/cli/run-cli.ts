@@ -3,6 +3,7 @@ import { WorkspaceError } from "../store/index.js";
 import { inCliWords } from "./cli-words.js";
 import { snakeKeys } from "./json-case.js";
 import { KitError } from "../util/index.js";
+import { trustPackages } from "../gym/index.js";
 
 /** Known errors print one clear line and exit 1; anything else keeps its stack (a bug). */
 export async function runCli(program: Command, argv: string[]): Promise<void> {
@@ -30,4 +31,26 @@ export class UsageError extends KitError {}
  */
 export function output(json: boolean, value: unknown, human: () => string, opts: { rawKeys?: boolean } = {}): void {
   process.stdout.write(json ? `${JSON.stringify(opts.rawKeys ? value : snakeKeys(value), null, 2)}\n` : `${human()}\n`);
+}
+
+/** Commands that never run a package's code (no task is loaded, built, checked or scored). */
+const NO_PACKAGE_CODE = /^(workspace|runs|node|config|report|serve|llm)\b/;
+
+/**
+ * `--trust-package` on every command that may run a package's prepare.py or metric.py: where the jail
+ * (bubblewrap with user namespaces) cannot be had, that code then runs on the host with a warning instead of
+ * being refused. Where the jail works it is used regardless.
+ */
+export function addTrustPackage(program: Command): void {
+  const leaves = (c: Command, path: string): [Command, string][] =>
+    c.commands.length ? c.commands.flatMap((s) => leaves(s, `${path} ${s.name()}`.trim())) : [[c, path]];
+  for (const [cmd, path] of program.commands.flatMap((c) => leaves(c, c.name())))
+    if (!NO_PACKAGE_CODE.test(path))
+      cmd.option(
+        "--trust-package",
+        "without a usable jail (bubblewrap), run the task package's own code on this host instead of refusing",
+      );
+  program.hook("preAction", (_root, action) => {
+    if (action.opts().trustPackage) trustPackages(true);
+  });
 }

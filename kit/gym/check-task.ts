@@ -5,7 +5,7 @@ import { METRIC_CHECKS, type CheckResult, type QualityReport } from "./check-res
 import { GymError, PythonTimeoutError } from "./errors.js";
 import { diffTrees, hashTree } from "./hash-tree.js";
 import { packagePaths } from "./load-task.js";
-import { runHarness } from "./python.js";
+import { runHarness } from "./package-harness.js";
 import { runPrepare } from "./run-prepare.js";
 import type { TaskPackage } from "./types.js";
 import { verifyMetric } from "./verify-metric.js";
@@ -50,19 +50,23 @@ export async function checkTask(task: TaskPackage, opts: CheckOptions = {}): Pro
 
 async function dataChecks(task: TaskPackage): Promise<CheckResult[]> {
   const m = task.meta;
-  const r = await runHarness<{ ok: boolean; message?: string; checks: CheckResult[] }>("task_checks.py", [
-    task.publicDir,
-    packagePaths(task.dir).answers,
-    JSON.stringify({
-      id_column: m.idColumn,
-      train_target: m.trainTarget,
-      target_columns: m.targetColumns,
-      task_type: m.taskType,
-      train: m.files.train.endsWith(".csv") ? m.files.train : "train.csv",
-      test: m.files.test.endsWith(".csv") ? m.files.test : "test.csv",
-      sample: m.files.sampleSubmission,
-    }),
-  ]);
+  const r = await runHarness<{ ok: boolean; message?: string; checks: CheckResult[] }>(
+    "task_checks.py",
+    [
+      task.publicDir,
+      packagePaths(task.dir).answers,
+      JSON.stringify({
+        id_column: m.idColumn,
+        train_target: m.trainTarget,
+        target_columns: m.targetColumns,
+        task_type: m.taskType,
+        train: m.files.train.endsWith(".csv") ? m.files.train : "train.csv",
+        test: m.files.test.endsWith(".csv") ? m.files.test : "test.csv",
+        sample: m.files.sampleSubmission,
+      }),
+    ],
+    { stage: "check", file: task.publicDir, read: [task.publicDir, packagePaths(task.dir).answers] },
+  );
   if (!r.ok)
     throw new GymError(
       `data checks of ${task.dir} failed to run: ${r.message}. Fix: data/public must hold readable ` +
@@ -100,6 +104,7 @@ export async function prepareDeterminism(
       for (const run of ["a", "b"])
         await runPrepare(p.prepare, p.raw, join(tmp, run, "public"), join(tmp, run, "private"), {
           timeoutMs: opts.prepareTimeoutMs,
+          stage: "check",
         });
     } catch (e) {
       if (!(e instanceof PythonTimeoutError)) throw e;

@@ -39,3 +39,25 @@ export class PythonTimeoutError extends PythonError {
     super(message, path);
   }
 }
+
+/** Where a package's own code was running when it misbehaved (named in PackageCodeError). */
+export type PackageStage = "prepare" | "metric inspect" | "probe" | "profile" | "verify" | "check" | "score" | "import";
+
+/**
+ * A package's code (prepare.py, metric.py, or a kit harness that imports them) was stopped by its jail: it went
+ * past its memory cap, disk quota or time limit, or left links or special files in its output. Names the stage,
+ * the file and what was refused.
+ */
+export class PackageCodeError extends GymError {
+  constructor(
+    message: string,
+    path: string,
+    readonly stage: PackageStage,
+    readonly refused: string,
+  ) {
+    super(message, path);
+  }
+}
+
+/** The jail for package code cannot be had here, and running package code on the host was not allowed. */
+export class PackageJailUnavailableError extends GymError {}

@@ -20,8 +20,11 @@ export { runPrepare } from "./run-prepare.js";
 export { type SplitSpec as SplitSpecType } from "./task-spec.js";
 export { PYTHON, projectRoot, pythonHelper } from "./python.js";
 export {
+  runHarness, trustPackages, configurePackageJail, PackageJailConfig, type HarnessJail,
+} from "./package-harness.js";
+export {
   GymError, TaskPackageError, MetricLoadError, TaskSpecError, PrepareError, UnknownTaskError, PythonError,
-  PythonTimeoutError,
+  PythonTimeoutError, PackageCodeError, PackageJailUnavailableError, type PackageStage,
 } from "./errors.js";
 export { checkTask, prepareDeterminism, type CheckOptions } from "./check-task.js";
 export { metricChecks, verifyMetric, type VerifyOutput } from "./verify-metric.js";

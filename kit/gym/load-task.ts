@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { MetricLoadError, PythonError, TaskPackageError } from "./errors.js";
 import { inferHigherIsBetter, inferMeta, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
-import { runHarness } from "./python.js";
+import { runHarness } from "./package-harness.js";
 import type { TaskMeta, TaskPackage } from "./types.js";
 
 export const TASK_JSON = "task.json";
@@ -88,10 +88,11 @@ function readTaskJson(file: string): TaskMeta {
 
 /** Inspect utils/metric.py: the class found by its methods, its constructor defaults. */
 export async function inspectMetric(metricPy: string): Promise<MetricInfo> {
-  const r = await runHarness<{ ok: boolean; message?: string } & MetricInfo>("metric_harness.py", [
-    "inspect",
-    metricPy,
-  ]);
+  const r = await runHarness<{ ok: boolean; message?: string } & MetricInfo>(
+    "metric_harness.py",
+    ["inspect", metricPy],
+    { stage: "metric inspect", file: metricPy, read: [dirname(metricPy)] },
+  );
   if (!r.ok) throw new MetricLoadError(r.message ?? `cannot load ${metricPy}`, metricPy);
   return r;
 }
@@ -110,11 +111,11 @@ export async function probeMetric(metricPy: string, sampleCsv: string, p: DataPr
     target_unique: p.target?.unique ?? 0,
     classes: p.target?.classes ?? null,
   };
-  const r = await runHarness<{ ok: boolean; matches?: string[] }>("metric_probe.py", [
-    metricPy,
-    sampleCsv,
-    JSON.stringify(opts),
-  ]);
+  const r = await runHarness<{ ok: boolean; matches?: string[] }>(
+    "metric_probe.py",
+    [metricPy, sampleCsv, JSON.stringify(opts)],
+    { stage: "probe", file: metricPy, read: [dirname(metricPy), sampleCsv] },
+  );
   return r.ok ? (r.matches ?? []) : [];
 }
 
@@ -123,10 +124,11 @@ export async function profilePublic(
   publicDir: string,
   opts: { idColumn?: string; trainTarget?: string } = {},
 ): Promise<DataProfile> {
-  const r = await runHarness<{ ok: boolean; message?: string } & DataProfile>("task_profile.py", [
-    publicDir,
-    JSON.stringify({ id_column: opts.idColumn ?? null, train_target: opts.trainTarget ?? null }),
-  ]);
+  const r = await runHarness<{ ok: boolean; message?: string } & DataProfile>(
+    "task_profile.py",
+    [publicDir, JSON.stringify({ id_column: opts.idColumn ?? null, train_target: opts.trainTarget ?? null })],
+    { stage: "profile", file: publicDir, read: [publicDir] },
+  );
   if (!r.ok)
     throw new TaskPackageError(
       `cannot profile ${publicDir}: ${r.message}. Fix: data/public needs sample_submission.csv and ` +

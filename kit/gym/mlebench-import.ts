@@ -138,7 +138,7 @@ export async function importMlebench(
     copyFileSync(join(comp, "prepare.py"), join(tmp, "utils", "mlebench_prepare.py"));
     copyFileSync(join(comp, "grade.py"), join(tmp, "utils", "mlebench_grade.py"));
     writeFileSync(p.prepare, wrapperPrepare(answers));
-    await runPrepare(p.prepare, p.raw, p.publicDir, p.privateDir);
+    await runPrepare(p.prepare, p.raw, p.publicDir, p.privateDir, { stage: "import" });
     copyFileSync(join(comp, "description.md"), join(p.publicDir, "description.txt"));
     if (board) copyFileSync(board, join(tmp, "leaderboard.csv"));
     const profile = await profilePublic(p.publicDir);

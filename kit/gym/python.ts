@@ -119,32 +119,35 @@ export function runPython(
   });
 }
 
-/** Run a harness that prints `OPENMLE_RESULT <json>` as its last result line; parse that JSON. */
-export async function runHarness<T>(
-  script: string,
-  args: readonly string[],
-  opts: { cwd?: string; timeoutMs?: number } = {},
-): Promise<T> {
-  const run = await runPython([pythonHelper(script), ...args], opts);
-  if (run.timedOut) {
-    const s = (opts.timeoutMs ?? 300_000) / 1000;
-    throw new PythonTimeoutError(
-      `${script} ${args[0] ?? ""} ran past its ${s} s limit; it and its child processes were stopped ` +
-        `(SIGTERM, then SIGKILL).`,
-      pythonHelper(script),
-      s,
-    );
-  }
+/** The `OPENMLE_RESULT <json>` line a harness prints as its last result, parsed; throws naming `what`. */
+export function harnessResult<T>(run: PythonRun, what: string, file: string): T {
   const line = run.stdout
     .split("\n")
     .reverse()
     .find((l) => l.startsWith("OPENMLE_RESULT "));
   if (!line) {
     const tail = (run.stderr || run.stdout).trim().split("\n").slice(-5).join(" | ");
-    throw new PythonError(
-      `${script} ${args[0] ?? ""} produced no result (exit ${run.code}): ${tail}`,
-      pythonHelper(script),
-    );
+    throw new PythonError(`${what} produced no result (exit ${run.code}): ${tail}`, file);
   }
   return JSON.parse(line.slice("OPENMLE_RESULT ".length)) as T;
+}
+
+/**
+ * Run one of the kit's OWN harnesses on the host (no package code: e.g. builtin_raw.py materialising a
+ * built-in dataset). Anything that imports a package's prepare.py or metric.py goes through package-harness.ts.
+ */
+export async function runKitHarness<T>(
+  script: string,
+  args: readonly string[],
+  opts: { timeoutMs?: number } = {},
+): Promise<T> {
+  const run = await runPython([pythonHelper(script), ...args], opts);
+  const what = `${script} ${args[0] ?? ""}`;
+  if (run.timedOut)
+    throw new PythonTimeoutError(
+      `${what} ran past its ${(opts.timeoutMs ?? 300_000) / 1000} s limit; stopped.`,
+      pythonHelper(script),
+      (opts.timeoutMs ?? 300_000) / 1000,
+    );
+  return harnessResult<T>(run, what, pythonHelper(script));
 }

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { MetricLoadError, PythonError } from "./errors.js";
 import { packagePaths } from "./load-task.js";
-import { runHarness } from "./python.js";
+import { runHarness } from "./package-harness.js";
 import type { TaskPackage } from "./types.js";
 
 /** A score, or a typed scoring failure carrying the metric's own message. */
@@ -31,13 +31,11 @@ export async function scoreSubmission(task: TaskPackage, submissionCsv: string):
   const p = packagePaths(task.dir);
   if (!existsSync(submissionCsv))
     return { ok: false, kind: "invalid", message: `no submission file at ${submissionCsv}` };
-  const r = await runHarness<{ ok: boolean; score?: number; kind?: string; message?: string }>("metric_harness.py", [
-    "score",
-    p.metric,
-    p.answers,
-    submissionCsv,
-    JSON.stringify(metricOptions(task)),
-  ]);
+  const r = await runHarness<{ ok: boolean; score?: number; kind?: string; message?: string }>(
+    "metric_harness.py",
+    ["score", p.metric, p.answers, submissionCsv, JSON.stringify(metricOptions(task))],
+    { stage: "score", file: p.metric, read: [dirname(p.metric), p.answers, submissionCsv] },
+  );
   if (r.ok && typeof r.score === "number") return { ok: true, score: r.score };
   if (r.kind === "load") throw new MetricLoadError(r.message ?? `cannot load ${p.metric}`, p.metric);
   if (r.kind === "invalid") return { ok: false, kind: "invalid", message: r.message ?? "invalid submission" };
@@ -73,7 +71,11 @@ export async function scoreMany(cases: readonly ScoreCase[]): Promise<ScoreResul
     const r = await runHarness<{
       ok: boolean;
       results: { ok: boolean; score?: number; kind?: string; message?: string }[];
-    }>("metric_harness.py", ["score-many", file]);
+    }>("metric_harness.py", ["score-many", file], {
+      stage: "score",
+      file: cases[0]!.metricPy,
+      read: [file, ...cases.flatMap((c) => [dirname(c.metricPy), c.answersCsv, c.submissionCsv])],
+    });
     return r.results.map((x, i) => {
       if (x.ok && typeof x.score === "number") return { ok: true, score: x.score };
       if (x.kind === "load") throw new MetricLoadError(x.message ?? "cannot load metric", cases[i]!.metricPy);

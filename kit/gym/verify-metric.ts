@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { CheckResult } from "./check-result.js";
 import { MetricLoadError } from "./errors.js";
 import { packagePaths } from "./load-task.js";
 import { METRICS, type MetricDef } from "./metrics/registry.js";
-import { runHarness } from "./python.js";
+import { runHarness } from "./package-harness.js";
 import { metricOptions, type ScoreResult } from "./score-submission.js";
 import type { TaskPackage } from "./types.js";
 
@@ -122,13 +122,11 @@ export async function verifyMetric(task: TaskPackage): Promise<CheckResult[]> {
   const sample = join(task.publicDir, task.meta.files.sampleSubmission);
   if (!existsSync(sample))
     return [{ name: "metric_sample_valid", status: "fail", message: `${sample} is missing`, evidence: {} }];
-  const r = await runHarness<{ ok: boolean; kind?: string; message?: string } & VerifyOutput>("metric_harness.py", [
-    "verify",
-    p.metric,
-    p.answers,
-    sample,
-    JSON.stringify(metricOptions(task)),
-  ]);
+  const r = await runHarness<{ ok: boolean; kind?: string; message?: string } & VerifyOutput>(
+    "metric_harness.py",
+    ["verify", p.metric, p.answers, sample, JSON.stringify(metricOptions(task))],
+    { stage: "verify", file: p.metric, read: [dirname(p.metric), p.answers, sample] },
+  );
   if (!r.ok && r.kind === "load") throw new MetricLoadError(r.message ?? `cannot load ${p.metric}`, p.metric);
   if (!r.ok)
     return [

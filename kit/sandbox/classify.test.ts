@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { classifyExecution, scoringSignature, type ProcessOutcome } from "./classify.js";
 import { parseValidationScore } from "./parse-score.js";
 import { extractPythonFailure, runtimeSignature } from "./traceback.js";
-import { TailBuffer } from "./tail-buffer.js";
+import { TailBuffer } from "../jail/index.js";
 import { idempotencyKey } from "./idempotency-key.js";
 import { resolveLimits } from "./limits.js";
 

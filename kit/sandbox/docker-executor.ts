@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import Docker from "dockerode";
 import { DockerUnavailableError } from "./errors.js";
-import { watchDiskQuota } from "./disk-quota.js";
+import { TailBuffer, watchDiskQuota } from "../jail/index.js";
 import {
   MAX_JOB_FILES,
   sandboxEnv,
@@ -14,7 +14,6 @@ import {
   type ExecSpec,
   type Executor,
 } from "./executor.js";
-import { TailBuffer } from "./tail-buffer.js";
 
 export interface DockerExecutorOptions {
   /** Image holding /usr/bin/python3 and the ML stack (recipe: kit/sandbox/docker/Dockerfile). */

@@ -14,8 +14,8 @@ export {
   persistentScorer, type PersistentScorer, type PersistentScorerOptions, type ScorerEvent, type ScorerStopReason,
 } from "./persistent-scorer.js";
 export { submissionCaps, checkSubmission, countCsvColumns, type SubmissionCaps } from "./submission-caps.js";
-export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "./disk-quota.js";
-export { sandboxHostUser, lookupUser, SANDBOX_USER_NAME, type HostUser } from "./sandbox-user.js";
+export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "../jail/disk-quota.js";
+export { sandboxHostUser, lookupUser, SANDBOX_USER_NAME, type HostUser } from "../jail/sandbox-user.js";
 export {
   SANDBOX_WORKDIR, SANDBOX_DATA_DIR, MAX_JOB_FILES, sandboxEnv, type Executor, type ExecSpec, type ExecResult,
 } from "./executor.js";

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadTask } from "../gym/index.js";
-import { interpreterPrefix, sandboxPython } from "./interpreter.js";
+import { interpreterPrefix, sandboxPython } from "../jail/index.js";
 import { LocalExecutor, probeBwrap } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
 import { program, TINY_TASK_DIR } from "./test-helpers.js";

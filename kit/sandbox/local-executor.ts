@@ -3,9 +3,23 @@ import { randomUUID } from "node:crypto";
 import { chownSync, existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { SandboxUnavailableError } from "./errors.js";
-import { bwrapArgs, nvidiaDevices } from "./bwrap-args.js";
-import { JobCgroup } from "./cgroup.js";
-import { watchDiskQuota } from "./disk-quota.js";
+import { bwrapArgs } from "./bwrap-args.js";
+import {
+  dropPrivilegesPrefix,
+  type HostUser,
+  interpreterPrefix,
+  JobCgroup,
+  limitedCommand,
+  nvidiaDevices,
+  probeBwrap,
+  reachableBy,
+  sandboxHostUser,
+  sandboxPython,
+  stagePrefix,
+  stagingPoint,
+  supervise,
+  watchDiskQuota,
+} from "../jail/index.js";
 import {
   MAX_JOB_FILES,
   sandboxEnv,
@@ -15,11 +29,6 @@ import {
   type ExecSpec,
   type Executor,
 } from "./executor.js";
-import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-user.js";
-import { interpreterPrefix, sandboxPython } from "./interpreter.js";
-import { reachableBy, stagePrefix, stagingPoint } from "./stage-mounts.js";
-import { limitedCommand } from "./limited-command.js";
-import { supervise } from "./supervise.js";
 
 export const PYTHON = "/usr/bin/python3";
 
@@ -39,54 +48,7 @@ export interface LocalExecutorOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-const probeCache = new Map<string, string | null>();
-/**
- * null when bubblewrap can create the namespaces the sandbox needs, as the user programs run as
- * (the unprivileged sandbox user when the kit runs as root), else why not.
- */
-export function probeBwrap(bwrap = "bwrap"): string | null {
-  if (!probeCache.has(bwrap)) {
-    let prefix: string[] = [];
-    try {
-      const user = sandboxHostUser();
-      if (user) prefix = dropPrivilegesPrefix(user);
-    } catch (e) {
-      probeCache.set(bwrap, (e as Error).message);
-      return probeCache.get(bwrap)!;
-    }
-    const args = [
-      "--unshare-user",
-      "--disable-userns",
-      "--unshare-pid",
-      "--unshare-net",
-      "--ro-bind",
-      "/",
-      "/",
-      "--dev",
-      "/dev",
-      "--proc",
-      "/proc",
-      "--remount-ro",
-      "/proc",
-      "true",
-    ];
-    const [cmd, ...rest] = [...prefix, bwrap, ...args];
-    const r = spawnSync(cmd!, rest, { encoding: "utf8", timeout: 10_000 });
-    const who = prefix.length
-      ? ` as the unprivileged user ${process.env.OPENMLE_SANDBOX_USER ?? "openmle-sandbox"} (unprivileged user ` +
-        `namespaces must be allowed: sysctl kernel.unprivileged_userns_clone=1)`
-      : "";
-    probeCache.set(
-      bwrap,
-      r.error
-        ? `${cmd} not found (${r.error.message})`
-        : r.status === 0
-          ? null
-          : `${bwrap} failed${who}: ${(r.stderr || "").trim()}`,
-    );
-  }
-  return probeCache.get(bwrap)!;
-}
+export { probeBwrap };
 
 export const UNSAFE_WARNING =
   "UNSAFE sandbox: bubblewrap is unavailable and unsafe mode is on, so this program runs with the host's network, " +

@@ -9,9 +9,8 @@ import {
   type ScoreResult,
   type TaskPackage,
 } from "../gym/index.js";
-import { sandboxPython } from "./interpreter.js";
+import { sandboxHostUser, sandboxPython } from "../jail/index.js";
 import { DEFAULT_SCORER_LIMITS, type ScorerLimits } from "./sandboxed-scorer.js";
-import { sandboxHostUser } from "./sandbox-user.js";
 import { SCORE_DIR, ScorerWorker, type ScorerFiles, type ScorerOutcome } from "./scorer-worker.js";
 
 /** Why a scoring sandbox was stopped. */

@@ -9,12 +9,17 @@ import {
   type ScoreResult,
   type TaskPackage,
 } from "../gym/index.js";
-import { finishArgs, isolationArgs } from "./bwrap-args.js";
-import { JobCgroup } from "./cgroup.js";
-import { limitedCommand } from "./limited-command.js";
-import { interpreterPrefix, sandboxPython } from "./interpreter.js";
-import { dropPrivilegesPrefix, sandboxHostUser } from "./sandbox-user.js";
-import { supervise } from "./supervise.js";
+import {
+  dropPrivilegesPrefix,
+  finishArgs,
+  interpreterPrefix,
+  isolationArgs,
+  JobCgroup,
+  limitedCommand,
+  sandboxHostUser,
+  sandboxPython,
+  supervise,
+} from "../jail/index.js";
 
 /** Limits of one scoring run (the task's own metric.py on one submission). */
 export interface ScorerLimits {
@@ -32,7 +37,7 @@ export const DEFAULT_SCORER_LIMITS: ScorerLimits = { timeoutS: 120, memoryMb: 20
  * descriptors the kit opened (no host path is mounted, links are not followed), with no network,
  * /proc read-only, as the unprivileged sandbox user when the kit is root, in a cgroup with
  * `limits.memoryMb` and killed past `limits.timeoutS`. The answers exist only inside this
- * sandbox, never in a job's. Same results as gym's scoreSubmission, which runs on the host.
+ * sandbox, never in a job's. Same results as gym's scoreSubmission, which mounts those files in the package jail instead.
  */
 export function sandboxedScorer(
   opts: { limits?: Partial<ScorerLimits>; bwrap?: string } = {},

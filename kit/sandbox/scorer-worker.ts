@@ -1,12 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
-import { finishArgs, isolationArgs } from "./bwrap-args.js";
-import { JobCgroup } from "./cgroup.js";
-import { limitedCommand } from "./limited-command.js";
-import { interpreterPrefix } from "./interpreter.js";
-import { dropPrivilegesPrefix, type HostUser } from "./sandbox-user.js";
-import { TailBuffer } from "./tail-buffer.js";
+import {
+  dropPrivilegesPrefix,
+  finishArgs,
+  type HostUser,
+  interpreterPrefix,
+  isolationArgs,
+  JobCgroup,
+  limitedCommand,
+  TailBuffer,
+} from "../jail/index.js";
 
 /** What the scoring sandbox gets, as bytes (copied in read-only through descriptors, no host path mounted). */
 export interface ScorerFiles {

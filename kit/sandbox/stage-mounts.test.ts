@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadTask } from "../gym/index.js";
 import { probeBwrap } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
-import { sandboxHostUser } from "./sandbox-user.js";
-import { stagingPoint } from "./stage-mounts.js";
+import { sandboxHostUser, stagingPoint } from "../jail/index.js";
 import { program, TINY_TASK_DIR } from "./test-helpers.js";
 
 const noBwrap = probeBwrap();

@@ -1,18 +1,9 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { pidAlive } from "../util/kill-tree.js";
 
 /** Prefix of a temporary job folder: `job-<pid of the process that made it>-XXXXXX`. */
 export const jobDirPrefix = (pid = process.pid) => `job-${pid}-`;
-
-/** True while a process with this pid exists (EPERM: it exists, owned by another user). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 const swept = new Set<string>();
 

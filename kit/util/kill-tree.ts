@@ -43,3 +43,13 @@ export function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): numbe
   }
   return n;
 }
+
+/** True while a process with this pid exists (EPERM: it exists, owned by another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { GymError } from "../errors.js";
-import { projectRoot, runHarness } from "../python.js";
+import { projectRoot, runKitHarness } from "../python.js";
 import type { RawSource } from "./registry.js";
 
 const require = createRequire(import.meta.url);
@@ -48,7 +48,7 @@ export async function materializeRaw(
   outDir: string,
 ): Promise<{ table: string; filesDir?: string; rows: number }> {
   const opts = { ...raw, kind: raw.kind, path: rawSourcePath(raw), seed: 0 };
-  const r = await runHarness<{ ok: boolean; message?: string; rows?: number }>("builtin_raw.py", [
+  const r = await runKitHarness<{ ok: boolean; message?: string; rows?: number }>("builtin_raw.py", [
     outDir,
     JSON.stringify(opts),
   ]);

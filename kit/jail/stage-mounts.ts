@@ -78,3 +78,33 @@ export function stagePrefix(
     jobDir: join(point, "workspace"),
   };
 }
+
+/**
+ * The general form of stagePrefix: a command prefix (run as root) that, in a private mount namespace, puts a
+ * small tmpfs on `point` and bind-mounts each of `paths` (files or folders) at `<point>/<i>`, then runs the
+ * rest of the command. Returns the prefix and where each path can be reached (same order).
+ */
+export function stageBinds(point: string, paths: readonly string[]): { prefix: string[]; staged: string[] } {
+  const script =
+    'point=$1; n=$2; shift 2; i=0; mount -t tmpfs -o mode=0755,size=64k openmle-stage "$point" || exit 1; ' +
+    'while [ "$i" -lt "$n" ]; do if [ -d "$1" ]; then mkdir "$point/$i"; else : > "$point/$i"; fi; ' +
+    'mount --bind "$1" "$point/$i" || { echo "openmle-sandbox: cannot bind $1 for the sandbox user" >&2; exit 1; }; ' +
+    'i=$((i + 1)); shift; done; exec "$@"';
+  return {
+    prefix: [
+      "unshare",
+      "--mount",
+      "--propagation",
+      "private",
+      "--",
+      "/bin/sh",
+      "-c",
+      script,
+      "sh",
+      point,
+      String(paths.length),
+      ...paths,
+    ],
+    staged: paths.map((_, i) => join(point, String(i))),
+  };
+}

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pidAlive } from "./stale-jobs.js";
+import { pidAlive } from "../util/kill-tree.js";
 
 const ROOT = "/sys/fs/cgroup";
 const CONTROLLERS = ["memory", "cpuacct", "pids"] as const;

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { JailUnavailableError } from "./errors.js";
 
 /** The unprivileged host account that sandboxed programs run as when the kit itself runs as root. */
 export const SANDBOX_USER_NAME = "openmle-sandbox";
@@ -36,14 +37,14 @@ export function sandboxHostUser(): HostUser | null {
   const name = process.env.OPENMLE_SANDBOX_USER ?? SANDBOX_USER_NAME;
   const user = lookupUser(name);
   if (!user) {
-    throw new Error(
+    throw new JailUnavailableError(
       `the kit runs as root, so sandboxed programs run as the unprivileged user "${name}", which does not exist. ` +
         `Run scripts/setup.sh (or: useradd --system --user-group --no-create-home --shell ` +
         `/usr/sbin/nologin ${name}), or set OPENMLE_SANDBOX_USER to another unprivileged account.`,
     );
   }
   if (user.uid === 0 || user.gid === 0)
-    throw new Error(
+    throw new JailUnavailableError(
       `the sandbox user "${name}" has uid ${user.uid} / gid ${user.gid}; it must be an unprivileged ` +
         `account (non-zero uid and gid).`,
     );
