@@ -8,7 +8,7 @@ export { TailBuffer } from "./tail-buffer.js";
 export { JobCgroup } from "./cgroup.js";
 export { limitedCommand } from "./limited-command.js";
 export { sandboxHostUser, dropPrivilegesPrefix, lookupUser, SANDBOX_USER_NAME, type HostUser } from "./sandbox-user.js";
-export { reachableBy, stagingPoint, stagePrefix, stageBinds } from "./stage-mounts.js";
+export { reachableBy, stagingBase, stagingPoint, stagePrefix, stageBinds } from "./stage-mounts.js";
 export { giveTree, reclaimTree } from "./owner.js";
 export { interpreterPrefix, sandboxPython } from "./interpreter.js";
 export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "./disk-quota.js";

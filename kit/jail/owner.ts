@@ -45,3 +45,20 @@ function walk(dir: string, visit: (path: string, st: Stats) => boolean | void): 
     for (const n of readdirSync(p)) stack.push(join(p, n));
   }
 }
+
+/** Allocated bytes of a tree (no links followed). */
+export function treeBytes(dir: string): number {
+  let bytes = 0;
+  walk(dir, (_p, st) => {
+    bytes += st.blocks * 512;
+  });
+  return bytes;
+}
+
+/** Folders 0755 and files 0644 throughout a tree the kit owns (a copy made for the sandbox account). */
+export function makeReadable(dir: string): void {
+  walk(dir, (p, st) => {
+    if (st.isDirectory()) chmodSync(p, 0o755);
+    else if (st.isFile()) chmodSync(p, 0o644);
+  });
+}

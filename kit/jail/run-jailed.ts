@@ -9,6 +9,7 @@ import { interpreterPrefix } from "./interpreter.js";
 import { finishArgs, isolationArgs } from "./isolation-args.js";
 import { limitedCommand } from "./limited-command.js";
 import { giveTree, reclaimTree } from "./owner.js";
+import { readableCopies, removeCopies } from "./readable-copies.js";
 import { probeBwrap } from "./probe-bwrap.js";
 import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-user.js";
 import { reachableBy, stageBinds, stagingPoint } from "./stage-mounts.js";
@@ -104,10 +105,9 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
   const why = probeBwrap(bwrap);
   if (why) throw new JailUnavailableError(`the jail needs bubblewrap: ${why}`);
   const user = sandboxHostUser();
-  for (const m of spec.mounts) {
+  for (const m of spec.mounts)
     if (!existsSync(m.path)) throw new JailError(`cannot mount ${m.path} in the jail: it does not exist`);
-    if (user && !m.writable) assertReadable(user, m.path);
-  }
+  const copies = user ? readableCopies(user, spec.mounts) : new Map<string, string>();
   const writable = spec.mounts.filter((m) => m.writable).map((m) => m.path);
   if (user) for (const w of writable) giveTree(w, user);
   const cg = JobCgroup.create(`${process.pid}-${randomUUID()}`, limits.memoryMb, limits.maxPids);
@@ -121,7 +121,7 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
     const [cmd, args] = limitedCommand(
       cg,
       { fsizeBytes: Math.round(limits.diskMb * 1024 * 1024), asBytes: Math.round(limits.memoryMb * 1024 * 1024) },
-      jailCommand(spec, user, bwrap),
+      jailCommand(spec, user, bwrap, copies),
     );
     const r = await supervise({
       command: cmd,
@@ -153,17 +153,20 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
     await quota.stop();
     cg?.remove();
     for (const w of writable) removed.push(...reclaimTree(w, user));
+    removeCopies(copies);
   }
 }
 
 /** The full command line: [staging as root] [drop to the sandbox account] bwrap <args> -- command. */
-function jailCommand(spec: JailSpec, user: HostUser | null, bwrap: string): string[] {
+function jailCommand(spec: JailSpec, user: HostUser | null, bwrap: string, copies: Map<string, string>): string[] {
   const prefix: string[] = [];
   // Parents before children, so a writable folder inside a read-only one is mounted on top of it.
   const mounts = [...spec.mounts].sort((a, b) => a.path.length - b.path.length);
-  let sources = mounts.map((m) => m.path);
+  let sources = mounts.map((m) => copies.get(m.path) ?? m.path);
   if (user) {
-    const unreachable = mounts.filter((m) => !reachableBy(user, isDir(m.path) ? m.path : dirname(m.path)));
+    const unreachable = mounts.filter(
+      (m) => !copies.has(m.path) && !reachableBy(user, isDir(m.path) ? m.path : dirname(m.path)),
+    );
     if (unreachable.length) {
       const s = stageBinds(
         stagingPoint(user),
@@ -172,7 +175,7 @@ function jailCommand(spec: JailSpec, user: HostUser | null, bwrap: string): stri
       prefix.push(...s.prefix);
       sources = mounts.map((m) => {
         const i = unreachable.indexOf(m);
-        return i < 0 ? m.path : s.staged[i]!;
+        return i < 0 ? (copies.get(m.path) ?? m.path) : s.staged[i]!;
       });
     }
     prefix.push(...dropPrivilegesPrefix(user));
@@ -192,17 +195,4 @@ function isDir(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The sandbox account must be able to read a read-only mount itself (staging only fixes the folders above it). */
-function assertReadable(user: HostUser, path: string): void {
-  const st = statSync(path);
-  const bits = st.uid === user.uid ? (st.mode >> 6) & 7 : st.gid === user.gid ? (st.mode >> 3) & 7 : st.mode & 7;
-  const need = st.isDirectory() ? 5 : 4;
-  if ((bits & need) !== need)
-    throw new JailError(
-      `the jail runs as the unprivileged account "${user.name}", which cannot read ${path} ` +
-        `(mode ${(st.mode & 0o777).toString(8)}, owner uid ${st.uid}). Fix: chmod o+r${st.isDirectory() ? "X" : ""} ` +
-        `${path}, or keep the task in a folder other users may read.`,
-    );
 }

@@ -25,13 +25,18 @@ export function reachableBy(user: HostUser, path: string): boolean {
   }
 }
 
+/** The temporary folder `user` can reach: TMPDIR, or /tmp when TMPDIR is private (e.g. a 0700 mkdtemp folder). */
+export function stagingBase(user?: HostUser): string {
+  return !user || reachableBy(user, tmpdir()) ? tmpdir() : "/tmp";
+}
+
 /**
  * An empty, root-owned folder the staging mounts go on (inside a private mount namespace only). It
  * must itself be reachable by the sandbox user, so a private TMPDIR (e.g. a 0700 mkdtemp folder)
  * falls back to /tmp.
  */
 export function stagingPoint(user?: HostUser): string {
-  const base = !user || reachableBy(user, tmpdir()) ? tmpdir() : "/tmp";
+  const base = stagingBase(user);
   const dir = join(base, "openmle-stage");
   mkdirSync(dir, { recursive: true, mode: 0o755 });
   const st = lstatSync(dir);
