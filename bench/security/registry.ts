@@ -5,6 +5,7 @@ import type { Attempt } from "./attempt.js";
 import { attempts as sandbox } from "./attempts/sandbox.js";
 import { attempts as hostLimits } from "./attempts/host-limits.js";
 import { attempts as queue } from "./attempts/queue.js";
+import { attempts as queueTrust } from "./attempts/queue-trust.js";
 import { attempts as keys } from "./attempts/keys.js";
 import { attempts as cliStore } from "./attempts/cli-store.js";
 
@@ -13,6 +14,7 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "sandbox", attempts: sandbox },
   { group: "host-limits", attempts: hostLimits },
   { group: "queue", attempts: queue },
+  { group: "queue-trust", attempts: queueTrust },
   { group: "keys", attempts: keys },
   { group: "cli-store", attempts: cliStore },
 ];

@@ -56,7 +56,7 @@ const rows: { id: string; backend: string; source: string; held: boolean; detail
 const t0 = performance.now();
 for (const mod of ATTEMPT_MODULES) {
   for (const a of mod.attempts) {
-    const runs = a.perExecutor ? executors : [{ name: mod.group === "queue" ? "queue" : "host", ex: null }];
+    const runs = a.perExecutor ? executors : [{ name: mod.group.startsWith("queue") ? "queue" : "host", ex: null }];
     for (const { name, ex } of runs) {
       const id = `${mod.group}/${a.id}`;
       if (only && !id.includes(only)) continue;

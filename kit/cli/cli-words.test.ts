@@ -6,6 +6,7 @@ import {
   LlmAuthError, LlmBadRequestError, LlmBadResponseError, LlmConnectionError, LlmNotFoundError, LlmRateLimitError, LlmServerError, LlmTimeoutError,
 } from "../llm/errors.js";
 import { openWorkspace, WorkspaceLockedError } from "../store/index.js";
+import { acceptJob, resolveQueueKey } from "../sandbox/index.js";
 import { inCliWords } from "./cli-words.js";
 
 /** What a CLI user must never be told to set: library option names. */
@@ -35,5 +36,15 @@ describe("errors in the CLI's words", () => {
     const ws = join(dir, "missing");
     const err = await openWorkspace(ws, { readOnly: true }).catch((x: Error) => x);
     expect(inCliWords((err as Error).message)).toMatch(/A command that writes \(e\.g\. openmle evolve --workspace DIR\) creates it\./);
+  });
+
+  it("names the queue's key file and a worker's caps by their flags", () => {
+    const words = (f: () => unknown) => { try { f(); } catch (e) { return inCliWords((e as Error).message); } throw new Error("no error"); };
+    const key = words(() => resolveQueueKey({ env: {} }));
+    expect(key).toMatch(/export OPENMLE_QUEUE_KEY=<key>, or put it in a file readable only by you and pass the --queue-key-file option\.$/);
+    const job = { taskId: "t", taskHash: "h", code: null, priority: 0, limits: { timeoutS: 1, memoryMb: 64, cpus: 1, gpus: 0, diskMb: 1 } };
+    const caps = { timeoutS: 600, memoryMb: 32, diskMb: 8192, cpus: 1 };
+    expect(words(() => acceptJob(job, caps, 0))).toMatch(/cap of 32 MiB; ask for less, or start workers with a higher --max-memory$/);
+    expect(words(() => acceptJob({ ...job, limits: { ...job.limits, gpus: 1 } }, { ...caps, memoryMb: 64 }, 0))).toMatch(/more GPU slots \(openmle worker --gpus\)$/);
   });
 });

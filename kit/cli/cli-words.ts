@@ -18,6 +18,13 @@ export const CLI_WORDS: readonly (readonly [RegExp, string])[] = [
     /call trustPackages\(true\) \(or set OPENMLE_TRUST_PACKAGES=1\)/g,
     "pass --trust-package (or set OPENMLE_TRUST_PACKAGES=1)",
   ],
+  // The queue's key and a worker's caps (errors of kit/sandbox's queue, on the client or the worker).
+  [/\bkeyFile\b/g, "--queue-key-file"],
+  [/\bcaps\.timeoutS\b/g, "--max-timeout"],
+  [/\bcaps\.memoryMb\b/g, "--max-memory"],
+  [/\bcaps\.diskMb\b/g, "--max-disk"],
+  [/\bcaps\.cpus\b/g, "--max-cpus"],
+  [/the worker's gpus option/g, "openmle worker --gpus"],
   // Settings without a flag of their own: say where they are set.
   [
     /\bllm\.(concurrency|maxRetries|timeoutMs|retryBaseDelayMs|retryMaxDelayMs|maxRetryAfterMs)\b/g,

@@ -10,6 +10,7 @@ import {
   executorFromFlags,
   executorOptions,
   limitsFromFlags,
+  queueKeyFileOption,
   type ExecutorFlags,
   type LimitFlags,
 } from "./sandbox-flags.js";
@@ -18,6 +19,7 @@ interface RunOpts extends ExecutorFlags, LimitFlags {
   task: string;
   code: string;
   redis: string;
+  queueKeyFile?: string;
   workspace?: string;
   keep?: string;
   json?: boolean;
@@ -35,6 +37,7 @@ export function registerSandbox(program: Command): void {
     .addOption(flags.backend);
   addLimitOptions(run)
     .option("--redis <url>", "Redis URL for --backend queue", "redis://127.0.0.1:6379")
+    .addOption(queueKeyFileOption())
     .option("--workspace <dir>", "store the record in this workspace (and reuse a stored one)")
     .addOption(flags.dockerImage)
     .option("--keep <dir>", "keep the job folder under this folder")
@@ -52,7 +55,10 @@ export function registerSandbox(program: Command): void {
         ws = o.workspace ? await openWorkspace(o.workspace) : undefined;
         let record: ExecutionRecord;
         if (o.backend === "queue") {
-          const client = await SandboxQueueClient.connect(o.redis, { workspace: ws });
+          const client = await SandboxQueueClient.connect(o.redis, {
+            workspace: ws,
+            ...(o.queueKeyFile ? { keyFile: o.queueKeyFile } : {}),
+          });
           try {
             record = await client.submit({ task, code, limits });
           } finally {

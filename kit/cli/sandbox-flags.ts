@@ -69,6 +69,14 @@ export function addLimitOptions(cmd: Command): Command {
     .option("--disk <MB>", "disk quota of the job folder in MiB", "8192");
 }
 
+/** --queue-key-file of the queue's clients (`sandbox run --backend queue`) and workers. */
+export function queueKeyFileOption(): Option {
+  return new Option(
+    "--queue-key-file <file>",
+    "file holding the queue key shared by clients and workers (default: the OPENMLE_QUEUE_KEY variable)",
+  );
+}
+
 /** --timeout of the commands that run many programs (evolve, sft collect, rl train); `note` ends the help. */
 export function programTimeoutOption(note = ""): Option {
   return new Option("--timeout <s>", `time limit of one program in seconds${note}`);

@@ -1,9 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { resolveTask } from "../gym/index.js";
-import { startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
+import { DEFAULT_LIMITS, resolveQueueKey, startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
 import { runCli, UsageError } from "./run-cli.js";
-import { checkBackend, executorFromFlags, executorOptions, type ExecutorFlags } from "./sandbox-flags.js";
+import { MAX_TIMER_S } from "../util/index.js";
+import {
+  checkBackend,
+  executorFromFlags,
+  executorOptions,
+  queueKeyFileOption,
+  type ExecutorFlags,
+} from "./sandbox-flags.js";
 
 interface WorkerFlags extends ExecutorFlags {
   redis: string;
@@ -13,6 +20,11 @@ interface WorkerFlags extends ExecutorFlags {
   lockMs: string;
   stalledMs: string;
   id?: string;
+  queueKeyFile?: string;
+  maxTimeout: string;
+  maxMemory: string;
+  maxDisk: string;
+  maxCpus?: string;
 }
 
 /** `openmle worker`: take sandbox jobs from Redis until SIGINT/SIGTERM. Prints one JSON line per event. */
@@ -36,12 +48,30 @@ export function registerWorker(program: Command): void {
     .option("--lock-ms <ms>", "job lock duration; a dead worker's job is retried after it", "30000")
     .option("--stalled-ms <ms>", "how often to look for stalled jobs", "15000")
     .option("--id <id>", "worker id (default host-pid)")
+    .addOption(queueKeyFileOption())
+    .option("--max-timeout <s>", "refuse jobs asking for a longer wall-clock limit", String(DEFAULT_LIMITS.timeoutS))
+    .option("--max-memory <MiB>", "refuse jobs asking for more memory", String(DEFAULT_LIMITS.memoryMb))
+    .option("--max-disk <MiB>", "refuse jobs asking for a larger job-folder quota", String(DEFAULT_LIMITS.diskMb))
+    .option("--max-cpus <n>", "refuse jobs asking for more CPU threads (default: --cpus)")
     .action(async (o: WorkerFlags) => {
       const int = (name: string, v: string, min: number) => {
         const n = Number(v);
-        if (!Number.isInteger(n) || n < min)
+        if (!Number.isInteger(n) || n < min || n > Number.MAX_SAFE_INTEGER)
           throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
         return n;
+      };
+      const num = (name: string, v: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < min || n > max)
+          throw new UsageError(`--${name} ${v} is invalid: use a number from ${min} to ${max}.`);
+        return n;
+      };
+      const cpus = int("cpus", o.cpus, 1);
+      const caps = {
+        timeoutS: num("max-timeout", o.maxTimeout, 0.1, MAX_TIMER_S),
+        memoryMb: num("max-memory", o.maxMemory, 32),
+        diskMb: num("max-disk", o.maxDisk, 1),
+        cpus: o.maxCpus === undefined ? cpus : int("max-cpus", o.maxCpus, 1),
       };
       checkBackend("worker", o.backend);
       const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) =>
@@ -50,12 +80,16 @@ export function registerWorker(program: Command): void {
         throw new UsageError(
           "--task is required: name each task this worker may run (a folder or a built-in id; repeat --task for more).",
         );
+      const keySource = o.queueKeyFile ? { keyFile: o.queueKeyFile } : {};
+      resolveQueueKey(keySource); // no key: refuse before loading any task
       const tasks = await Promise.all(o.task.map((t) => resolveTask(t)));
       const executor = executorFromFlags(o, (message) => log({ type: "warning", message }));
       const worker = await startSandboxWorker({
         redisUrl: o.redis,
         executor,
-        cpus: int("cpus", o.cpus, 1),
+        cpus,
+        caps,
+        ...keySource,
         gpus: int("gpus", o.gpus, 0),
         tasks,
         workerId: o.id,

@@ -14,3 +14,39 @@ export class SandboxCancelledError extends SandboxError {}
 
 /** The Docker engine or image is not usable. */
 export class DockerUnavailableError extends SandboxError {}
+
+/** The queue has no usable shared key (OPENMLE_QUEUE_KEY, or a key file): it refuses to run without one. */
+export class QueueKeyError extends SandboxConfigError {}
+
+/**
+ * A record that came back through Redis without a valid tag for this job (forged by whoever can write
+ * to Redis, replayed from another job, or signed with another key): refused, never stored or shown.
+ */
+export class QueueAuthError extends SandboxError {
+  constructor(
+    message: string,
+    readonly jobId: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** Why a worker refused a job (the first word of its failure through Redis). */
+export type QueueRefusal = "unauthenticated" | "invalid-job" | "over-cap" | "unknown-task" | "other-package";
+
+/**
+ * A worker refused a job before running it: no valid tag, a malformed job, limits over the worker's
+ * caps (`limit` names which), or a task it does not serve. Thrown in the worker and, rebuilt from the
+ * job's failure, by the client that submitted it.
+ */
+export class QueueJobRefusedError extends SandboxError {
+  constructor(
+    message: string,
+    readonly reason: QueueRefusal,
+    readonly limit?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

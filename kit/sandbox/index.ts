@@ -26,13 +26,22 @@ export { ensureDockerEngine, type EngineHandle } from "./docker-engine.js";
 export { createExecutor, EXECUTORS, type ExecutorName, type ExecutorSettings } from "./make-executor.js";
 export { SandboxPool, type PoolOptions } from "./scheduler.js";
 export {
-  SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueSubmit, type QueueJobData,
+  SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueSubmit, type QueueClientOptions,
+  type QueueClientEvent,
 } from "./queue-client.js";
 export { startSandboxWorker, type WorkerOptions, type WorkerEvent } from "./queue-worker.js";
+export {
+  QUEUE_KEY_ENV, MIN_QUEUE_KEY_CHARS, resolveQueueKey, signJob, verifyJob, sealRecord, openRecord, jobDataHash,
+  type QueueKeySource, type SealedRecord,
+} from "./queue-auth.js";
+export {
+  QueueJobSchema, resolveWorkerCaps, overCap, acceptJob, type QueueJobData, type WorkerCaps,
+} from "./queue-job.js";
 export {
   writeExecution, findExecution, executionRow, recordToRow, rowToRecord, type ExecutionRow,
 } from "./record-store.js";
 export { SandboxConfig } from "./config.js";
 export {
   SandboxError, SandboxUnavailableError, SandboxConfigError, SandboxCancelledError, DockerUnavailableError,
+  QueueKeyError, QueueAuthError, QueueJobRefusedError, type QueueRefusal,
 } from "./errors.js";

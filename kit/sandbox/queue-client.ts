@@ -2,10 +2,12 @@ import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { packageHash, type TaskPackage } from "../gym/index.js";
 import type { Workspace } from "../store/index.js";
-import { SandboxError } from "./errors.js";
+import { QueueAuthError, SandboxError } from "./errors.js";
 import { idempotencyKey } from "./idempotency-key.js";
 import { jobSettled } from "./job-settled.js";
 import { resolveLimits } from "./limits.js";
+import { jobDataHash, openRecord, resolveQueueKey, signJob, type QueueKeySource } from "./queue-auth.js";
+import { parseRefusal, type QueueJobData } from "./queue-job.js";
 import { findExecution, writeExecution } from "./record-store.js";
 import type { ExecutionRecord, SandboxLimits } from "./types.js";
 
@@ -15,22 +17,6 @@ export const GPU_QUEUE = "openmle-sandbox-gpu";
 
 /** The backend name in the idempotency keys of queue jobs (whichever worker runs them). */
 export const QUEUE_BACKEND = "queue";
-
-/**
- * What travels through Redis: a task id and content hash, never a path or task data. A worker
- * runs only tasks it was started with (their ids and hashes must match), so whoever can write to
- * Redis can choose among those tasks but never make a worker load a package of their own.
- */
-export interface QueueJobData {
-  readonly taskId: string;
-  /** The package content hash the client expects (gym's packageHash); a worker with another refuses. */
-  readonly taskHash: string;
-  readonly code: string | null;
-  readonly limits: SandboxLimits;
-  readonly priority: number;
-  readonly runId?: string;
-  readonly nodeId?: string;
-}
 
 export interface QueueSubmit {
   /** A loaded task, or its id and content hash (the workers must have been started with it). */
@@ -57,23 +43,34 @@ export function reviveRecord(raw: Record<string, unknown>): ExecutionRecord {
   };
 }
 
+/** What a client reports besides its results: a result it refused (a typed error is thrown too). */
+export type QueueClientEvent = { readonly type: "record-refused"; readonly jobId: string; readonly message: string };
+
+export interface QueueClientOptions extends QueueKeySource {
+  /** Store records here, and return a stored record without submitting. */
+  readonly workspace?: Workspace;
+  readonly prefix?: string;
+  readonly onEvent?: (e: QueueClientEvent) => void;
+}
+
 /**
  * Client side of the Redis queue: submit a job and await its record. The BullMQ job id is the
  * idempotency key, so duplicate submits (from any client) share one job; with a workspace, a
- * stored record is returned at once and new records are written once per key.
+ * stored record is returned at once and new records are written once per key. Jobs carry a tag
+ * of the shared queue key, and a result is accepted only with a worker's valid tag for this job
+ * (queue-auth.ts); anything else is refused with QueueAuthError and never stored.
  */
 export class SandboxQueueClient {
   private constructor(
     private readonly conn: Redis,
     private readonly queues: Record<string, Queue>,
     private readonly events: Record<string, QueueEvents>,
-    private readonly workspace?: Workspace,
+    private readonly key: Buffer,
+    private readonly opts: QueueClientOptions,
   ) {}
 
-  static async connect(
-    redisUrl: string,
-    opts: { workspace?: Workspace; prefix?: string } = {},
-  ): Promise<SandboxQueueClient> {
+  static async connect(redisUrl: string, opts: QueueClientOptions = {}): Promise<SandboxQueueClient> {
+    const key = resolveQueueKey(opts);
     const conn = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
     try {
       await conn.connect();
@@ -93,7 +90,7 @@ export class SandboxQueueClient {
       events[name] = new QueueEvents(name, { connection: conn.duplicate(), prefix });
     }
     await Promise.all(Object.values(events).map((e) => e.waitUntilReady()));
-    return new SandboxQueueClient(conn, queues, events, opts.workspace);
+    return new SandboxQueueClient(conn, queues, events, key, opts);
   }
 
   async submit(s: QueueSubmit): Promise<ExecutionRecord> {
@@ -103,8 +100,9 @@ export class SandboxQueueClient {
         ? { taskId: s.task.meta.id, taskHash: packageHash(s.task.dir) }
         : { taskId: s.task.taskId, taskHash: s.task.taskHash };
     const key = idempotencyKey({ ...ref, code: s.code, limits, backend: QUEUE_BACKEND });
-    if (this.workspace) {
-      const stored = await findExecution(this.workspace, key);
+    const workspace = this.opts.workspace;
+    if (workspace) {
+      const stored = await findExecution(workspace, key);
       if (stored) return stored;
     }
     const name = limits.gpus > 0 ? GPU_QUEUE : CPU_QUEUE;
@@ -116,25 +114,43 @@ export class SandboxQueueClient {
       ...(s.runId ? { runId: s.runId } : {}),
       ...(s.nodeId ? { nodeId: s.nodeId } : {}),
     };
-    await this.queues[name]!.add("run", data, {
-      jobId: key,
-      attempts: 3,
-      backoff: { type: "fixed", delay: 500 },
-      priority: bullPriority(s.priority ?? 0),
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: { age: 24 * 3600 },
-    });
-    let raw: Record<string, unknown>;
+    await this.queues[name]!.add(
+      "run",
+      { ...data, tag: signJob(this.key, key, { ...data }) },
+      {
+        jobId: key,
+        attempts: 3,
+        backoff: { type: "fixed", delay: 500 },
+        priority: bullPriority(s.priority ?? 0),
+        removeOnComplete: { age: 24 * 3600 },
+        removeOnFail: { age: 24 * 3600 },
+      },
+    );
+    let raw: unknown;
     try {
-      raw = await jobSettled<Record<string, unknown>>(this.queues[name]!, key, this.events[name]!);
+      raw = await jobSettled<unknown>(this.queues[name]!, key, this.events[name]!);
     } catch (e) {
+      const refused = parseRefusal((e as Error).message, key);
+      if (refused) throw refused;
       throw new SandboxError(
         `Queue job ${key} for task ${ref.taskId} failed on every attempt: ${(e as Error).message}`,
         { cause: e },
       );
     }
-    const record = reviveRecord(raw);
-    return this.workspace ? writeExecution(this.workspace, record) : record;
+    const record = reviveRecord(await this.authenticated(key, jobDataHash(data), raw, name));
+    return workspace ? writeExecution(workspace, record) : record;
+  }
+
+  /** The record of a sealed result, or QueueAuthError (reported, and the job removed so a retry runs it anew). */
+  private async authenticated(jobId: string, dataHash: string, raw: unknown, queue: string) {
+    try {
+      return openRecord(this.key, jobId, dataHash, raw);
+    } catch (e) {
+      if (!(e instanceof QueueAuthError)) throw e;
+      this.opts.onEvent?.({ type: "record-refused", jobId, message: e.message });
+      await this.queues[queue]!.remove(jobId).catch(() => undefined);
+      throw e;
+    }
   }
 
   async close(): Promise<void> {

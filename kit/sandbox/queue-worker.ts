@@ -3,11 +3,19 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { packageHash, type TaskPackage } from "../gym/index.js";
-import { SandboxConfigError } from "./errors.js";
+import { QueueJobRefusedError, SandboxConfigError } from "./errors.js";
 import type { Executor } from "./executor.js";
-import { CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueJobData } from "./queue-client.js";
+import {
+  jobDataHash,
+  resolveQueueKey,
+  sealRecord,
+  verifyJob,
+  type QueueKeySource,
+  type SealedRecord,
+} from "./queue-auth.js";
+import { CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND } from "./queue-client.js";
+import { acceptJob, refusalText, resolveWorkerCaps, type QueueJobData, type WorkerCaps } from "./queue-job.js";
 import { SandboxPool } from "./scheduler.js";
-import type { ExecutionRecord } from "./types.js";
 
 export type WorkerEvent =
   | {
@@ -15,12 +23,14 @@ export type WorkerEvent =
       readonly workerId: string;
       readonly queues: readonly string[];
       readonly tasks: readonly { id: string; hash: string }[];
+      readonly caps: WorkerCaps;
     }
   | { readonly type: "job-active"; readonly workerId: string; readonly jobId: string; readonly taskId: string }
   | { readonly type: "job-completed"; readonly workerId: string; readonly jobId: string; readonly status: string }
   | { readonly type: "job-failed"; readonly workerId: string; readonly jobId: string; readonly message: string };
 
-export interface WorkerOptions {
+/** A worker's settings; the queue key comes from `key`, `keyFile` or OPENMLE_QUEUE_KEY (required). */
+export interface WorkerOptions extends QueueKeySource {
   readonly redisUrl: string;
   readonly executor: Executor;
   /** Concurrent CPU jobs (one slot each per CPU asked). */
@@ -32,6 +42,11 @@ export interface WorkerOptions {
    * name a task id and content hash; any other id, or the same id with other content, is refused.
    */
   readonly tasks: readonly TaskPackage[];
+  /**
+   * The most one job may ask for (`openmle worker --max-timeout/--max-memory/--max-disk/--max-cpus`);
+   * a job over a cap is refused, naming it. Defaults: the kit's default job limits and `cpus`.
+   */
+  readonly caps?: Partial<WorkerCaps>;
   /** Where job folders go (default the system temp folder's openmle-jobs); no task may lie inside. */
   readonly jobsDir?: string;
   readonly workerId?: string;
@@ -48,14 +63,18 @@ export interface WorkerOptions {
  * job lock is renewed while a job runs; when a worker dies its lock expires, another worker's
  * stalled-job check moves the job back to waiting and it runs again elsewhere. Only the holder
  * of the current lock can complete a job, so a job completes once; record writes are keyed by
- * idempotency key, so storing it twice is a no-op anyway. A job for a task the worker was not
- * started with, or whose content hash differs from the worker's package, fails at once (no retry).
+ * idempotency key, so storing it twice is a no-op anyway. A job is refused at once (no retry)
+ * without a valid tag of the queue key, when malformed, when its limits exceed the worker's caps, or
+ * for a task the worker was not started with (or with another content hash). Results go back sealed
+ * with the key for their job (queue-auth.ts), so clients can tell them from forgeries.
  */
 export async function startSandboxWorker(
   opts: WorkerOptions,
 ): Promise<{ readonly workerId: string; close(): Promise<void> }> {
   const workerId = opts.workerId ?? `${hostname()}-${process.pid}`;
+  const key = resolveQueueKey(opts);
   const gpus = opts.gpus ?? 0;
+  const caps = resolveWorkerCaps(opts.caps ?? {}, opts.cpus);
   const jobsRoot = resolve(opts.jobsDir ?? join(tmpdir(), "openmle-jobs"));
   const tasks = new Map<string, TaskPackage>();
   for (const t of opts.tasks) {
@@ -84,23 +103,45 @@ export async function startSandboxWorker(
     keyBackend: QUEUE_BACKEND,
   });
   const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
-  const process_ = async (job: Job<QueueJobData>): Promise<ExecutionRecord> => {
-    const { taskId, taskHash, code, limits, priority, runId, nodeId } = job.data;
-    opts.onEvent?.({ type: "job-active", workerId, jobId: String(job.id), taskId: String(taskId) });
-    const task = typeof taskId === "string" ? tasks.get(taskId) : undefined;
+  /** Steps 1–4 before anything runs: tag, shape, caps, task; each refusal fails the job for good. */
+  const admit = (job: Job): { data: QueueJobData; task: TaskPackage } => {
+    const jobId = String(job.id);
+    const untagged = verifyJob(key, jobId, job.data);
+    if (!untagged)
+      throw new QueueJobRefusedError(
+        `the job carries no valid tag of this worker's queue key (jobs are accepted only from holders of ` +
+          `the key; give clients and workers the same key: OPENMLE_QUEUE_KEY or keyFile)`,
+        "unauthenticated",
+      );
+    const data = acceptJob(untagged, caps, gpus);
+    const task = tasks.get(data.taskId);
     if (!task)
-      throw new UnrecoverableError(
-        `worker ${workerId} does not ` +
-          `run task ${JSON.stringify(taskId)}; it runs ${[...tasks.keys()].join(", ")}. Start a ` +
-          `worker with --task for it.`,
+      throw new QueueJobRefusedError(
+        `worker ${workerId} does not run task ${JSON.stringify(data.taskId)}; it runs ` +
+          `${[...tasks.keys()].join(", ")}. Start a worker with --task for it`,
+        "unknown-task",
       );
     const hash = packageHash(task.dir);
-    if (hash !== taskHash) {
-      throw new UnrecoverableError(
-        `worker ${workerId} has task ${taskId} with content hash ${hash}, the job ` +
-          `asks for ${JSON.stringify(taskHash)}: the packages differ. Give client and workers the same package.`,
+    if (hash !== data.taskHash)
+      throw new QueueJobRefusedError(
+        `worker ${workerId} has task ${data.taskId} with content hash ${hash}, the job asks for ` +
+          `${JSON.stringify(data.taskHash)}: the packages differ. Give client and workers the same package`,
+        "other-package",
       );
+    return { data, task };
+  };
+  const process_ = async (job: Job): Promise<SealedRecord> => {
+    const raw = job.data as Partial<QueueJobData> | null;
+    opts.onEvent?.({ type: "job-active", workerId, jobId: String(job.id), taskId: String(raw?.taskId) });
+    let admitted: { data: QueueJobData; task: TaskPackage };
+    try {
+      admitted = admit(job);
+    } catch (e) {
+      if (e instanceof QueueJobRefusedError) throw new UnrecoverableError(refusalText(e));
+      throw e;
     }
+    const { data, task } = admitted;
+    const { code, limits, priority, runId, nodeId } = data;
     const record = await pool.submit({
       task,
       code,
@@ -109,7 +150,7 @@ export async function startSandboxWorker(
       ...(runId ? { runId } : {}),
       ...(nodeId ? { nodeId } : {}),
     });
-    return { ...record, worker: workerId };
+    return sealRecord(key, String(job.id), jobDataHash(data), { ...record, worker: workerId });
   };
   const common = {
     connection: conn,
@@ -120,12 +161,12 @@ export async function startSandboxWorker(
   };
   const names = gpus > 0 ? [CPU_QUEUE, GPU_QUEUE] : [CPU_QUEUE];
   const workers = names.map((name) => {
-    const w = new Worker<QueueJobData>(name, process_, {
+    const w = new Worker(name, process_, {
       ...common,
       concurrency: name === GPU_QUEUE ? gpus : opts.cpus,
     });
-    w.on("completed", (job, rec: ExecutionRecord) =>
-      opts.onEvent?.({ type: "job-completed", workerId, jobId: String(job.id), status: rec.status }),
+    w.on("completed", (job, sealed: SealedRecord) =>
+      opts.onEvent?.({ type: "job-completed", workerId, jobId: String(job.id), status: String(sealed.record.status) }),
     );
     w.on("failed", (job, err) =>
       opts.onEvent?.({ type: "job-failed", workerId, jobId: String(job?.id), message: err.message }),
@@ -138,6 +179,7 @@ export async function startSandboxWorker(
     workerId,
     queues: names,
     tasks: [...tasks.values()].map((t) => ({ id: t.meta.id, hash: packageHash(t.dir) })),
+    caps,
   });
   return {
     workerId,

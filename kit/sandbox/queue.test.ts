@@ -1,5 +1,6 @@
 // The Redis queue backend against a real redis-server and two real worker processes; one is
-// killed with SIGKILL mid-job and the job must finish elsewhere, recorded exactly once.
+// killed with SIGKILL mid-job and the job must finish elsewhere, recorded exactly once. The workers
+// are capped (--max-timeout 60 --max-memory 1024) and share the test's queue key with its clients.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -12,11 +13,22 @@ import { loadTask, packageHash, type TaskPackage } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { probeBwrap } from "./local-executor.js";
 import { jobSettled } from "./job-settled.js";
+import { QueueJobRefusedError, QueueKeyError } from "./errors.js";
+import { resolveQueueKey, signJob } from "./queue-auth.js";
 import { CPU_QUEUE, SandboxQueueClient } from "./queue-client.js";
 import { copyTask, hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const WORKER_ENTRY = join(ROOT, "kit", "cli", "worker-cmd.ts");
+const KEY_TEXT = "queue-test-key-".padEnd(64, "0");
+const KEY = resolveQueueKey({ key: KEY_TEXT });
+const connect = (url: string, opts: Parameters<typeof SandboxQueueClient.connect>[1] = {}) => SandboxQueueClient.connect(url, { key: KEY_TEXT, ...opts });
+/** The worker's environment without any queue key of the caller's. */
+function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  if (!("OPENMLE_QUEUE_KEY" in extra)) delete env.OPENMLE_QUEUE_KEY;
+  return env;
+}
 const why = spawnSync("redis-server", ["--version"]).error ? "redis-server is not installed (apt-get install redis-server)" : probeBwrap();
 if (why) console.warn(`SKIP queue tests: ${why}`);
 
@@ -36,8 +48,9 @@ interface WorkerProc {
 }
 
 function startWorker(id: string, redisUrl: string): WorkerProc {
-  const proc = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY, "worker", "--redis", redisUrl, "--task", TINY_TASK_DIR, "--cpus", "1", "--lock-ms", "2000", "--stalled-ms", "1000", "--id", id], {
+  const proc = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY, "worker", "--redis", redisUrl, "--task", TINY_TASK_DIR, "--cpus", "1", "--lock-ms", "2000", "--stalled-ms", "1000", "--id", id, "--max-timeout", "60", "--max-memory", "1024"], {
     cwd: ROOT,
+    env: envWith({ OPENMLE_QUEUE_KEY: KEY_TEXT }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const events: Record<string, unknown>[] = [];
@@ -97,7 +110,7 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
   });
 
   it("a worker killed mid-job: the job is retried by the other and recorded exactly once", async () => {
-    const client = await SandboxQueueClient.connect(redisUrl, { workspace: ws });
+    const client = await connect(redisUrl, { workspace: ws });
     const events = new QueueEvents(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle" });
     await events.waitUntilReady();
     const completed: string[] = [];
@@ -147,14 +160,58 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
     await events.waitUntilReady();
     try {
       const code = 'import os, shutil\nshutil.copy(os.path.join(os.environ["DATA_DIR"], "sample_submission.csv"), "submission.csv")\n';
-      const forged = { taskRef: evil, taskId: "evil-task", taskHash: "0", code, limits: { timeoutS: 30, memoryMb: 512, cpus: 1, gpus: 0, diskMb: 1024 }, priority: 0 };
+      const limits = { timeoutS: 30, memoryMb: 512, cpus: 1, gpus: 0, diskMb: 1024 };
+      // 1. untagged, as anyone with Redis access could push it: refused before anything else
+      const forged = { taskRef: evil, taskId: "evil-task", taskHash: "0", code, limits, priority: 0 };
       const job = await queue.add("run", forged, { jobId: `forged-${Date.now()}`, attempts: 3 });
-      await expect(jobSettled(queue, job.id!, events, 200)).rejects.toThrow(/does not run task "evil-task"/);
+      await expect(jobSettled(queue, job.id!, events, 200)).rejects.toThrow(/^refused \(unauthenticated\): the job carries no valid tag/);
+      // 2. tagged by a key holder, with a package path: a malformed job
+      const id2 = `forged-path-${Date.now()}`;
+      const job2 = await queue.add("run", { ...forged, tag: signJob(KEY, id2, forged) }, { jobId: id2, attempts: 3 });
+      await expect(jobSettled(queue, job2.id!, events, 200)).rejects.toThrow(/^refused \(invalid-job\): the job is malformed \(job: Unrecognized key: "taskRef"/);
+      // 3. tagged, naming a task the workers do not serve
+      const data = { taskId: "evil-task", taskHash: "0", code, limits, priority: 0 };
+      const id3 = `forged-task-${Date.now()}`;
+      const job3 = await queue.add("run", { ...data, tag: signJob(KEY, id3, data) }, { jobId: id3, attempts: 3 });
+      await expect(jobSettled(queue, job3.id!, events, 200)).rejects.toThrow(/^refused \(unknown-task\): worker [AB] does not run task "evil-task"/);
       expect(existsSync(marker)).toBe(false);
+      expect((await queue.getJob(job3.id!))!.attemptsMade).toBe(1);
     } finally {
       await events.close();
       await queue.close();
     }
+  });
+
+  it("capped workers refuse a job over a cap with a typed error naming the limit and the cap, at once", async () => {
+    const client = await connect(redisUrl, { workspace: ws });
+    const count = async () => (await ws.query("SELECT count(*) AS n FROM executions"))[0];
+    try {
+      const before = await count();
+      const t0 = Date.now();
+      const err = await client.submit({ task, code: "print(1)\n", limits: { timeoutS: 2e6, memoryMb: 1e9, diskMb: 1e9, cpus: 1 } }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(QueueJobRefusedError);
+      expect(err).toMatchObject({ reason: "over-cap", limit: "timeoutS" });
+      expect((err as Error).message).toMatch(/^A worker refused queue job \w+: the job asks for timeoutS=2000000 s, over this worker's cap of 60 s; ask for less, or start workers with a higher caps\.timeoutS\.$/);
+      const mem = await client.submit({ task, code: "print(1)\n", limits: { timeoutS: 30, memoryMb: 5000, cpus: 1 } }).catch((e: Error) => e);
+      expect(mem).toMatchObject({ reason: "over-cap", limit: "memoryMb", message: expect.stringMatching(/memoryMb=5000 MiB, over this worker's cap of 1024 MiB/) });
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      expect(await count()).toEqual(before);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a job tagged with another key is refused by the workers; a client or worker without a key refuses to start", async () => {
+    const stranger = await SandboxQueueClient.connect(redisUrl, { key: "another-key-".padEnd(64, "1") });
+    try {
+      await expect(stranger.submit({ task, code: "print(2)\n", limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } })).rejects.toMatchObject({ reason: "unauthenticated" });
+    } finally {
+      await stranger.close();
+    }
+    await expect(SandboxQueueClient.connect(redisUrl, { env: {} })).rejects.toThrow(QueueKeyError);
+    const r = spawnSync(process.execPath, ["--import", "tsx", WORKER_ENTRY, "worker", "--redis", redisUrl, "--task", TINY_TASK_DIR], { cwd: ROOT, env: envWith({}), encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^openmle: The Redis queue needs a shared key and OPENMLE_QUEUE_KEY gives none\. Generate one with `openssl rand -hex 32`.* pass the --queue-key-file option\.\n$/);
   });
 
   it("a job that finishes while no events are read still settles: the wait polls its state", async () => {
@@ -163,8 +220,9 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
     const deaf = new QueueEvents(CPU_QUEUE, { connection: { url: redisUrl }, prefix: "openmle", autorun: false });
     try {
       const data = { taskId: task.meta.id, taskHash: packageHash(task.dir), code: 'print("Final Validation Score: 0.25")\n', limits: { timeoutS: 30, memoryMb: 512, cpus: 1, gpus: 0, diskMb: 1024 }, priority: 0 };
-      const job = await queue.add("run", data, { jobId: `poll-${Date.now()}` });
-      const record = await jobSettled<{ status: string; validScore: number }>(queue, job.id!, deaf, 200);
+      const jobId = `poll-${Date.now()}`;
+      const job = await queue.add("run", { ...data, tag: signJob(KEY, jobId, data) }, { jobId });
+      const { record } = await jobSettled<{ record: { status: string; validScore: number } }>(queue, job.id!, deaf, 200);
       expect(record.status).toBe("missing_submission");
       expect(record.validScore).toBe(0.25);
       expect(deaf.listenerCount(`completed:${job.id}`)).toBe(0);
@@ -194,7 +252,7 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
   it("refuses a package whose content differs from the worker's (same task id): no record of one served for the other", async () => {
     const other = await loadTask(copyTask(join(dir, "other", "tiny-task"), { "data/private/test_answer.csv": "id,label\n60,1\n" }, task.meta));
     expect(other.meta.id).toBe(task.meta.id);
-    const client = await SandboxQueueClient.connect(redisUrl);
+    const client = await connect(redisUrl);
     try {
       await expect(client.submit({ task: other, code: "print(1)\n", limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } })).rejects.toThrow(/the packages differ/);
     } finally {
@@ -203,7 +261,7 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
   });
 
   it("clients without a workspace share one job per idempotency key", async () => {
-    const [c1, c2] = await Promise.all([SandboxQueueClient.connect(redisUrl), SandboxQueueClient.connect(redisUrl)]);
+    const [c1, c2] = await Promise.all([connect(redisUrl), connect(redisUrl)]);
     try {
       const job = { task, code: 'import time\ntime.sleep(0.5)\nprint("Final Validation Score: 1")\n', limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } };
       const [a, b] = await Promise.all([c1.submit(job), c2.submit(job)]);
