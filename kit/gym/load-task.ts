@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { MetricLoadError, PythonError, TaskPackageError } from "./errors.js";
 import { inferHigherIsBetter, inferMeta, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
+import { PREPARE_CONFIG } from "./prepare-config.js";
 import { runHarness } from "./python.js";
 import type { TaskMeta, TaskPackage } from "./types.js";
 
@@ -17,6 +18,8 @@ export function packagePaths(dir: string) {
     privateDir: join(root, "data", "private"),
     answers: join(root, "data", "private", "test_answer.csv"),
     prepare: join(root, "utils", "prepare.py"),
+    /** Config of a built package's prepare.py (buildTask only). */
+    prepareConfig: join(root, "utils", PREPARE_CONFIG),
     metric: join(root, "utils", "metric.py"),
     taskJson: join(root, TASK_JSON),
   };
