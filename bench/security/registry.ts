@@ -8,6 +8,7 @@ import { attempts as queue } from "./attempts/queue.js";
 import { attempts as queueTrust } from "./attempts/queue-trust.js";
 import { attempts as keys } from "./attempts/keys.js";
 import { attempts as cliStore } from "./attempts/cli-store.js";
+import { attempts as specData } from "./attempts/spec-data.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -17,4 +18,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "queue-trust", attempts: queueTrust },
   { group: "keys", attempts: keys },
   { group: "cli-store", attempts: cliStore },
+  { group: "spec-data", attempts: specData },
 ];

@@ -2,11 +2,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { buildTask } from "./build-task.js";
+import { buildTask, moveIntoPlace } from "./build-task.js";
 import { checkTask } from "./check-task.js";
-import { PrepareError, TaskSpecError } from "./errors.js";
+import { GymError, PrepareError, TaskSpecError } from "./errors.js";
+import { hashTree } from "./hash-tree.js";
 import { importMlebench } from "./mlebench-import.js";
 import { scoreSubmission } from "./score-submission.js";
+import { gatePrompt, renderGatePrompt } from "./semantic-gate.js";
 import { vegaRecords, writeCsv } from "./test-helpers/raw-tables.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "gym-build-"));
@@ -31,7 +33,7 @@ describe("buildTask", () => {
     const events: string[] = [];
     const task = await buildTask({ ...base, description: "Penguin species." }, { outDir: out, onEvent: (e) => events.push(e.type) });
     expect(events).toEqual(["build-start", "prepare-done", "build-done"]);
-    for (const f of ["raw/penguins.csv", "utils/prepare.py", "utils/metric.py", "task.json", "data/public/train.csv", "data/public/test.csv",
+    for (const f of ["raw/penguins.csv", "utils/prepare.py", "utils/prepare_config.json", "utils/metric.py", "task.json", "data/public/train.csv", "data/public/test.csv",
       "data/public/sample_submission.csv", "data/public/description.txt", "data/private/test_answer.csv"]) expect(existsSync(join(out, f)), f).toBe(true);
     expect(task.meta).toMatchObject({ id: "penguins-t", idColumn: "id", targetColumns: ["species"], metric: "accuracy", higherIsBetter: true, taskType: "classification" });
     expect(task.meta.classes).toEqual(["Adelie", "Chinstrap", "Gentoo"]);
@@ -43,6 +45,9 @@ describe("buildTask", () => {
     expect(report.metricValid).toBe(true);
     expect(status(report, "prepare_deterministic")?.status).toBe("pass");
     expect(leftovers(join(tmp, "pkgs"))).toEqual([]);
+    // prepare.py reads the spec's fields from prepare_config.json; the judge is shown both.
+    expect(JSON.parse(readFileSync(join(out, "utils", "prepare_config.json"), "utf8"))).toMatchObject({ table: "penguins.csv", target: "species", split: { kind: "stratified", seed: 3 } });
+    expect(renderGatePrompt(gatePrompt(task))[1]!.content).toMatch(/## Processing config \(utils\/prepare_config\.json\)\n```json\n\{\n {2}"table": "penguins\.csv"/);
   }, 300_000);
 
   test("a group split keeps each group on one side; a time split puts the latest rows in test", async () => {
@@ -104,6 +109,34 @@ describe("buildTask", () => {
     expect((err as Error).message).toMatch(message);
     expect(existsSync(join(bad, "pkg"))).toBe(false);
     expect(leftovers(bad)).toEqual([]);
+  });
+});
+
+describe("a failed build leaves no half-built package", () => {
+  test("a failing rebuild over an existing package (--force) keeps the old one, byte for byte", async () => {
+    const out = join(tmp, "keep", "pkg");
+    await buildTask({ ...base, id: "keep" }, { outDir: out });
+    const before = hashTree(out, ["."]);
+    const err = await buildTask({ ...base, id: "keep", target: "genus" }, { outDir: out, overwrite: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PrepareError);
+    expect(hashTree(out, ["."])).toBe(before);
+    expect(leftovers(join(tmp, "keep"))).toEqual([]);
+  }, 300_000);
+
+  test("when the swap into place fails, the previous package is put back", () => {
+    const dir = join(tmp, "swap");
+    mkdirSync(join(dir, "pkg"), { recursive: true });
+    writeFileSync(join(dir, "pkg", "task.json"), "{}");
+    const err = (() => {
+      try {
+        moveIntoPlace(join(dir, "pkg.tmp-vanished"), join(dir, "pkg"), true);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(GymError);
+    expect(readFileSync(join(dir, "pkg", "task.json"), "utf8")).toBe("{}");
+    expect(readdirSync(dir)).toEqual(["pkg"]);
   });
 });
 

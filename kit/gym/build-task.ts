@@ -1,11 +1,11 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { renderDescription } from "./describe-task.js";
 import { GymError, PrepareError, TaskSpecError } from "./errors.js";
 import { loadTask, packagePaths, profilePublic, TASK_JSON } from "./load-task.js";
 import { renderMetricPy } from "./metrics/metric-py.js";
 import { getMetric, type MetricName } from "./metrics/registry.js";
-import { pythonHelper } from "./python.js";
+import { prepareConfig, writePrepare } from "./prepare-config.js";
 import { runPrepare } from "./run-prepare.js";
 import { TaskSpec, type TaskSpecInput } from "./task-spec.js";
 import type { TaskMeta, TaskPackage } from "./types.js";
@@ -30,9 +30,10 @@ const RAW_TABLE_EXT = new Set([".csv", ".json", ".jsonl"]);
 /**
  * Build a complete task package from a raw table (and optional asset files):
  * 1. check the spec (zod, metric registry, raw files);
- * 2. copy raw/, write utils/prepare.py (deterministic split) and utils/metric.py (from the registry);
+ * 2. copy raw/, write utils/prepare.py (the deterministic split, verbatim) and its config
+ *    utils/prepare_config.json (the spec's fields as data, never code);
  * 3. run prepare to fill data/public and data/private;
- * 4. profile the public data, write task.json and description.txt;
+ * 4. profile the public data, write utils/metric.py (from the registry), task.json and description.txt;
  * 5. rename the temporary folder into place. On any error the temporary folder is removed.
  */
 export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Promise<TaskPackage> {
@@ -79,22 +80,7 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
     const filesDir = spec.filesDir ? "files" : undefined;
     if (spec.filesDir) cpSync(resolve(spec.filesDir), join(p.raw, "files"), { recursive: true });
 
-    const config = {
-      table: basename(table),
-      target: spec.target,
-      idColumn: spec.idColumn,
-      drop: spec.drop,
-      metric: spec.metric,
-      output: def.output,
-      k: spec.k,
-      positiveClass: spec.positiveClass ?? null,
-      split: spec.split,
-      maxRows: spec.maxRows ?? null,
-      fileColumn: spec.fileColumn ?? null,
-      filesDir: filesDir ?? null,
-    };
-    const template = readFileSync(pythonHelper("prepare_template.py"), "utf8");
-    writeFileSync(p.prepare, template.replace("__CONFIG__", JSON.stringify(config, null, 2)));
+    writePrepare(p.prepare, p.prepareConfig, prepareConfig(spec, basename(table), filesDir, def.output));
     await runPrepare(p.prepare, p.raw, p.publicDir, p.privateDir);
     for (const f of [
       join(p.publicDir, "train.csv"),
@@ -176,7 +162,8 @@ export function parseSpec(specIn: TaskSpecInput): TaskSpec {
 
 /**
  * Rename a finished folder to `out`. With `replace`, an existing `out` is swapped out only after the
- * new one is complete; without it, an `out` that appeared meanwhile (a concurrent build) is kept.
+ * new one is complete, and put back when the swap fails; without it, an `out` that appeared meanwhile
+ * (a concurrent build) is kept.
  */
 export function moveIntoPlace(tmp: string, out: string, replace: boolean): void {
   if (!replace || !existsSync(out)) {
@@ -194,6 +181,11 @@ export function moveIntoPlace(tmp: string, out: string, replace: boolean): void 
   }
   const old = `${out}.old-${process.pid}-${Date.now()}`;
   renameSync(out, old);
-  renameSync(tmp, out);
+  try {
+    renameSync(tmp, out);
+  } catch (e) {
+    renameSync(old, out); // the previous package stays where it was
+    throw new GymError(`cannot move ${tmp} to ${out}: ${(e as Error).message}`, out, { cause: e });
+  }
   rmSync(old, { recursive: true, force: true });
 }

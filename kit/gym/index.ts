@@ -7,6 +7,7 @@ export { packageHash, HASHED_PARTS } from "./package-hash.js";
 export { listBuiltinTasks, buildBuiltinTask, getBuiltin, type BuiltinSummary } from "./builtin/build-builtin.js";
 export { BUILTIN_TASKS, BUILTIN_IDS, type BuiltinTask, type BuiltinId, type RawSource } from "./builtin/registry.js";
 export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./build-task.js";
+export { PREPARE_CONFIG, prepareConfig, type PrepareConfig } from "./prepare-config.js";
 export { TaskSpec, SplitSpec, type TaskSpecInput } from "./task-spec.js";
 export {
   METRICS, METRIC_NAMES, getMetric, metricRange, type MetricName, type MetricDef, type OutputKind,

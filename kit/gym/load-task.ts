@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { MetricLoadError, PythonError, TaskPackageError } from "./errors.js";
 import { inferHigherIsBetter, inferMeta, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
 import { runHarness } from "./package-harness.js";
+import { PREPARE_CONFIG } from "./prepare-config.js";
 import type { TaskMeta, TaskPackage } from "./types.js";
 
 export const TASK_JSON = "task.json";
@@ -17,6 +18,8 @@ export function packagePaths(dir: string) {
     privateDir: join(root, "data", "private"),
     answers: join(root, "data", "private", "test_answer.csv"),
     prepare: join(root, "utils", "prepare.py"),
+    /** Config of a built package's prepare.py (buildTask only). */
+    prepareConfig: join(root, "utils", PREPARE_CONFIG),
     metric: join(root, "utils", "metric.py"),
     taskJson: join(root, TASK_JSON),
   };

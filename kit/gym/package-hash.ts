@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
-/** What a package's content hash covers: its data (public and private), utils/ (metric, prepare) and task.json. */
+/**
+ * What a package's content hash covers: its data (public and private), utils/ (metric.py, prepare.py and
+ * its prepare_config.json) and task.json.
+ */
 export const HASHED_PARTS = ["data", "utils", "task.json"] as const;
 
 const cache = new Map<string, { fingerprint: string; hash: string }>();
@@ -10,7 +13,7 @@ const cache = new Map<string, { fingerprint: string; hash: string }>();
 /**
  * Content hash of a task package: sha256 (first 16 hex digits) over the relative path and bytes
  * of every file under data/, utils/ and task.json, in sorted order. Any change to the data, the
- * metric or prepare.py gives a new hash. Files are re-read only when their size, mtime or inode
+ * metric, prepare.py or its config gives a new hash. Files are re-read only when their size, mtime or inode
  * changed since the last call in this process.
  */
 export function packageHash(dir: string): string {

@@ -39,6 +39,8 @@ export interface GatePrompt {
   readonly description: string;
   readonly rawFiles: readonly string[];
   readonly prepareSource: string;
+  /** utils/prepare_config.json (what a built package's prepare.py reads), when the package has one. */
+  readonly prepareConfig?: string;
   readonly result: readonly string[];
   readonly trainSample: string;
   readonly testSample: string;
@@ -106,6 +108,7 @@ export function gatePrompt(task: TaskPackage, metricSmoke: readonly string[] = [
     description: task.description.slice(0, 6000),
     rawFiles: listFiles(task.dir, p.raw, 40),
     prepareSource: existsSync(p.prepare) ? readFileSync(p.prepare, "utf8").slice(0, 8000) : "(no prepare.py)",
+    ...(existsSync(p.prepareConfig) ? { prepareConfig: readFileSync(p.prepareConfig, "utf8").slice(0, 4000) } : {}),
     result: [
       `train rows: ${m.nTrain ?? "?"}, test rows: ${m.nTest ?? "?"}`,
       `metric: ${m.metric} (${m.higherIsBetter ? "higher" : "lower"} is better)`,
@@ -142,6 +145,9 @@ export function renderGatePrompt(g: GatePrompt): ChatMessage[] {
     "```python",
     g.prepareSource,
     "```",
+    ...(g.prepareConfig === undefined
+      ? []
+      : ["## Processing config (utils/prepare_config.json)", "```json", g.prepareConfig, "```"]),
     "## Processing result",
     ...g.result,
     "## train.csv (first rows)",

@@ -20,8 +20,9 @@ tslab.display.html(htmlTable(suite.map(({ id, modality, taskType, metric, name }
 // %% [markdown]
 // ## Build a built-in task
 // `buildBuiltinTask` reads the raw records from the installed package (here vega-datasets' Palmer penguins),
-// writes `prepare.py` (a stratified split with a fixed seed) and `metric.py` (accuracy, from the metric
-// registry), runs prepare, and moves the finished folder into place.
+// writes `prepare.py` (a stratified split with a fixed seed; the spec's fields are data in
+// `utils/prepare_config.json` beside it, never code) and `metric.py` (accuracy, from the metric registry),
+// runs prepare, and moves the finished folder into place.
 // %%
 const task = await gym.buildBuiltinTask("penguins", { outDir: join(dir, "penguins") });
 console.log(`${task.meta.id}: ${task.meta.nTrain} train / ${task.meta.nTest} test rows; metric ${task.meta.metric}; predict ${task.meta.targetColumns}`);

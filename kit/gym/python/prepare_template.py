@@ -2,7 +2,9 @@
 
 prepare(raw, public, private) reads raw/<table>, splits it (random, stratified, time-ordered or by
 group, with a fixed seed) and writes data/public (train, test, sample submission) and
-data/private/test_answer.csv. Running it twice gives byte-identical files.
+data/private/test_answer.csv. Running it twice gives byte-identical files. What the task spec says
+(table, target, columns, split) is data in prepare_config.json beside this file; this code is the
+same for every package.
 """
 import json
 import math
@@ -13,7 +15,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-CONFIG = json.loads(r'''__CONFIG__''')
+_CONFIG_FILE = Path(__file__).resolve().parent / "prepare_config.json"
+if not _CONFIG_FILE.is_file():
+    raise FileNotFoundError(f"{_CONFIG_FILE} is missing. Fix: rebuild the package (openmle task build).")
+CONFIG = json.loads(_CONFIG_FILE.read_text(encoding="utf-8"))
 
 
 def _read(raw):
