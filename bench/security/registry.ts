@@ -9,6 +9,7 @@ import { attempts as queueTrust } from "./attempts/queue-trust.js";
 import { attempts as keys } from "./attempts/keys.js";
 import { attempts as cliStore } from "./attempts/cli-store.js";
 import { attempts as specData } from "./attempts/spec-data.js";
+import { attempts as packageCode } from "./attempts/package-code.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -19,4 +20,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "keys", attempts: keys },
   { group: "cli-store", attempts: cliStore },
   { group: "spec-data", attempts: specData },
+  { group: "package-code", attempts: packageCode },
 ];

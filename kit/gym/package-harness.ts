@@ -25,6 +25,8 @@ export const PackageJailConfig = z
       .default(32 * 1024),
     /** Processes and threads at once. */
     maxPids: z.number().int().positive().default(512),
+    /** The bubblewrap binary. */
+    bwrap: z.string().min(1).default("bwrap"),
   })
   .strict();
 export type PackageJailConfig = z.infer<typeof PackageJailConfig>;
@@ -84,7 +86,7 @@ export async function runHarness<T>(
 }
 
 async function runInJail(argv: readonly string[], jail: HarnessJail, timeoutMs: number): Promise<PythonRun> {
-  const why = jailUnavailable();
+  const why = jailUnavailable(config.bwrap);
   if (why) return runTrusted(argv, jail, timeoutMs, why);
   const memoryMb = jail.stage === "prepare" || jail.stage === "import" ? config.prepareMemoryMb : config.memoryMb;
   const mounts: JailMount[] = [
@@ -94,6 +96,7 @@ async function runInJail(argv: readonly string[], jail: HarnessJail, timeoutMs: 
   ];
   const r = await runJailed({
     command: [PYTHON, ...argv],
+    bwrap: config.bwrap,
     mounts,
     env: { PYTHONDONTWRITEBYTECODE: "1", MPLCONFIGDIR: "/tmp" },
     limits: { timeoutS: timeoutMs / 1000, memoryMb, diskMb: config.prepareDiskMb, maxPids: config.maxPids },
