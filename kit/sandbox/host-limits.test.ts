@@ -69,6 +69,20 @@ describe.skipIf(!!noBwrap)("host-side limits and the scorer's sandbox", () => {
     }
   });
 
+  it("refuses, before scoring, a 100,001-column header whose stray quote hid its commas (issue 25, break 5)", async () => {
+    const task = await loadTask(TINY_TASK_DIR);
+    const code = `open("submission.csv", "w").write('id"' + ",c" * 100000 + "\\n" + "1" + ",0" * 100000 + "\\n")\n`;
+    let scored = 0;
+    const scorer = async () => {
+      scored++;
+      return { ok: false as const, kind: "invalid" as const, message: "the scorer was reached" };
+    };
+    const r = await runSandbox({ task, code, limits, scorer });
+    expect([r.status, r.errorSignature, scored]).toEqual(["scoring_failure", "submission_too_large", 0]);
+    expect(r.traceback).toMatch(/100001 columns, over the 16 columns cap/);
+    expect(r.scoringS).toBeLessThan(1);
+  });
+
   it("caps the scorer's time and memory", async () => {
     const slow = await loadTask(copyTask(join(dir, "slow-task"), { "utils/metric.py": spyMetric("import time\ntime.sleep(600)") }, tinyMeta));
     const t0 = performance.now();
