@@ -20,6 +20,7 @@ import { interpreterPrefix, sandboxPython } from "./interpreter.js";
 import { reachableBy, stagePrefix, stagingPoint } from "./stage-mounts.js";
 import { limitedCommand } from "./limited-command.js";
 import { supervise } from "./supervise.js";
+import { processTree } from "../util/index.js";
 
 export const PYTHON = "/usr/bin/python3";
 
@@ -169,8 +170,14 @@ export class LocalExecutor implements Executor {
     const [cmd, args] = limitedCommand(cg, { fsizeBytes: diskBytes, asBytes: memBytes }, command);
     const quotaKill = new AbortController();
     const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
-    const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () =>
-      quotaKill.abort(),
+    // The job's processes, for the deleted files they keep open: its cgroup, else the tree under the child.
+    let rootPid = 0;
+    const pids = () => (cg ? cg.pids() : rootPid > 0 ? processTree(rootPid) : []);
+    const quota = watchDiskQuota(
+      [spec.jobDir],
+      { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES },
+      () => quotaKill.abort(),
+      { pids },
     );
     try {
       const r = await supervise({
@@ -182,6 +189,7 @@ export class LocalExecutor implements Executor {
         outputCapBytes: spec.outputCapBytes,
         signal,
         killTree: cg ? () => cg.killAll() : undefined,
+        onSpawn: (pid) => (rootPid = pid),
       });
       if (cg) await cg.killAll(); // nothing of the job outlives it
       const diskQuota = await quota.stop();
