@@ -86,14 +86,11 @@ export function watchDiskQuota(
   const usage = async (): Promise<DiskUsage> => {
     const u = await diskUsage(dirs, q.maxFiles);
     if (!opts.pids) return u;
-    devs ??= Promise.all(
-      dirs.map((d) =>
-        stat(d).then(
-          (s) => s.dev,
-          () => -1,
-        ),
-      ),
-    ).then((a) => new Set(a));
+    const deviceOf = (d: string) =>
+      stat(d)
+        .then((s): number => s.dev)
+        .catch(() => -1);
+    devs ??= Promise.all(dirs.map(deviceOf)).then((a) => new Set(a));
     const d = await deletedOpenFiles(opts.pids(), await devs);
     return { bytes: u.bytes + d.bytes, files: u.files + d.files, deleted: d };
   };
