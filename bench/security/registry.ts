@@ -10,6 +10,7 @@ import { attempts as keys } from "./attempts/keys.js";
 import { attempts as cliStore } from "./attempts/cli-store.js";
 import { attempts as specData } from "./attempts/spec-data.js";
 import { attempts as packageCode } from "./attempts/package-code.js";
+import { attempts as quotaCaps } from "./attempts/quota-caps.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -21,4 +22,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "cli-store", attempts: cliStore },
   { group: "spec-data", attempts: specData },
   { group: "package-code", attempts: packageCode },
+  { group: "quota-caps", attempts: quotaCaps },
 ];

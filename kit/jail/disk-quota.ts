@@ -1,10 +1,13 @@
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { deletedOpenFiles } from "./deleted-open-files.js";
 
 export interface DiskUsage {
   /** Allocated bytes (st_blocks × 512, so sparse files count what they really use). */
   readonly bytes: number;
   readonly files: number;
+  /** Of `bytes` and `files`: deleted files the job's processes still hold open or mapped (absent: not looked). */
+  readonly deleted?: { readonly bytes: number; readonly files: number };
 }
 
 /** Allocated bytes and entries under `dirs` (no links followed); stops counting past `stopAtFiles`. */
@@ -41,16 +44,21 @@ export interface DiskQuota {
   readonly maxFiles: number;
 }
 
-/** The message of an exceeded quota (kept in the record's traceback). */
+/** The message of an exceeded quota (kept in the record's traceback); it says when deleted-open files counted. */
 export function quotaMessage(u: DiskUsage, q: DiskQuota): string | null {
   const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
+  const d = u.deleted && u.deleted.files > 0 ? u.deleted : null;
+  const who = d
+    ? `the job holds ${mib(u.bytes)} (its folder ${mib(u.bytes - d.bytes)}; ${d.files} deleted files its ` +
+      `processes keep open, counted too: ${mib(d.bytes)})`
+    : `the job folder holds ${mib(u.bytes)}`;
   if (u.bytes > q.maxBytes)
-    return (
-      `disk quota exceeded: the job ` +
-      `folder holds ${mib(u.bytes)}, over its ${mib(q.maxBytes)} limit (limits.diskMb); the job was killed`
-    );
+    return `disk quota exceeded: ${who}, over its ${mib(q.maxBytes)} limit (limits.diskMb); the job was killed`;
   if (u.files > q.maxFiles)
-    return `disk quota exceeded: the job folder holds over ${q.maxFiles} files and folders; the job was killed`;
+    return (
+      `disk quota exceeded: the job folder${d ? " and the deleted files its processes keep open" : ""} hold` +
+      `${d ? "" : "s"} over ${q.maxFiles} files and folders; the job was killed`
+    );
   return null;
 }
 
@@ -59,20 +67,35 @@ export function quotaMessage(u: DiskUsage, q: DiskQuota): string | null {
  * `onExceeded` once when a limit is passed (the caller kills the job). `stop()` makes a last
  * check and resolves to the message, or null when the job stayed within its quota. Between two
  * polls a job can overshoot by what it writes in `intervalMs`; RLIMIT_FSIZE (set by the
- * executors to the byte limit) stops any single file from growing past it.
+ * executors to the byte limit) stops any single file from growing past it. With `pids` (the job's
+ * processes now), deleted files they hold open on the folders' filesystems count too
+ * (deleted-open-files.ts): unlinked, they leave the walk but not the disk.
  */
 export function watchDiskQuota(
   dirs: readonly string[],
   q: DiskQuota,
   onExceeded: (message: string) => void,
-  intervalMs = 250,
+  opts: { readonly intervalMs?: number; readonly pids?: () => Iterable<number> } = {},
 ): { stop(): Promise<string | null> } {
+  const intervalMs = opts.intervalMs ?? 250;
   let exceeded: string | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
+  let devs: Promise<Set<number>> | undefined;
+  const usage = async (): Promise<DiskUsage> => {
+    const u = await diskUsage(dirs, q.maxFiles);
+    if (!opts.pids) return u;
+    const deviceOf = (d: string) =>
+      stat(d)
+        .then((s): number => s.dev)
+        .catch(() => -1);
+    devs ??= Promise.all(dirs.map(deviceOf)).then((a) => new Set(a));
+    const d = await deletedOpenFiles(opts.pids(), await devs);
+    return { bytes: u.bytes + d.bytes, files: u.files + d.files, deleted: d };
+  };
   const check = async () => {
-    const m = quotaMessage(await diskUsage(dirs, q.maxFiles), q);
+    const m = quotaMessage(await usage(), q);
     if (m && !exceeded) {
       exceeded = m;
       onExceeded(m);

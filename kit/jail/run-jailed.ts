@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { processTree } from "../util/index.js";
 import { JobCgroup } from "./cgroup.js";
 import { watchDiskQuota } from "./disk-quota.js";
 import { JailError, JailUnavailableError } from "./errors.js";
@@ -113,8 +114,14 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
   const cg = JobCgroup.create(`${process.pid}-${randomUUID()}`, limits.memoryMb, limits.maxPids);
   const quotaKill = new AbortController();
   const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
-  const quota = watchDiskQuota(writable, { maxBytes: limits.diskMb * 1024 * 1024, maxFiles: limits.maxFiles }, () =>
-    quotaKill.abort(),
+  // Its processes, for the deleted files they keep open: the cgroup, else the tree under the child.
+  let rootPid = 0;
+  const pids = () => (cg ? cg.pids() : rootPid > 0 ? processTree(rootPid) : []);
+  const quota = watchDiskQuota(
+    writable,
+    { maxBytes: limits.diskMb * 1024 * 1024, maxFiles: limits.maxFiles },
+    () => quotaKill.abort(),
+    { pids, intervalMs: 500 },
   );
   const removed: string[] = [];
   try {
@@ -131,6 +138,7 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
       outputCapBytes: limits.outputCapBytes,
       signal,
       killTree: cg ? () => cg.killAll() : undefined,
+      onSpawn: (pid) => (rootPid = pid),
     });
     if (cg) await cg.killAll();
     const diskQuota = await quota.stop();

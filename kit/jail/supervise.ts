@@ -30,6 +30,8 @@ export function supervise(opts: {
   killTree?: () => Promise<unknown>;
   /** Open file descriptors handed to the child as fds 3, 4, ... */
   extraFds?: readonly number[];
+  /** Called with the child's pid once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }): Promise<Supervised> {
   const t0 = performance.now();
   const out = new TailBuffer(opts.outputCapBytes, 2048);
@@ -46,6 +48,7 @@ export function supervise(opts: {
       stdio: ["ignore", "pipe", "pipe", ...(opts.extraFds ?? [])],
       detached: true,
     });
+    if (child.pid) opts.onSpawn?.(child.pid);
     child.stdout!.on("data", (b: Buffer) => out.push(b));
     child.stderr!.on("data", (b: Buffer) => err.push(b));
 

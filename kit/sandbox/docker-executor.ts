@@ -14,6 +14,7 @@ import {
   type ExecSpec,
   type Executor,
 } from "./executor.js";
+import { processTree } from "../util/index.js";
 
 export interface DockerExecutorOptions {
   /** Image holding /usr/bin/python3 and the ML stack (recipe: kit/sandbox/docker/Dockerfile). */
@@ -138,11 +139,14 @@ export class DockerExecutor implements Executor {
     let cancelled = false;
     let timer: NodeJS.Timeout | undefined;
     const kill = () => container.kill().catch(() => undefined);
-    // The job folder and the per-job /tmp are host folders: both count against the quota.
+    // The job folder and the per-job /tmp are host folders: both count against the quota, and so do
+    // deleted files the container's processes keep open there (seen from the host's /proc: a local engine).
+    let rootPid = 0;
     const quota = watchDiskQuota(
       [spec.jobDir, tmp],
       { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES },
       () => void kill(),
+      { pids: () => (rootPid > 0 ? processTree(rootPid) : []) },
     );
     const onAbort = () => {
       cancelled = true;
@@ -153,6 +157,10 @@ export class DockerExecutor implements Executor {
       const ended = new Promise<void>((r) => stream.on("end", r));
       container.modem.demuxStream(stream, sink(out), sink(err));
       await container.start();
+      void container.inspect().then(
+        (i: { State: { Pid?: number } }) => (rootPid = i.State.Pid ?? 0),
+        () => undefined,
+      );
       timer = setTimeout(() => {
         timedOut = true;
         void kill();

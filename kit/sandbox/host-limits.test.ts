@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTask, type TaskMeta } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
-import { probeBwrap } from "./local-executor.js";
+import { LocalExecutor, probeBwrap } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
 import { sandboxedScorer } from "./sandboxed-scorer.js";
-import { copyTask, spyMetric, startCanary, TINY_TASK_DIR } from "./test-helpers.js";
+import { ADVERSARIAL, copyTask, spyMetric, startCanary, TINY_TASK_DIR, withDiskRise } from "./test-helpers.js";
 
 const noBwrap = probeBwrap();
 if (noBwrap) console.warn(`SKIP host-limits tests: ${noBwrap}`);
@@ -69,6 +69,20 @@ describe.skipIf(!!noBwrap)("host-side limits and the scorer's sandbox", () => {
     }
   });
 
+  it("refuses, before scoring, a 100,001-column header whose stray quote hid its commas (issue 25, break 5)", async () => {
+    const task = await loadTask(TINY_TASK_DIR);
+    const code = `open("submission.csv", "w").write('id"' + ",c" * 100000 + "\\n" + "1" + ",0" * 100000 + "\\n")\n`;
+    let scored = 0;
+    const scorer = async () => {
+      scored++;
+      return { ok: false as const, kind: "invalid" as const, message: "the scorer was reached" };
+    };
+    const r = await runSandbox({ task, code, limits, scorer });
+    expect([r.status, r.errorSignature, scored]).toEqual(["scoring_failure", "submission_too_large", 0]);
+    expect(r.traceback).toMatch(/100001 columns, over the 16 columns cap/);
+    expect(r.scoringS).toBeLessThan(1);
+  });
+
   it("caps the scorer's time and memory", async () => {
     const slow = await loadTask(copyTask(join(dir, "slow-task"), { "utils/metric.py": spyMetric("import time\ntime.sleep(600)") }, tinyMeta));
     const t0 = performance.now();
@@ -91,6 +105,20 @@ describe.skipIf(!!noBwrap)("host-side limits and the scorer's sandbox", () => {
     const one = 'open("big.bin", "wb").write(b"x" * (100 << 20))\n';
     const r2 = await runSandbox({ task, code: one, limits: { ...limits, diskMb: 64 } });
     expect([r2.status, r2.errorSignature]).toEqual(["runtime_error", "disk_quota"]);
+  });
+
+  it("counts deleted files the job keeps open: ten 60 MiB ones under a 64 MiB quota (issue 25, break 6)", async () => {
+    const task = await loadTask(TINY_TASK_DIR);
+    // With and without a cgroup (the job's processes come from cgroup.procs, else from the process tree).
+    for (const executor of [new LocalExecutor(), new LocalExecutor({ cgroup: false })]) {
+      const code = ADVERSARIAL.holdDeletedFiles(10, 60, 0.3);
+      const { result: r, riseMiB } = await withDiskRise(dir, () => runSandbox({ task, code, executor, limits: { ...limits, diskMb: 64 } }));
+      expect([r.status, r.errorSignature]).toEqual(["runtime_error", "disk_quota"]);
+      expect(r.traceback).toMatch(/deleted files its processes keep open, counted too/);
+      // Killed at the second file (a poll every 250 ms, 0.3 s between files): at most 180 MiB ever held.
+      expect((r.stdoutTail.match(/held \d+/g) ?? []).length).toBeLessThanOrEqual(3);
+      expect(riseMiB).toBeLessThan(400); // 600 without the count (loose: other tests may write meanwhile)
+    }
   });
 });
 

@@ -13,7 +13,8 @@ export { sandboxedScorer, DEFAULT_SCORER_LIMITS, type ScorerLimits } from "./san
 export {
   persistentScorer, type PersistentScorer, type PersistentScorerOptions, type ScorerEvent, type ScorerStopReason,
 } from "./persistent-scorer.js";
-export { submissionCaps, checkSubmission, countCsvColumns, type SubmissionCaps } from "./submission-caps.js";
+export { submissionCaps, checkSubmission, type SubmissionCaps } from "./submission-caps.js";
+export { csvHeaderColumns } from "./csv-header-columns.js";
 export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "../jail/disk-quota.js";
 export { sandboxHostUser, lookupUser, SANDBOX_USER_NAME, type HostUser } from "../jail/sandbox-user.js";
 export {

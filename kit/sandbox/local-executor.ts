@@ -29,6 +29,7 @@ import {
   type ExecSpec,
   type Executor,
 } from "./executor.js";
+import { processTree } from "../util/index.js";
 
 export const PYTHON = "/usr/bin/python3";
 
@@ -131,8 +132,14 @@ export class LocalExecutor implements Executor {
     const [cmd, args] = limitedCommand(cg, { fsizeBytes: diskBytes, asBytes: memBytes }, command);
     const quotaKill = new AbortController();
     const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
-    const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () =>
-      quotaKill.abort(),
+    // The job's processes, for the deleted files they keep open: its cgroup, else the tree under the child.
+    let rootPid = 0;
+    const pids = () => (cg ? cg.pids() : rootPid > 0 ? processTree(rootPid) : []);
+    const quota = watchDiskQuota(
+      [spec.jobDir],
+      { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES },
+      () => quotaKill.abort(),
+      { pids },
     );
     try {
       const r = await supervise({
@@ -144,6 +151,7 @@ export class LocalExecutor implements Executor {
         outputCapBytes: spec.outputCapBytes,
         signal,
         killTree: cg ? () => cg.killAll() : undefined,
+        onSpawn: (pid) => (rootPid = pid),
       });
       if (cg) await cg.killAll(); // nothing of the job outlives it
       const diskQuota = await quota.stop();

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { TaskPackage } from "../gym/index.js";
+import { csvHeaderColumns } from "./csv-header-columns.js";
 
 /** What the host checks before a submission reaches the metric. */
 export interface SubmissionCaps {
@@ -28,20 +29,9 @@ export function submissionCaps(task: TaskPackage): SubmissionCaps {
   };
 }
 
-/** Columns of a CSV header line (quoted fields may hold commas). */
-export function countCsvColumns(header: string): number {
-  let n = 1;
-  let quoted = false;
-  for (const ch of header) {
-    if (ch === '"') quoted = !quoted;
-    else if (ch === "," && !quoted) n++;
-  }
-  return n;
-}
-
 /**
  * null when the submission file is within the caps, else the scoring_failure message. Reads
- * only the file's size and its header line (at most 1 MiB), never the whole file.
+ * only the file's size and its header record (at most 1 MiB), never the whole file.
  */
 export function checkSubmission(path: string, caps: SubmissionCaps): string | null {
   const fd = openSync(path, "r");
@@ -55,14 +45,13 @@ export function checkSubmission(path: string, caps: SubmissionCaps): string | nu
       );
     const buf = Buffer.alloc(Math.min(size, MiB));
     const n = readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.subarray(0, n).toString("utf8");
-    const eol = text.search(/\r?\n/);
-    if (eol < 0 && size > MiB)
+    // Counted as pandas counts them: a stray quote must not hide commas (csv-header-columns.ts).
+    const columns = csvHeaderColumns(buf.subarray(0, n), n === size);
+    if (columns === null)
       return (
-        `submission.csv has a header line longer than 1.0 MiB, over the 1 MiB cap; write the ` +
+        `submission.csv has a header record longer than 1.0 MiB, over the 1 MiB cap; write the ` +
         `sample submission's columns`
       );
-    const columns = countCsvColumns(eol < 0 ? text : text.slice(0, eol));
     if (columns > caps.maxColumns)
       return (
         `submission.csv has ${columns} columns, over the ${caps.maxColumns} columns cap for ` +

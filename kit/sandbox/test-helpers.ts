@@ -1,5 +1,5 @@
 // Shared by the sandbox tests, notebook and benchmark: the fixture task package and programs.
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, statfsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -155,7 +155,41 @@ open("/tmp/inside-tmp", "w").write("ok")
 open("inside-workspace.txt", "w").write("ok")
 print(json.dumps(res))
 `,
+  /** Creates `files` files of `mib` MiB in the job folder, each unlinked before it is written and kept open. */
+  holdDeletedFiles: (files: number, mib: number, pauseS: number) => `
+import os, time
+chunk = b"x" * (1 << 20)
+held = []
+for i in range(${files}):
+    fd = os.open(f"held-{i}.bin", os.O_RDWR | os.O_CREAT)
+    os.unlink(f"held-{i}.bin")
+    for _ in range(${mib}):
+        os.write(fd, chunk)
+    held.append(fd)
+    print(f"held {i + 1}", flush=True)
+    time.sleep(${pauseS})
+time.sleep(5)
+print("all held", flush=True)
+`,
 };
+
+/** What `fn` returns, and the most the used space of `dir`'s filesystem rose while it ran (sampled every 20 ms). */
+export async function withDiskRise<T>(dir: string, fn: () => Promise<T>): Promise<{ result: T; riseMiB: number }> {
+  const used = () => {
+    const s = statfsSync(dir);
+    return (s.blocks - s.bfree) * s.bsize;
+  };
+  const base = used();
+  let max = 0;
+  const timer = setInterval(() => (max = Math.max(max, used() - base)), 20);
+  try {
+    const result = await fn();
+    max = Math.max(max, used() - base);
+    return { result, riseMiB: max / 2 ** 20 };
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 /**
  * A TCP listener on 127.0.0.1 that counts connections: the network tests point adversarial
