@@ -1,6 +1,8 @@
 // kit/jail: the isolation primitive below gym and sandbox. Programs (kit/sandbox) and a task package's own
 // code (kit/gym: prepare.py, metric.py) both run through it, never on the host.
-export { runJailed, jailUnavailable, JailLimits, type JailSpec, type JailMount, type JailResult } from "./run-jailed.js";
+export {
+  runJailed, jailUnavailable, JailLimits, type JailSpec, type JailMount, type JailResult,
+} from "./run-jailed.js";
 export { probeBwrap } from "./probe-bwrap.js";
 export { isolationArgs, finishArgs, nvidiaDevices, SANDBOX_UID } from "./isolation-args.js";
 export { supervise, type Supervised } from "./supervise.js";

@@ -37,7 +37,8 @@ export const DEFAULT_SCORER_LIMITS: ScorerLimits = { timeoutS: 120, memoryMb: 20
  * descriptors the kit opened (no host path is mounted, links are not followed), with no network,
  * /proc read-only, as the unprivileged sandbox user when the kit is root, in a cgroup with
  * `limits.memoryMb` and killed past `limits.timeoutS`. The answers exist only inside this
- * sandbox, never in a job's. Same results as gym's scoreSubmission, which mounts those files in the package jail instead.
+ * sandbox, never in a job's. Same results as gym's
+ * scoreSubmission, which mounts those files in the package jail instead.
  */
 export function sandboxedScorer(
   opts: { limits?: Partial<ScorerLimits>; bwrap?: string } = {},
