@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { evaluate, liteCompetitionIds, loadRunOutcomes, runBaselines, type MeanStd } from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
-import { output, UsageError } from "./run-cli.js";
+import { output, printErr, UsageError } from "./run-cli.js";
 import { formatTable } from "./format.js";
 
 const ms = (m: MeanStd) => (m.n ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : "—");
@@ -65,12 +65,12 @@ export function registerEvaluate(program: Command): void {
                     higher_is_better: task.meta.higherIsBetter,
                   };
                 else
-                  process.stderr.write(
+                  printErr(
                     `openmle: baselines of ${id} did not both succeed ` +
-                      `(trivial ${b.records.trivial.status}, reference ${b.records.reference.status})\n`,
+                      `(trivial ${b.records.trivial.status}, reference ${b.records.reference.status})`,
                   );
               } catch (e) {
-                process.stderr.write(`openmle: no baselines for ${id}: ${(e as Error).message}\n`);
+                printErr(`openmle: no baselines for ${id}: ${(e as Error).message}`);
               }
             }
           }

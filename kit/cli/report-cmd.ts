@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { EVOLVE_MAX } from "../evo/index.js";
 import { writeReport } from "../report/index.js";
+import { intFlag } from "./numeric-flag.js";
 import { output, UsageError } from "./run-cli.js";
 
 export function registerReport(program: Command): void {
@@ -32,9 +34,7 @@ export function registerReport(program: Command): void {
         png: boolean;
         json?: boolean;
       }) => {
-        const step = o.step === undefined ? undefined : Number(o.step);
-        if (step !== undefined && !(Number.isInteger(step) && step >= 0))
-          throw new UsageError(`--step must be a step number (0, 1, …), got "${o.step}".`);
+        const step = o.step === undefined ? undefined : intFlag("step", o.step, { min: 0, max: EVOLVE_MAX.steps - 1 });
         let baselines: Record<string, { trivial: number; reference: number }> | undefined;
         if (o.baselines) {
           try {

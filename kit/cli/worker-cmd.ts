@@ -2,8 +2,16 @@ import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { resolveTask } from "../gym/index.js";
 import { startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
-import { runCli, UsageError } from "./run-cli.js";
-import { checkBackend, executorFromFlags, executorOptions, type ExecutorFlags } from "./sandbox-flags.js";
+import { MAX_TIMER_MS } from "../util/index.js";
+import { intFlag } from "./numeric-flag.js";
+import { jsonText, runCli, UsageError } from "./run-cli.js";
+import {
+  checkBackend,
+  executorFromFlags,
+  executorOptions,
+  SANDBOX_FLAG_MAX,
+  type ExecutorFlags,
+} from "./sandbox-flags.js";
 
 interface WorkerFlags extends ExecutorFlags {
   redis: string;
@@ -37,15 +45,9 @@ export function registerWorker(program: Command): void {
     .option("--stalled-ms <ms>", "how often to look for stalled jobs", "15000")
     .option("--id <id>", "worker id (default host-pid)")
     .action(async (o: WorkerFlags) => {
-      const int = (name: string, v: string, min: number) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < min)
-          throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
-        return n;
-      };
+      const int = (name: string, v: string, min: number, max: number) => intFlag(name, v, { min, max });
       checkBackend("worker", o.backend);
-      const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) =>
-        process.stdout.write(`${JSON.stringify(e)}\n`);
+      const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${jsonText(e)}\n`);
       if (o.task.length === 0)
         throw new UsageError(
           "--task is required: name each task this worker may run (a folder or a built-in id; repeat --task for more).",
@@ -55,12 +57,12 @@ export function registerWorker(program: Command): void {
       const worker = await startSandboxWorker({
         redisUrl: o.redis,
         executor,
-        cpus: int("cpus", o.cpus, 1),
-        gpus: int("gpus", o.gpus, 0),
+        cpus: int("cpus", o.cpus, 1, SANDBOX_FLAG_MAX.cpus),
+        gpus: int("gpus", o.gpus, 0, SANDBOX_FLAG_MAX.gpus),
         tasks,
         workerId: o.id,
-        lockDurationMs: int("lock-ms", o.lockMs, 100),
-        stalledIntervalMs: int("stalled-ms", o.stalledMs, 100),
+        lockDurationMs: int("lock-ms", o.lockMs, 100, MAX_TIMER_MS),
+        stalledIntervalMs: int("stalled-ms", o.stalledMs, 100, MAX_TIMER_MS),
         onEvent: log,
       });
       await new Promise<void>((resolve) => {
