@@ -7,6 +7,7 @@ import { attempts as hostLimits } from "./attempts/host-limits.js";
 import { attempts as queue } from "./attempts/queue.js";
 import { attempts as keys } from "./attempts/keys.js";
 import { attempts as cliStore } from "./attempts/cli-store.js";
+import { attempts as cliInput } from "./attempts/cli-input.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -15,4 +16,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "queue", attempts: queue },
   { group: "keys", attempts: keys },
   { group: "cli-store", attempts: cliStore },
+  { group: "cli-input", attempts: cliInput },
 ];

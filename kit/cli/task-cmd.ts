@@ -19,7 +19,7 @@ import {
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
 import { printableLine } from "../util/index.js";
-import { readFileFlag } from "./path-flag.js";
+import { fileFlag, readFileFlag } from "./path-flag.js";
 import { output, UsageError } from "./run-cli.js";
 
 const summary = (t: TaskPackage) => ({ id: t.meta.id, dir: t.dir, meta: t.meta });
@@ -168,7 +168,8 @@ export function registerTask(program: Command): void {
     .option("--json", "machine-readable output: {ok, score} or {ok, kind, message}")
     .action(async (dirOrId: string, submission: string, o: { json?: boolean }) => {
       const t = await resolveTask(dirOrId);
-      const r = await scoreSubmission(t, resolve(submission));
+      const csv = fileFlag("submission", resolve(submission), "Pass the path of a submission CSV.");
+      const r = await scoreSubmission(t, csv);
       output(!!o.json, r, () => (r.ok ? `${line(t.meta.metric)}: ${r.score}` : `${r.kind}: ${r.message}`));
       if (!r.ok) process.exitCode = 1;
     });
