@@ -197,17 +197,17 @@ export function progressBar(
 
 function human(s: RunSummary, dir: string): string {
   const c = s.champion;
+  const ops = Object.entries(s.byOperator)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
   return [
-    `run ${s.runId} on ${printableLine(s.taskId)}: ${s.harness} / ${s.policy}, seed ${s.seed}, ${s.nodes} nodes (${Object.entries(
-      s.byOperator,
-    )
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ")})`,
+    `run ${s.runId} on ${printableLine(s.taskId)}: ${s.harness} / ${s.policy}, seed ${s.seed}, ` +
+      `${s.nodes} nodes (${ops})`,
     `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ` +
       `${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
     c
-      ? `champion ${c.nodeId} (${c.operator}, ${printableLine(c.methodFamily)}): validation ${c.validScore}, hidden test ` +
-        `${c.testScore}`
+      ? `champion ${c.nodeId} (${c.operator}, ${printableLine(c.methodFamily)}): validation ${c.validScore}, ` +
+        `hidden test ${c.testScore}`
       : "no valid node",
     `workspace ${dir}`,
   ].join("\n");
