@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import type { ZodType } from "zod";
+import { readFileFlag } from "./path-flag.js";
 import { UsageError } from "./run-cli.js";
 
 /**
@@ -9,12 +9,13 @@ import { UsageError } from "./run-cli.js";
  * number, received string`.
  */
 export function readConfigFile(file: string, schema: ZodType): Record<string, unknown> {
+  const pass = "Pass a JSON file of settings (openmle config schema lists them).";
+  const text = readFileFlag("--config", file, pass);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    raw = JSON.parse(text);
   } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message.split("\n")[0];
-    throw new UsageError(`--config ${file}: ${why}. Pass a JSON file of settings (openmle config schema lists them).`);
+    throw new UsageError(`--config ${file}: ${(e as Error).message.split("\n")[0]}. ${pass}`);
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
     throw new UsageError(`--config ${file}: expected a JSON object of settings.`);

@@ -1,10 +1,11 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { evaluate, liteCompetitionIds, loadRunOutcomes, runBaselines, type MeanStd } from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
-import { output, UsageError } from "./run-cli.js";
+import { output, printErr, UsageError } from "./run-cli.js";
 import { formatTable } from "./format.js";
+import { readFileFlag } from "./path-flag.js";
 
 const ms = (m: MeanStd) => (m.n ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : "—");
 
@@ -12,11 +13,9 @@ const ms = (m: MeanStd) => (m.n ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` 
 function readBaselines(
   path: string,
 ): Record<string, { trivial: number; reference: number; higher_is_better?: boolean }> {
+  const text = readFileFlag("--baselines", path, 'Pass a JSON file {"<task_id>": {"trivial": x, "reference": y}}.');
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as Record<
-      string,
-      { trivial: number; reference: number; higher_is_better?: boolean }
-    >;
+    return JSON.parse(text) as Record<string, { trivial: number; reference: number; higher_is_better?: boolean }>;
   } catch (e) {
     throw new UsageError(
       `evaluate: cannot read baselines ${path} (${(e as Error).message}); expected {"<task_id>": ` +
@@ -46,9 +45,9 @@ export function registerEvaluate(program: Command): void {
         saveBaselines?: string;
         json?: boolean;
       }) => {
+        const baselines = o.baselines ? readBaselines(o.baselines) : {};
         const ws = await openWorkspace(o.workspace, { readOnly: true });
         try {
-          const baselines = o.baselines ? readBaselines(o.baselines) : {};
           if (o.runBaselines) {
             const lite = new Set(liteCompetitionIds());
             const ids = [...new Set((await loadRunOutcomes(ws)).map((r) => r.task_id))].filter(
@@ -65,12 +64,12 @@ export function registerEvaluate(program: Command): void {
                     higher_is_better: task.meta.higherIsBetter,
                   };
                 else
-                  process.stderr.write(
+                  printErr(
                     `openmle: baselines of ${id} did not both succeed ` +
-                      `(trivial ${b.records.trivial.status}, reference ${b.records.reference.status})\n`,
+                      `(trivial ${b.records.trivial.status}, reference ${b.records.reference.status})`,
                   );
               } catch (e) {
-                process.stderr.write(`openmle: no baselines for ${id}: ${(e as Error).message}\n`);
+                printErr(`openmle: no baselines for ${id}: ${(e as Error).message}`);
               }
             }
           }

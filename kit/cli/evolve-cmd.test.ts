@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -13,7 +16,16 @@ describe("openmle evolve (CLI)", () => {
   it("rejects bad settings naming the field", () => {
     const r = cli("evolve", "--task", "penguins", "--workers", "0");
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^openmle: bad evolve settings: workers: /);
+    expect(r.stderr).toBe("openmle: --workers 0 is out of range: use an integer from 1 to 1024.\n");
+    expect(cli("evolve", "--task", "penguins", "--preset", "huge").stderr).toMatch(/^openmle: bad evolve settings: preset: /);
+  });
+  // Issue 25, break 8: --steps 1e12 crashed Node (V8 "invalid size", exit 133) with the run left `running`.
+  it("refuses --steps past what a run can hold in one line, leaving no workspace", () => {
+    const ws = join(mkdtempSync(join(tmpdir(), "openmle-evolve-steps-")), "ws");
+    const r = cli("evolve", "--task", "penguins", "--steps", "1e12", "--workspace", ws);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("openmle: --steps 1e12 is out of range: use an integer from 1 to 100000.\n");
+    expect(existsSync(ws)).toBe(false);
   });
   it("registers the evolve config schema", () => {
     const r = cli("config", "schema", "evolve");

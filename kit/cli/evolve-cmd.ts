@@ -5,6 +5,7 @@ import { resolvePolicyParams } from "../erl/index.js";
 import {
   evolve,
   EvolveConfig,
+  EVOLVE_MAX,
   HARNESSES,
   type EvoEvent,
   type EvolveConfigInput,
@@ -18,8 +19,10 @@ import { journalWriter, writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
 import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
 import { withCommandWorkspace } from "./command-workspace.js";
+import { printableLine } from "../util/index.js";
+import { intFlag, numberFlag, SEED_RANGE, type FlagRange } from "./numeric-flag.js";
 import { output, UsageError } from "./run-cli.js";
-import { programTimeoutOption } from "./sandbox-flags.js";
+import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption } from "./sandbox-flags.js";
 
 export interface EvolveFlags extends LlmFlags {
   task: string;
@@ -130,28 +133,18 @@ async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof open
  */
 export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveConfigInput; parsed: EvolveConfig } {
   const given = (name: keyof EvolveFlags) => cmd.getOptionValueSource(name) === "cli";
-  const int = (name: keyof EvolveFlags, flag: string) => {
-    const v = String(o[name]);
-    const n = Number(v);
-    if (!Number.isInteger(n)) throw new UsageError(`--${flag} must be an integer, got "${v}".`);
-    return n;
-  };
-  const num = (name: keyof EvolveFlags, flag: string) => {
-    const n = Number(o[name]);
-    if (!Number.isFinite(n)) throw new UsageError(`--${flag} must be a number, got "${o[name]}".`);
-    return n;
-  };
+  const int = (name: "seed" | "workers" | "steps" | "islands", range: FlagRange) => intFlag(name, o[name]!, range);
   if (given("harness") && !(HARNESSES as readonly string[]).includes(o.harness))
     throw new UsageError(`unknown harness "${o.harness}". Valid: ${HARNESSES.join(", ")}.`);
   const fromFile = o.config ? (readConfigFile(o.config, EvolveConfig) as EvolveConfigInput) : {};
   const fromFlags: EvolveConfigInput = {
     ...(given("harness") ? { harness: o.harness as EvolveConfigInput["harness"] } : {}),
-    ...(given("seed") ? { seed: int("seed", "seed") } : {}),
-    ...(given("workers") ? { workers: int("workers", "workers") } : {}),
-    ...(given("steps") ? { steps: int("steps", "steps") } : {}),
-    ...(given("islands") ? { islands: int("islands", "islands") } : {}),
+    ...(given("seed") ? { seed: int("seed", SEED_RANGE) } : {}),
+    ...(given("workers") ? { workers: int("workers", { min: 1, max: EVOLVE_MAX.workers }) } : {}),
+    ...(given("steps") ? { steps: int("steps", { min: 1, max: EVOLVE_MAX.steps }) } : {}),
+    ...(given("islands") ? { islands: int("islands", { min: 1, max: EVOLVE_MAX.islands }) } : {}),
     ...(given("priors") ? { priors: true } : {}),
-    ...(given("timeout") ? { perRunTimeoutS: num("timeout", "timeout") } : {}),
+    ...(given("timeout") ? { perRunTimeoutS: numberFlag("timeout", o.timeout!, PROGRAM_TIMEOUT_RANGE) } : {}),
     ...(given("preset") ? { preset: o.preset as EvolveConfigInput["preset"] } : {}),
   };
   const config: EvolveConfigInput = { ...fromFile, ...fromFlags };
@@ -172,6 +165,7 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
 /**
  * Progress on stderr: on a terminal, a one-line bar (steps, best validation, nodes per minute); off a
  * terminal (piped, CI), one line per node (step, operator, status, score, best) so logs show progress as it happens.
+ * A node's error signature quotes its program's error: it is shown with printableLine.
  */
 export function progressBar(
   mode: "bar" | "lines" | "off",
@@ -183,7 +177,7 @@ export function progressBar(
     if (e.type === "run-start") write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
     if (e.type === "node" && mode === "lines") {
       const n = e.node;
-      const error = n.errorSignature ? ` (${n.errorSignature})` : "";
+      const error = n.errorSignature ? ` (${printableLine(n.errorSignature)})` : "";
       write(
         `step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${error} ` +
           `score ${num(n.validScore)} best ${num(e.best)}\n`,
@@ -203,17 +197,17 @@ export function progressBar(
 
 function human(s: RunSummary, dir: string): string {
   const c = s.champion;
+  const ops = Object.entries(s.byOperator)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
   return [
-    `run ${s.runId} on ${s.taskId}: ${s.harness} / ${s.policy}, seed ${s.seed}, ${s.nodes} nodes (${Object.entries(
-      s.byOperator,
-    )
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ")})`,
+    `run ${s.runId} on ${printableLine(s.taskId)}: ${s.harness} / ${s.policy}, seed ${s.seed}, ` +
+      `${s.nodes} nodes (${ops})`,
     `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ` +
       `${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
     c
-      ? `champion ${c.nodeId} (${c.operator}, ${c.methodFamily}): validation ${c.validScore}, hidden test ` +
-        `${c.testScore}`
+      ? `champion ${c.nodeId} (${c.operator}, ${printableLine(c.methodFamily)}): validation ${c.validScore}, ` +
+        `hidden test ${c.testScore}`
       : "no valid node",
     `workspace ${dir}`,
   ].join("\n");

@@ -82,8 +82,8 @@ describe("evolve --policy openai from the command line", () => {
   }, 120_000);
 
   it("bad LLM flags name the flag", () => {
-    expect(() => llmConfigFromFlags({ temperature: "3" })).toThrow(/^--temperature 3: /);
-    expect(() => llmConfigFromFlags({ maxTokens: "-1" })).toThrow(/^--max-tokens -1: /);
+    expect(() => llmConfigFromFlags({ temperature: "3" })).toThrow(/^--temperature 3 is out of range: use a number from 0 to 2\.$/);
+    expect(() => llmConfigFromFlags({ maxTokens: "-1" })).toThrow(/^--max-tokens -1 is out of range: use an integer from 1 to 1000000\.$/);
     expect(() => llmConfigFromFlags({ llmExtra: "{nope" })).toThrow(/^--llm-extra must be a JSON object/);
     expect(() => llmConfigFromFlags({ apiKeyEnv: "OPENMLE_SURELY_UNSET_VAR" })).toThrow(/^--api-key-env OPENMLE_SURELY_UNSET_VAR: that environment variable is not set/);
   });

@@ -1,5 +1,6 @@
 // Terminal formatting shared by the CLI's human output (`--json` prints values whole).
 import { getBorderCharacters, table } from "table";
+import { printableLine } from "../util/index.js";
 
 /** Widest a table cell gets before it is cut; the cut is marked so nobody mistakes it for the value. */
 export const MAX_CELL = 60;
@@ -13,12 +14,15 @@ export function formatNumber(v: number | null | undefined): string {
   return String(Number(v.toPrecision(6)));
 }
 
-/** One cell as text on one line: numbers for people, objects as compact JSON, newlines shown as ⏎. */
+/**
+ * One cell as text on one line: numbers for people, objects as compact JSON, newlines shown as ⏎, other
+ * control characters escaped (printableLine: a cell may hold what a program wrote).
+ */
 function cellText(v: unknown): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "number") return formatNumber(v);
   const s = typeof v === "object" ? JSON.stringify(v) : String(v);
-  return s.replace(/\r?\n/g, "⏎");
+  return printableLine(s.replace(/\r?\n/g, "⏎"));
 }
 
 /** Columns separated by two spaces, a dashed rule under the header, no box. */

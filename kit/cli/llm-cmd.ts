@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { startReplayServer, type ReplayReply, type ReplayServer } from "../llm/index.js";
+import { intFlag, PORT_RANGE } from "./numeric-flag.js";
+import { readFileFlag } from "./path-flag.js";
 import { UsageError } from "./run-cli.js";
 
 const KINDS = ["text", "error", "malformed", "empty_choices", "hang", "drop"];
@@ -15,13 +16,10 @@ export function readReplayScript(file: string): {
   model?: string;
   onExhausted?: "error" | "repeat-last";
 } {
-  if (!existsSync(file))
-    throw new UsageError(
-      `--script ${file}: no such file. Write a JSON array of replies, e.g. [{"kind":"text","text":"..."}]`,
-    );
+  const text = readFileFlag("--script", file, 'Write a JSON array of replies, e.g. [{"kind":"text","text":"..."}]');
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    raw = JSON.parse(text);
   } catch (e) {
     throw new UsageError(`--script ${file} is not valid JSON (${(e as Error).message.split("\n")[0]}): fix the file`);
   }
@@ -60,9 +58,7 @@ export function registerLlm(program: Command): void {
     .option("--model <id>", "model id served at /v1/models (default: the script's, else replay-model)")
     .option("--repeat-last", "after the script runs out, repeat its last reply (default: answer HTTP 400)")
     .action(async (o: { script: string; port: string; model?: string; repeatLast?: boolean }) => {
-      const port = Number(o.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new UsageError(`--port ${o.port}: give an integer from 0 to 65535`);
+      const port = intFlag("port", o.port, PORT_RANGE);
       const script = readReplayScript(o.script);
       let server: ReplayServer;
       try {

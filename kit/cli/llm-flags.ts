@@ -1,7 +1,13 @@
 import type { Command } from "commander";
 import { createOpenAIModel, LlmConfig, recordingModel, type LanguageModel, type LlmConfigInput } from "../llm/index.js";
 import type { Workspace } from "../store/index.js";
+import { intFlag, numberFlag } from "./numeric-flag.js";
 import { UsageError } from "./run-cli.js";
+
+/** Sampling temperature as OpenAI-compatible servers take it. */
+const TEMPERATURE = { min: 0, max: 2 } as const;
+/** Completion tokens per call: a million is past any served model's context. */
+const MAX_TOKENS = { min: 1, max: 1_000_000 } as const;
 
 /** The LLM flags of commands that drive a model (operator model and, separately, the memory model). */
 export interface LlmFlags {
@@ -53,8 +59,8 @@ export function llmConfigFromFlags(o: LlmFlags, model = o.model, baseURL = o.bas
     ...(baseURL ? { baseURL } : {}),
     ...(model ? { model } : {}),
     ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
-    ...(o.temperature !== undefined ? { temperature: Number(o.temperature) } : {}),
-    ...(o.maxTokens !== undefined ? { maxTokens: Number(o.maxTokens) } : {}),
+    ...(o.temperature !== undefined ? { temperature: numberFlag("temperature", o.temperature, TEMPERATURE) } : {}),
+    ...(o.maxTokens !== undefined ? { maxTokens: intFlag("max-tokens", o.maxTokens, MAX_TOKENS) } : {}),
     ...(extraBody ? { extraBody } : {}),
   };
   const parsed = LlmConfig.safeParse(input);

@@ -2,7 +2,11 @@ import type { Command } from "commander";
 import { loop, LoopConfig, type LoopConfigInput, type LoopEvent, type LoopResult } from "../erl/index.js";
 import { resolveTask } from "../gym/index.js";
 import { configHash, openWorkspace } from "../store/index.js";
+import { intFlag, SEED_RANGE } from "./numeric-flag.js";
 import { output, UsageError } from "./run-cli.js";
+
+/** Generations to train: each is a whole evolve → collect → SFT → RL round, so a thousand is past any plan. */
+const GENERATIONS = { min: 0, max: 1_000 } as const;
 
 interface LoopFlags {
   workspace: string;
@@ -48,8 +52,8 @@ export function registerLoop(program: Command): void {
     .action(async (o: LoopFlags) => {
       const config: LoopConfigInput = {
         ...(o.preset ? { preset: o.preset as LoopConfigInput["preset"] } : {}),
-        ...(o.generations ? { generations: Number(o.generations) } : {}),
-        ...(o.seeds ? { seeds: list(o.seeds).map(Number) } : {}),
+        ...(o.generations ? { generations: intFlag("generations", o.generations, GENERATIONS) } : {}),
+        ...(o.seeds ? { seeds: list(o.seeds).map((s) => intFlag("seeds", s, SEED_RANGE)) } : {}),
         ...(o.from ? { from: o.from } : {}),
         baselines: o.baselines,
       };

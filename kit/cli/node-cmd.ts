@@ -3,6 +3,7 @@ import { createTwoFilesPatch } from "diff";
 import { cardTableRow, nodeIdsOfRun, nodeTableRow, type CardTableRow, type NodeTableRow } from "../evo/index.js";
 import { executionRow, type ExecutionRow } from "../sandbox/index.js";
 import { openWorkspace, readRun, type Workspace } from "../store/index.js";
+import { printableLine } from "../util/index.js";
 import { formatNumber } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
@@ -95,17 +96,22 @@ export async function diffNode(dir: string, runId: string, nodeId: string, again
   }
 }
 
-/** The human view of `node show`: header, plan, record, card, then the code. */
+/**
+ * The human view of `node show`: header, plan, record, card, then the code. Stored fields shown after a
+ * label are single-line (printableLine); plan, traceback, output and code keep their lines, their control
+ * characters escaped by `output` (kit/util/terminal-safe.ts).
+ */
 export function renderNode(d: NodeDetail): string {
   const n = d.node,
     e = d.execution,
     c = d.card;
   const score = (v: unknown) => formatNumber(typeof v === "number" ? v : null);
-  const parents = ((n.parents as string[] | null) ?? []).join(", ") || "none";
+  const str = (v: unknown) => printableLine(String(v));
+  const parents = ((n.parents as string[] | null) ?? []).map(str).join(", ") || "none";
   const out = [
-    `node ${d.nodeId} of run ${d.runId}: ${String(n.operator)} (step ${String(n.step)}, generation ` +
-      `${String(n.generation)}, parents: ${parents})`,
-    `status ${String(n.status)}${n.error_signature ? ` (${String(n.error_signature)})` : ""}, validation ` +
+    `node ${str(d.nodeId)} of run ${str(d.runId)}: ${str(n.operator)} (step ${str(n.step)}, generation ` +
+      `${str(n.generation)}, parents: ${parents})`,
+    `status ${str(n.status)}${n.error_signature ? ` (${str(n.error_signature)})` : ""}, validation ` +
       `${score(n.valid_score)}, hidden test ${score(n.test_score)}, admitted ${n.admitted ? "yes" : "no"}`,
     "",
     "## plan",
@@ -115,7 +121,7 @@ export function renderNode(d: NodeDetail): string {
     out.push(
       "",
       "## execution record",
-      `${String(e.backend)} · ${String(e.status)} · wall ${score(e.wall_s)} s · cpu ` +
+      `${str(e.backend)} · ${str(e.status)} · wall ${score(e.wall_s)} s · cpu ` +
         `${score(e.cpu_s)} s · peak memory ${score(e.peak_mem_mb)} MB`,
     );
     if (e.traceback) out.push("traceback:", String(e.traceback).trimEnd());
@@ -125,10 +131,10 @@ export function renderNode(d: NodeDetail): string {
     out.push(
       "",
       "## experience card",
-      `family ${String(c.method_family)} (explored ${String(c.family_explored ?? "—")}), imports ` +
-        `${((c.imports as string[] | null) ?? []).join(", ") || "—"}`,
+      `family ${str(c.method_family)} (explored ${str(c.family_explored ?? "—")}), imports ` +
+        `${((c.imports as string[] | null) ?? []).map(str).join(", ") || "—"}`,
       `delta vs parent ${score(c.delta_vs_parent)}, novelty ${score(c.novelty)}, rank ` +
-        `${String(c.rank ?? "—")}, champion ${c.is_champion ? "yes" : "no"}`,
+        `${str(c.rank ?? "—")}, champion ${c.is_champion ? "yes" : "no"}`,
     );
   }
   out.push("", "## code", String(n.code ?? "").trimEnd() || "(no code)");
@@ -160,7 +166,11 @@ export function registerNode(program: Command): void {
     .action(async (o: { workspace: string; run: string; node: string; against?: string; json?: boolean }) => {
       const diffs = await diffNode(o.workspace, o.run, o.node, o.against);
       output(!!o.json, diffs, () =>
-        diffs.map((d) => `# ${d.from} → ${d.to}: +${d.added} −${d.removed} lines\n${d.patch}`).join("\n"),
+        diffs
+          .map(
+            (d) => `# ${printableLine(d.from)} → ${printableLine(d.to)}: +${d.added} −${d.removed} lines\n${d.patch}`,
+          )
+          .join("\n"),
       );
     });
 }

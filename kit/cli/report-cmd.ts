@@ -1,6 +1,11 @@
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { EVOLVE_MAX } from "../evo/index.js";
 import { writeReport } from "../report/index.js";
+import { intFlag } from "./numeric-flag.js";
+import { readFileFlag } from "./path-flag.js";
+
+const BASELINES_FILE =
+  'Pass a JSON file {"<task_id>": {"trivial": x, "reference": y}} (openmle evaluate --save-baselines).';
 import { output, UsageError } from "./run-cli.js";
 
 export function registerReport(program: Command): void {
@@ -32,15 +37,14 @@ export function registerReport(program: Command): void {
         png: boolean;
         json?: boolean;
       }) => {
-        const step = o.step === undefined ? undefined : Number(o.step);
-        if (step !== undefined && !(Number.isInteger(step) && step >= 0))
-          throw new UsageError(`--step must be a step number (0, 1, …), got "${o.step}".`);
+        const step = o.step === undefined ? undefined : intFlag("step", o.step, { min: 0, max: EVOLVE_MAX.steps - 1 });
         let baselines: Record<string, { trivial: number; reference: number }> | undefined;
         if (o.baselines) {
+          const text = readFileFlag("--baselines", o.baselines, BASELINES_FILE);
           try {
-            baselines = JSON.parse(readFileSync(o.baselines, "utf8")) as typeof baselines;
+            baselines = JSON.parse(text) as typeof baselines;
           } catch (e) {
-            throw new UsageError(`report: cannot read baselines ${o.baselines} (${(e as Error).message})`);
+            throw new UsageError(`--baselines ${o.baselines}: ${(e as Error).message}. ${BASELINES_FILE}`);
           }
         }
         const r = await writeReport(o.workspace, o.out, { title: o.title, png: o.png, baselines, run: o.run, step });

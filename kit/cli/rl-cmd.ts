@@ -10,8 +10,17 @@ import {
 import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
+import { EVOLVE_MAX } from "../evo/index.js";
+import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
 import { output, UsageError } from "./run-cli.js";
-import { programTimeoutOption } from "./sandbox-flags.js";
+import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption, SANDBOX_FLAG_MAX } from "./sandbox-flags.js";
+
+/** Updates (each stores a checkpoint) as many as evolve's steps; a group's programs and the slots as CPU slots. */
+const RL_RANGES = {
+  steps: { min: 1, max: EVOLVE_MAX.steps },
+  group: { min: 1, max: SANDBOX_FLAG_MAX.cpus },
+  workers: { min: 1, max: SANDBOX_FLAG_MAX.cpus },
+} as const;
 
 interface TrainFlags {
   workspace: string;
@@ -54,19 +63,13 @@ export function registerRl(program: Command): void {
     .option("--json", "print the run's result as JSON")
     .action(async (o: TrainFlags) => {
       if (o.async && o.sync) throw new UsageError("pass --async or --sync, not both.");
-      const int = (v: string | undefined, name: string) => {
-        if (v === undefined) return undefined;
-        const n = Number(v);
-        if (!Number.isInteger(n)) throw new UsageError(`--${name} must be an integer, got "${v}".`);
-        return n;
-      };
       const config: RlConfigInput = {
-        ...(o.steps ? { steps: int(o.steps, "steps") } : {}),
-        ...(o.group ? { group: int(o.group, "group") } : {}),
-        ...(o.workers ? { workers: int(o.workers, "workers") } : {}),
-        ...(o.seed ? { seed: int(o.seed, "seed") } : {}),
+        ...(o.steps ? { steps: intFlag("steps", o.steps, RL_RANGES.steps) } : {}),
+        ...(o.group ? { group: intFlag("group", o.group, RL_RANGES.group) } : {}),
+        ...(o.workers ? { workers: intFlag("workers", o.workers, RL_RANGES.workers) } : {}),
+        ...(o.seed ? { seed: intFlag("seed", o.seed, SEED_RANGE) } : {}),
         ...(o.sync ? { mode: "sync" as const } : o.async ? { mode: "async" as const } : {}),
-        ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
+        ...(o.timeout ? { perRunTimeoutS: numberFlag("timeout", o.timeout, PROGRAM_TIMEOUT_RANGE) } : {}),
       };
       const parsed = RlConfig.safeParse(config);
       if (!parsed.success)

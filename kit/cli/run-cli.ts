@@ -2,10 +2,13 @@ import type { Command } from "commander";
 import { WorkspaceError } from "../store/index.js";
 import { inCliWords } from "./cli-words.js";
 import { snakeKeys } from "./json-case.js";
-import { KitError } from "../util/index.js";
+import { KitError, printable } from "../util/index.js";
 import { trustPackages } from "../gym/index.js";
 
-/** Known errors print one clear line and exit 1; anything else keeps its stack (a bug). */
+/**
+ * Known errors print one clear line and exit 1; anything else keeps its stack (a bug). Either is made
+ * printable first: a message may quote what a program or a package wrote (kit/util/terminal-safe.ts).
+ */
 export async function runCli(program: Command, argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
@@ -15,22 +18,41 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
       e instanceof WorkspaceError ||
       (e instanceof Error && (e as { userFacing?: boolean }).userFacing)
     ) {
-      process.stderr.write(`openmle: ${inCliWords(e.message)}\n`);
+      process.stderr.write(`openmle: ${printable(inCliWords(e.message))}\n`);
       process.exit(1);
     }
-    throw e;
+    process.stderr.write(`${printable(e instanceof Error ? (e.stack ?? String(e)) : String(e))}\n`);
+    process.exit(1);
   }
 }
 
 /** Bad arguments: printed without a stack, exit code 1. */
 export class UsageError extends KitError {}
 
+/** A line of the kit's own on stderr (a warning, a progress note) that quotes text from programs, made printable. */
+export function printErr(line: string): void {
+  process.stderr.write(`${printable(line)}\n`);
+}
+
+/** C1 controls and DEL, which JSON.stringify leaves raw (it escapes only U+0000–U+001F). */
+const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
+
+/** JSON text with every control character escaped (\u009b), so it is as safe on a terminal as it is valid. */
+export function jsonText(value: unknown, indent?: number): string {
+  return String(JSON.stringify(value, null, indent)).replace(
+    JSON_UNESCAPED_CONTROL,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /**
- * Print either JSON (stable shape, snake_case keys: see json-case.ts) or human text. `rawKeys` keeps
- * the keys as they are (rows of a user's SQL query).
+ * Print either JSON (stable shape, snake_case keys: see json-case.ts) or human text, made printable:
+ * control characters that programs and packages wrote are shown as escapes (kit/util/terminal-safe.ts;
+ * single-line fields are the formatters' to escape with printableLine). `rawKeys` keeps the keys as
+ * they are (rows of a user's SQL query).
  */
 export function output(json: boolean, value: unknown, human: () => string, opts: { rawKeys?: boolean } = {}): void {
-  process.stdout.write(json ? `${JSON.stringify(opts.rawKeys ? value : snakeKeys(value), null, 2)}\n` : `${human()}\n`);
+  process.stdout.write(json ? `${jsonText(opts.rawKeys ? value : snakeKeys(value), 2)}\n` : `${printable(human())}\n`);
 }
 
 /** Commands that never run a package's code (no task is loaded, built, checked or scored). */

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { resolveTask } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { runSandbox, SandboxQueueClient, type ExecutionRecord } from "../sandbox/index.js";
-import { output, UsageError } from "./run-cli.js";
+import { printable, printableLine } from "../util/index.js";
+import { readFileFlag } from "./path-flag.js";
+import { output, printErr } from "./run-cli.js";
 import {
   addLimitOptions,
   checkBackend,
@@ -45,11 +46,10 @@ export function registerSandbox(program: Command): void {
     .addOption(flags.python)
     .option("--json", "print the record as JSON")
     .action(async (o: RunOpts) => {
-      if (!existsSync(o.code)) throw new UsageError(`--code ${o.code} does not exist. Pass the path of a Python file.`);
+      const code = readFileFlag("--code", o.code, "Pass the path of a Python file.");
       const limits = limitsFromFlags(o);
-      const code = readFileSync(o.code, "utf8");
       const task = await resolveTask(o.task);
-      const warn = (m: string) => process.stderr.write(`openmle: warning: ${m}\n`);
+      const warn = (m: string) => printErr(`openmle: warning: ${m}`);
       let ws: Workspace | undefined;
       try {
         ws = o.workspace ? await openWorkspace(o.workspace) : undefined;
@@ -76,17 +76,23 @@ export function registerSandbox(program: Command): void {
     });
 }
 
-function describeRecord(r: ExecutionRecord): string {
+/**
+ * The record for people. Names and messages a program chose (artifact names, the error signature, warnings
+ * that quote it) are single-line fields (printableLine: a newline in a file name cannot forge a line);
+ * the traceback and the stderr tail keep their lines (`output` makes the whole text printable).
+ */
+export function describeRecord(r: ExecutionRecord): string {
+  const line = printableLine;
   const lines = [
-    `status      ${r.status}${r.errorSignature ? ` (${r.errorSignature})` : ""}`,
-    `task        ${r.taskId}   backend ${r.backend}   execution ${r.executionId}`,
+    `status      ${r.status}${r.errorSignature ? ` (${line(r.errorSignature)})` : ""}`,
+    `task        ${line(r.taskId)}   backend ${r.backend}   execution ${line(r.executionId)}`,
     `scores      validation ${r.validScore ?? "-"}   hidden test ${r.testScore ?? "-"}`,
     `resources   wall ${r.wallS.toFixed(2)} s   cpu ${r.cpuS.toFixed(2)} s   peak ` +
       `${r.peakMemMb === null ? "-" : `${r.peakMemMb.toFixed(0)} MiB`}`,
-    `artifacts   ${r.artifacts.join(", ") || "-"}`,
+    `artifacts   ${r.artifacts.map(line).join(", ") || "-"}`,
   ];
-  for (const w of r.warnings ?? []) lines.push(`warning     ${w}`);
-  if (r.traceback) lines.push("", r.traceback);
-  else if (r.status !== "success" && r.stderrTail) lines.push("", r.stderrTail.slice(-2000));
+  for (const w of r.warnings ?? []) lines.push(`warning     ${line(w)}`);
+  if (r.traceback) lines.push("", printable(r.traceback));
+  else if (r.status !== "success" && r.stderrTail) lines.push("", printable(r.stderrTail.slice(-2000)));
   return lines.join("\n");
 }

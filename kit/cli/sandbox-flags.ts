@@ -5,6 +5,7 @@
 import { Option, type Command } from "commander";
 import { createExecutor, type Executor, type SandboxLimits } from "../sandbox/index.js";
 import { MAX_TIMER_S } from "../util/index.js";
+import { intFlag, numberFlag, type FlagRange } from "./numeric-flag.js";
 import { UsageError } from "./run-cli.js";
 
 /** The commands that run programs themselves: `sandbox run` (one job) and `worker` (a queue's jobs). */
@@ -95,21 +96,22 @@ export function executorFromFlags(o: ExecutorFlags, onWarning: (message: string)
   return createExecutor(o.backend, { unsafe: o.unsafe, python: o.python, dockerImage: o.dockerImage, onWarning });
 }
 
+/** A program's time limit (--timeout of every command): at most what a Node timer can wait. */
+export const PROGRAM_TIMEOUT_RANGE: FlagRange = { min: 0.1, max: MAX_TIMER_S, why: "Node timers cannot wait longer" };
+
+/**
+ * The largest --memory and --disk in MiB: 16 TiB, past any machine the kit runs on (and their bytes stay
+ * exact integers); --cpus and --gpus: slots and thread counts, far past any machine's count.
+ */
+export const SANDBOX_FLAG_MAX = { mib: 2 ** 24, cpus: 1_024, gpus: 64 } as const;
+
 /** The limits of one job from its flags; a value out of range is a usage error naming its range. */
 export function limitsFromFlags(o: LimitFlags): SandboxLimits {
-  const num = (name: string, v: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < min || n > max) {
-      const why = max === MAX_TIMER_S ? " (Node timers cannot wait longer)" : "";
-      throw new UsageError(`--${name} ${v} is invalid: use a number from ${min} to ${max}${why}.`);
-    }
-    return n;
-  };
   return {
-    timeoutS: num("timeout", o.timeout, 0.1, MAX_TIMER_S),
-    memoryMb: num("memory", o.memory, 32),
-    cpus: num("cpus", o.cpus, 1),
-    gpus: num("gpus", o.gpus, 0),
-    diskMb: num("disk", o.disk, 1),
+    timeoutS: numberFlag("timeout", o.timeout, PROGRAM_TIMEOUT_RANGE),
+    memoryMb: numberFlag("memory", o.memory, { min: 32, max: SANDBOX_FLAG_MAX.mib }),
+    cpus: intFlag("cpus", o.cpus, { min: 1, max: SANDBOX_FLAG_MAX.cpus }),
+    gpus: intFlag("gpus", o.gpus, { min: 0, max: SANDBOX_FLAG_MAX.gpus }),
+    diskMb: numberFlag("disk", o.disk, { min: 1, max: SANDBOX_FLAG_MAX.mib }),
   };
 }

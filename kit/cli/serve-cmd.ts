@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { serveDashboard } from "../report/index.js";
-import { UsageError } from "./run-cli.js";
+import { intFlag, PORT_RANGE } from "./numeric-flag.js";
 
 export function registerServe(program: Command): void {
   program
@@ -13,9 +13,7 @@ export function registerServe(program: Command): void {
     .option("--port <n>", "port (0 = any free port)", "8765")
     .option("--host <addr>", "address to listen on", "127.0.0.1")
     .action(async (o: { workspace: string; port: string; host: string }) => {
-      const port = Number(o.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new UsageError(`--port must be a port number (0–65535), got "${o.port}".`);
+      const port = intFlag("port", o.port, PORT_RANGE);
       const s = await serveDashboard({ workspace: o.workspace, port, host: o.host });
       process.stdout.write(`dashboard of ${o.workspace} at ${s.url} (Ctrl-C stops it)\n`);
       await new Promise<void>((done) => {

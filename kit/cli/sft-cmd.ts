@@ -15,8 +15,11 @@ import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
-import { output, UsageError } from "./run-cli.js";
-import { programTimeoutOption } from "./sandbox-flags.js";
+import { EVOLVE_MAX } from "../evo/index.js";
+import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
+import { printableLine } from "../util/index.js";
+import { output, printErr, UsageError } from "./run-cli.js";
+import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption, SANDBOX_FLAG_MAX } from "./sandbox-flags.js";
 
 interface CollectFlags {
   workspace: string;
@@ -39,12 +42,19 @@ interface CollectFlags {
   json?: boolean;
 }
 
-const int = (v: string | undefined, name: string): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got "${v}".`);
-  return n;
-};
+/** Attempts (programs run per task) as many as evolve's steps; a batch (run at once) and kept drafts as CPU slots. */
+const COLLECT_RANGES = {
+  attempts: { min: 1, max: EVOLVE_MAX.steps },
+  batch: { min: 1, max: SANDBOX_FLAG_MAX.cpus },
+  cap: { min: 1, max: SANDBOX_FLAG_MAX.cpus },
+} as const;
+
+/** Epochs are full-batch passes (one gradient step each); the learning rate and held-out share as the schema says. */
+const TRAIN_RANGES = {
+  epochs: { min: 1, max: EVOLVE_MAX.steps },
+  lr: { min: 0, max: 1e6 },
+  heldOut: { min: 0, max: 1 },
+} as const;
 
 /** grammar | grammar:<checkpoint|file.json> | openai → a Policy. */
 async function teacherOf(spec: string, ws: Workspace, o: CollectFlags, flag: string): Promise<Policy> {
@@ -62,17 +72,16 @@ function progress(enabled: boolean): (e: CollectEvent) => void {
     if (!enabled) return;
     if (e.type === "attempt")
       process.stderr.write(
-        `\r${e.taskId}: attempt ` +
+        `\r${printableLine(e.taskId)}: attempt ` +
           `${e.attempt + 1} ${e.status}${e.score !== null ? ` ${e.score.toPrecision(4)}` : ""}            `,
       );
     if (e.type === "task-done")
       process.stderr.write(
-        `\r${e.stats.taskId}: ${e.stats.kept} kept of ${e.stats.attempts} attempts (` +
+        `\r${printableLine(e.stats.taskId)}: ${e.stats.kept} kept of ${e.stats.attempts} attempts (` +
           `${e.stats.stopReason})            \n`,
       );
-    if (e.type === "segment")
-      process.stderr.write(`${e.segment.runId} ${e.segment.steps.join(">")}: ${e.segment.reason}\n`);
-    if (e.type === "run-skipped") process.stderr.write(`skipped ${e.runId}: ${e.reason}\n`);
+    if (e.type === "segment") printErr(`${e.segment.runId} ${e.segment.steps.join(">")}: ${e.segment.reason}`);
+    if (e.type === "run-skipped") printErr(`skipped ${e.runId}: ${e.reason}`);
   };
 }
 
@@ -129,14 +138,12 @@ export function registerSft(program: Command): void {
       if (!o.tasks && !o.runs && !o.allRuns)
         throw new UsageError("nothing to collect: pass --tasks and/or --runs/--all-runs.");
       if (o.runs && o.allRuns) throw new UsageError("pass --runs or --all-runs, not both.");
-      const seed = Number(o.seed);
-      if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}".`);
       const config = {
-        maxAttempts: int(o.attempts, "attempts"),
-        batchSize: int(o.batch, "batch"),
-        perTaskCap: int(o.cap, "cap"),
-        seed,
-        ...(o.timeout ? { perRunTimeoutS: Number(o.timeout) } : {}),
+        maxAttempts: intFlag("attempts", o.attempts!, COLLECT_RANGES.attempts),
+        batchSize: intFlag("batch", o.batch!, COLLECT_RANGES.batch),
+        perTaskCap: intFlag("cap", o.cap!, COLLECT_RANGES.cap),
+        seed: intFlag("seed", o.seed!, SEED_RANGE),
+        ...(o.timeout ? { perRunTimeoutS: numberFlag("timeout", o.timeout, PROGRAM_TIMEOUT_RANGE) } : {}),
       };
       const parsed = CollectSftConfig.safeParse(config);
       if (!parsed.success)
@@ -234,10 +241,10 @@ export function registerSft(program: Command): void {
         json?: boolean;
       }) => {
         const config = {
-          ...(o.epochs ? { epochs: Number(o.epochs) } : {}),
-          ...(o.lr ? { lr: Number(o.lr) } : {}),
-          ...(o.heldOut ? { heldOut: Number(o.heldOut) } : {}),
-          ...(o.seed ? { seed: Number(o.seed) } : {}),
+          ...(o.epochs ? { epochs: intFlag("epochs", o.epochs, TRAIN_RANGES.epochs) } : {}),
+          ...(o.lr ? { lr: numberFlag("lr", o.lr, TRAIN_RANGES.lr) } : {}),
+          ...(o.heldOut ? { heldOut: numberFlag("held-out", o.heldOut, TRAIN_RANGES.heldOut) } : {}),
+          ...(o.seed ? { seed: intFlag("seed", o.seed, SEED_RANGE) } : {}),
         };
         const parsed = SftTrainConfig.safeParse(config);
         if (!parsed.success)

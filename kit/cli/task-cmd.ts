@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
 import {
@@ -18,17 +18,18 @@ import {
 } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
+import { printableLine } from "../util/index.js";
+import { fileFlag, readFileFlag } from "./path-flag.js";
 import { output, UsageError } from "./run-cli.js";
 
 const summary = (t: TaskPackage) => ({ id: t.meta.id, dir: t.dir, meta: t.meta });
 
 function readSpec(file: string): TaskSpecInput {
   const path = resolve(file);
-  if (!existsSync(path))
-    throw new UsageError(`spec file ${path} does not exist. Pass a JSON task spec (see kit/gym/README.md).`);
+  const text = readFileFlag("spec file", path, "Pass a JSON task spec (see kit/gym/README.md).");
   let spec: TaskSpecInput;
   try {
-    spec = JSON.parse(readFileSync(path, "utf8")) as TaskSpecInput;
+    spec = JSON.parse(text) as TaskSpecInput;
   } catch (e) {
     throw new UsageError(`spec file ${path} is not valid JSON: ${(e as Error).message}`);
   }
@@ -37,15 +38,18 @@ function readSpec(file: string): TaskSpecInput {
   return { ...spec, table: rel(spec.table)!, ...(spec.filesDir ? { filesDir: rel(spec.filesDir) } : {}) };
 }
 
+/** A package's own text (its id, its metric's messages, a model's reasons) shown on one line. */
+const line = printableLine;
+
 function checkLine(report: QualityReport, semantic?: SemanticReview): string {
   const lines = [
-    `task ${report.taskId} (${report.dir}): ${report.passed ? "PASSED" : "FAILED"}, metric ` +
+    `task ${line(report.taskId)} (${line(report.dir)}): ${report.passed ? "PASSED" : "FAILED"}, metric ` +
       `${report.metricValid ? "valid" : "INVALID"} (${report.durationMs} ms)`,
   ];
-  for (const c of report.checks) lines.push(`  ${c.status.padEnd(4)}  ${c.name.padEnd(26)} ${c.message}`);
+  for (const c of report.checks) lines.push(`  ${c.status.padEnd(4)}  ${c.name.padEnd(26)} ${line(c.message)}`);
   if (semantic) {
     const mean = typeof semantic.meanScore === "number" ? ` (mean axis score ${semantic.meanScore.toFixed(2)}/5)` : "";
-    const reasons = semantic.reasons.length ? `: ${semantic.reasons.join("; ")}` : "";
+    const reasons = semantic.reasons.length ? `: ${semantic.reasons.map(line).join("; ")}` : "";
     lines.push(`  gate  ${semantic.verdict}${mean}${reasons}; accepted: ${semantic.accepted}`);
   }
   return lines.join("\n");
@@ -72,8 +76,8 @@ export function registerTask(program: Command): void {
         !!o.json,
         summary(t),
         () =>
-          `built ${t.meta.id} into ${t.dir}: ${t.meta.nTrain} train / ${t.meta.nTest} test rows, metric ` +
-          `${t.meta.metric}`,
+          `built ${line(t.meta.id)} into ${t.dir}: ${t.meta.nTrain} train / ${t.meta.nTest} test rows, metric ` +
+          `${line(t.meta.metric)}`,
       );
     });
 
@@ -147,11 +151,11 @@ export function registerTask(program: Command): void {
       const t = await resolveTask(dirOrId);
       output(!!o.json, { ...summary(t), description: t.description }, () =>
         [
-          `${t.meta.id} (${t.dir})`,
-          `  ${t.meta.modality} ${t.meta.taskType}; metric ` +
-            `${t.meta.metric} (${t.meta.higherIsBetter ? "higher" : "lower"} is better)`,
-          `  id ${t.meta.idColumn}; predict ` +
-            `${t.meta.targetColumns.join(", ")}; ${t.meta.nTrain ?? "?"} train / ${t.meta.nTest ?? "?"} test rows`,
+          `${line(t.meta.id)} (${line(t.dir)})`,
+          `  ${line(t.meta.modality)} ${line(t.meta.taskType)}; metric ` +
+            `${line(t.meta.metric)} (${t.meta.higherIsBetter ? "higher" : "lower"} is better)`,
+          `  id ${line(t.meta.idColumn)}; predict ${t.meta.targetColumns.map(line).join(", ")}; ` +
+            `${line(String(t.meta.nTrain ?? "?"))} train / ${line(String(t.meta.nTest ?? "?"))} test rows`,
           "",
           t.description,
         ].join("\n"),
@@ -164,8 +168,9 @@ export function registerTask(program: Command): void {
     .option("--json", "machine-readable output: {ok, score} or {ok, kind, message}")
     .action(async (dirOrId: string, submission: string, o: { json?: boolean }) => {
       const t = await resolveTask(dirOrId);
-      const r = await scoreSubmission(t, resolve(submission));
-      output(!!o.json, r, () => (r.ok ? `${t.meta.metric}: ${r.score}` : `${r.kind}: ${r.message}`));
+      const csv = fileFlag("submission", resolve(submission), "Pass the path of a submission CSV.");
+      const r = await scoreSubmission(t, csv);
+      output(!!o.json, r, () => (r.ok ? `${line(t.meta.metric)}: ${r.score}` : `${r.kind}: ${r.message}`));
       if (!r.ok) process.exitCode = 1;
     });
 
@@ -182,7 +187,7 @@ export function registerTask(program: Command): void {
         !!o.json,
         summary(t),
         () =>
-          `imported ${t.meta.id} into ${t.dir} (leaderboard: ` +
+          `imported ${line(t.meta.id)} into ${t.dir} (leaderboard: ` +
           `${existsSync(join(t.dir, "leaderboard.csv")) ? "yes" : "no"})`,
       );
     });

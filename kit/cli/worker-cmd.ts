@@ -2,13 +2,15 @@ import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { resolveTask } from "../gym/index.js";
 import { DEFAULT_LIMITS, resolveQueueKey, startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
-import { runCli, UsageError } from "./run-cli.js";
-import { MAX_TIMER_S } from "../util/index.js";
+import { MAX_TIMER_MS, MAX_TIMER_S } from "../util/index.js";
+import { intFlag, numberFlag } from "./numeric-flag.js";
+import { jsonText, runCli, UsageError } from "./run-cli.js";
 import {
   checkBackend,
   executorFromFlags,
   executorOptions,
   queueKeyFileOption,
+  SANDBOX_FLAG_MAX,
   type ExecutorFlags,
 } from "./sandbox-flags.js";
 
@@ -54,28 +56,16 @@ export function registerWorker(program: Command): void {
     .option("--max-disk <MiB>", "refuse jobs asking for a larger job-folder quota", String(DEFAULT_LIMITS.diskMb))
     .option("--max-cpus <n>", "refuse jobs asking for more CPU threads (default: --cpus)")
     .action(async (o: WorkerFlags) => {
-      const int = (name: string, v: string, min: number) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < min || n > Number.MAX_SAFE_INTEGER)
-          throw new UsageError(`--${name} ${v} is invalid: use an integer >= ${min}.`);
-        return n;
-      };
-      const num = (name: string, v: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
-        const n = Number(v);
-        if (!Number.isFinite(n) || n < min || n > max)
-          throw new UsageError(`--${name} ${v} is invalid: use a number from ${min} to ${max}.`);
-        return n;
-      };
-      const cpus = int("cpus", o.cpus, 1);
+      const int = (name: string, v: string, min: number, max: number) => intFlag(name, v, { min, max });
+      const cpus = int("cpus", o.cpus, 1, SANDBOX_FLAG_MAX.cpus);
       const caps = {
-        timeoutS: num("max-timeout", o.maxTimeout, 0.1, MAX_TIMER_S),
-        memoryMb: num("max-memory", o.maxMemory, 32),
-        diskMb: num("max-disk", o.maxDisk, 1),
-        cpus: o.maxCpus === undefined ? cpus : int("max-cpus", o.maxCpus, 1),
+        timeoutS: numberFlag("max-timeout", o.maxTimeout, { min: 0.1, max: MAX_TIMER_S }),
+        memoryMb: numberFlag("max-memory", o.maxMemory, { min: 32, max: SANDBOX_FLAG_MAX.mib }),
+        diskMb: numberFlag("max-disk", o.maxDisk, { min: 1, max: SANDBOX_FLAG_MAX.mib }),
+        cpus: o.maxCpus === undefined ? cpus : int("max-cpus", o.maxCpus, 1, SANDBOX_FLAG_MAX.cpus),
       };
       checkBackend("worker", o.backend);
-      const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) =>
-        process.stdout.write(`${JSON.stringify(e)}\n`);
+      const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${jsonText(e)}\n`);
       if (o.task.length === 0)
         throw new UsageError(
           "--task is required: name each task this worker may run (a folder or a built-in id; repeat --task for more).",
@@ -90,11 +80,11 @@ export function registerWorker(program: Command): void {
         cpus,
         caps,
         ...keySource,
-        gpus: int("gpus", o.gpus, 0),
+        gpus: int("gpus", o.gpus, 0, SANDBOX_FLAG_MAX.gpus),
         tasks,
         workerId: o.id,
-        lockDurationMs: int("lock-ms", o.lockMs, 100),
-        stalledIntervalMs: int("stalled-ms", o.stalledMs, 100),
+        lockDurationMs: int("lock-ms", o.lockMs, 100, MAX_TIMER_MS),
+        stalledIntervalMs: int("stalled-ms", o.stalledMs, 100, MAX_TIMER_MS),
         onEvent: log,
       });
       await new Promise<void>((resolve) => {

@@ -13,6 +13,7 @@ import {
   WorkspaceError,
 } from "../store/index.js";
 import { formatTable } from "./format.js";
+import { fileFlag } from "./path-flag.js";
 import { output, UsageError } from "./run-cli.js";
 
 export function registerWorkspace(program: Command): void {
@@ -84,6 +85,7 @@ export function registerWorkspace(program: Command): void {
     .description("Import a Parquet file into a table (append by column name, or --create)")
     .option("--create", "create the table from the file's schema")
     .action(async (dir: string, file: string, table: string, o: { create?: boolean }) => {
+      fileFlag("file", file, "Pass a Parquet file (openmle workspace export writes one).");
       const w = await openWorkspace(dir);
       try {
         const n = await importParquet(w, file, table, { create: o.create });

@@ -17,6 +17,14 @@ export const EVOLVE_PRESETS = {
 } as const;
 export type EvolvePreset = keyof typeof EVOLVE_PRESETS;
 
+/**
+ * The largest sizes a run may ask for, from what evolve holds in memory: every node of the run (code,
+ * plan, output tails: ~10 KB, so ~1 GB at 100,000 steps, 125× the paper's 800), a list of the steps to
+ * do, one lane per worker and one member list per island, rebuilt each step. Past them Node fails to
+ * allocate (`--steps 1e12` aborted with "invalid size") instead of a config error.
+ */
+export const EVOLVE_MAX = { steps: 100_000, workers: 1_024, islands: 1_000 } as const;
+
 const EvolveConfigObject = z
   .object({
     preset: z
@@ -30,7 +38,13 @@ const EvolveConfigObject = z
       .enum(HARNESSES)
       .default("openmle")
       .describe("Search harness: openmle (OpenMLE-Evo), aira-evo, aide (greedy) or mcts."),
-    steps: z.number().int().positive().default(20).describe("Step budget: nodes (policy call + execution) in the run."),
+    steps: z
+      .number()
+      .int()
+      .positive()
+      .max(EVOLVE_MAX.steps)
+      .default(20)
+      .describe("Step budget: nodes (policy call + execution) in the run."),
     seed: z
       .number()
       .int()
@@ -40,6 +54,7 @@ const EvolveConfigObject = z
       .number()
       .int()
       .positive()
+      .max(EVOLVE_MAX.workers)
       .default(1)
       .describe("Executions in flight (Evo-Max steady-state asynchronous workers); 1 = sequential."),
     maxWallS: z.number().nonnegative().default(0).describe("Wall-time budget of the run in seconds (0 = none)."),
@@ -51,7 +66,13 @@ const EvolveConfigObject = z
       .default(300)
       .describe("Time limit of one program execution in seconds."),
     memoryMb: z.number().int().positive().default(4096).describe("Memory cap of one execution in MiB."),
-    islands: z.number().int().positive().default(1).describe("Number of islands (steps go to islands in turn)."),
+    islands: z
+      .number()
+      .int()
+      .positive()
+      .max(EVOLVE_MAX.islands)
+      .default(1)
+      .describe("Number of islands (steps go to islands in turn)."),
     islandMaxSize: z
       .number()
       .int()

@@ -70,61 +70,15 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     runId: opts.runId,
     startedAt: t0,
   });
-  // The task's row (modality, metric direction) lets evaluate() grade and group this run.
-  await recordTaskReview(ws, task, {});
-  emit({ type: "run-start", runId, resumed, nodes: nodes.length, steps: cfg.steps });
-  const priors = cfg.priors ? await distillPriors(ws, task.meta.id) : "";
-
-  // 2. Steps still to do, and the budgets checked before each.
-  const todo = stepsToDo(nodes, cfg.steps);
-  let stopReason: RunSummary["stopReason"] = "steps";
-  const budgetLeft = (): boolean => {
-    const stop = budgetStop(cfg, { aborted: !!opts.signal?.aborted, elapsedS, sandboxS: () => sandboxSeconds(nodes) });
-    if (stop) stopReason = stop;
-    return stop === null;
-  };
-
-  // 3. Workers: each takes the next step, plans it and makes its node; the store is one serialised section.
+  // From here on the run is `running`: whatever fails ends it `failed` (step 4), never leaves it running.
   const locked = serialised();
-  const failed = await runWorkers({
-    workers: cfg.workers,
-    todo,
-    nodes,
-    now,
-    budgetLeft,
-    plan: (step, last, inFlight) => planStep(cfg, nodes, step, last, inFlight),
-    run: nodeStep({
-      task,
-      policy,
-      evaluate,
-      ws,
-      runId,
-      cfg,
-      nodes,
-      priors,
-      memoryModel: opts.memoryModel,
-      now,
-      elapsedS,
-      locked,
-      emit,
-    }),
-    onNode: (step, action, { node, card, ctx }) => {
-      const best = champion(nodes);
-      const mins = (now() - t0) / 60000;
-      emit({
-        type: "node",
-        step,
-        node,
-        card,
-        action,
-        contextChars: contextChars(ctx),
-        done: nodes.length,
-        total: cfg.steps,
-        best: best?.validScore ?? null,
-        nodesPerMin: mins > 0 ? nodes.length / mins : 0,
-      });
-    },
-  });
+  let stopReason: RunSummary["stopReason"] = "steps";
+  let failed: unknown = null;
+  try {
+    failed = await search();
+  } catch (e) {
+    failed = e;
+  }
 
   // 4. End the run with its summary: failed (then rethrown), killed (aborted) or finished.
   const summary = summarise(nodes, {
@@ -143,4 +97,62 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
   if (failed) throw failed;
   emit({ type: "run-end", summary });
   return { runId, config: cfg, nodes, champion: champion(nodes), summary };
+
+  /** Steps 2 and 3; the first failure of a worker is returned, one before the workers start is thrown. */
+  async function search(): Promise<unknown> {
+    // The task's row (modality, metric direction) lets evaluate() grade and group this run.
+    await recordTaskReview(ws, task, {});
+    emit({ type: "run-start", runId, resumed, nodes: nodes.length, steps: cfg.steps });
+    const priors = cfg.priors ? await distillPriors(ws, task.meta.id) : "";
+
+    // 2. Steps still to do, and the budgets checked before each.
+    const todo = stepsToDo(nodes, cfg.steps);
+    const budgetLeft = (): boolean => {
+      const spent = { aborted: !!opts.signal?.aborted, elapsedS, sandboxS: () => sandboxSeconds(nodes) };
+      const stop = budgetStop(cfg, spent);
+      if (stop) stopReason = stop;
+      return stop === null;
+    };
+
+    // 3. Workers: each takes the next step, plans it and makes its node; the store is one serialised section.
+    return runWorkers({
+      workers: cfg.workers,
+      todo,
+      nodes,
+      now,
+      budgetLeft,
+      plan: (step, last, inFlight) => planStep(cfg, nodes, step, last, inFlight),
+      run: nodeStep({
+        task,
+        policy,
+        evaluate,
+        ws,
+        runId,
+        cfg,
+        nodes,
+        priors,
+        memoryModel: opts.memoryModel,
+        now,
+        elapsedS,
+        locked,
+        emit,
+      }),
+      onNode: (step, action, { node, card, ctx }) => {
+        const best = champion(nodes);
+        const mins = (now() - t0) / 60000;
+        emit({
+          type: "node",
+          step,
+          node,
+          card,
+          action,
+          contextChars: contextChars(ctx),
+          done: nodes.length,
+          total: cfg.steps,
+          best: best?.validScore ?? null,
+          nodesPerMin: mins > 0 ? nodes.length / mins : 0,
+        });
+      },
+    });
+  }
 }

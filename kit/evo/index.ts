@@ -3,7 +3,8 @@
 export { evolve, type EvolveOptions, type EvolveResult } from "./evolve.js";
 export { stepRng } from "./node-step.js";
 export {
-  EvolveConfig, EVOLVE_PRESETS, HARNESSES, upgradeStoredConfig, type Harness, type EvolveConfigInput, type EvolvePreset,
+  EvolveConfig, EVOLVE_MAX, EVOLVE_PRESETS, HARNESSES, upgradeStoredConfig, type Harness, type EvolveConfigInput,
+  type EvolvePreset,
 } from "./config.js";
 export type { EvoEvent } from "./events.js";
 export type { EvoNode, Action } from "./types.js";

@@ -36,7 +36,7 @@ export function figureHtml(
     data: fig.data,
     layout,
     config: { responsive: true, displaylogo: false, ...fig.config },
-  }).replaceAll("</", "<\\/");
+  }).replaceAll("<", "\\u003c"); // no "</script>" or "<!--<script>" of a label can end or derail the tag
   const escaped = opts.title?.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
   const title = opts.title ? ` data-title="${escaped}"` : "";
   return (

@@ -101,8 +101,9 @@ export function treeViewHtml(
     },
   );
   const details = nodeDetails(view.nodes);
+  // Every "<" as \u003c: a node's code may hold "</script>" or "<!--<script>", which would end or derail this tag.
   const json = JSON.stringify(details)
-    .replaceAll("</", "<\\/")
+    .replaceAll("<", "\\u003c")
     .replaceAll("\u2028", "\\u2028")
     .replaceAll("\u2029", "\\u2029");
   const options = view.nodes

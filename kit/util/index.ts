@@ -6,3 +6,4 @@ export { logSumExp } from "./log-sum-exp.js";
 export { KitError } from "./kit-error.js";
 export { processTree, signalAll } from "./kill-tree.js";
 export { MAX_TIMER_MS, MAX_TIMER_S, timerLimitMessage } from "./timer-limit.js";
+export { printable, printableLine } from "./terminal-safe.js";
