@@ -52,36 +52,15 @@ export function stagingPoint(user?: HostUser): string {
  * Command prefix (run as root) that makes `publicDir` and `jobDir` reachable for the unprivileged
  * sandbox user: in a private mount namespace (nothing propagates to the host and it vanishes with
  * the job), a small tmpfs goes on `point` and the two folders are bind-mounted at
- * `<point>/data` and `<point>/workspace`, then the rest of the command runs.
+ * `<point>/0` and `<point>/1` (stageBinds), then the rest of the command runs.
  */
 export function stagePrefix(
   point: string,
   publicDir: string,
   jobDir: string,
 ): { prefix: string[]; publicDir: string; jobDir: string } {
-  const script =
-    'mount -t tmpfs -o mode=0755,size=64k openmle-stage "$3" && mkdir "$3/data" "$3/workspace" && ' +
-    'mount --bind "$1" "$3/data" && mount --bind "$2" "$3/workspace" || { echo "openmle-sandbox: ' +
-    'cannot bind $1 and $2 for the sandbox user" >&2; exit 1; }; ' +
-    'shift 3 && exec "$@"';
-  return {
-    prefix: [
-      "unshare",
-      "--mount",
-      "--propagation",
-      "private",
-      "--",
-      "/bin/sh",
-      "-c",
-      script,
-      "sh",
-      publicDir,
-      jobDir,
-      point,
-    ],
-    publicDir: join(point, "data"),
-    jobDir: join(point, "workspace"),
-  };
+  const s = stageBinds(point, [publicDir, jobDir]);
+  return { prefix: s.prefix, publicDir: s.staged[0]!, jobDir: s.staged[1]! };
 }
 
 /**
