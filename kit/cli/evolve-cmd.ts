@@ -17,6 +17,7 @@ import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { journalWriter, writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
+import { formatNumber } from "./format.js";
 import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
 import { withCommandWorkspace } from "./command-workspace.js";
 import { printableLine } from "../util/index.js";
@@ -206,8 +207,8 @@ function human(s: RunSummary, dir: string): string {
     `node valid rate ${(100 * s.validRate).toFixed(0)}%, sandbox ${s.sandboxS.toFixed(0)} s, wall ` +
       `${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
     c
-      ? `champion ${c.nodeId} (${c.operator}, ${printableLine(c.methodFamily)}): validation ${c.validScore}, ` +
-        `hidden test ${c.testScore}`
+      ? `champion ${c.nodeId} (${c.operator}, ${printableLine(c.methodFamily)}): ` +
+        `validation ${formatNumber(c.validScore)}, hidden test ${formatNumber(c.testScore)}`
       : "no valid node",
     `workspace ${dir}`,
   ].join("\n");
