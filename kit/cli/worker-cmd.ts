@@ -64,6 +64,10 @@ export function registerWorker(program: Command): void {
         diskMb: numberFlag("max-disk", o.maxDisk, { min: 1, max: SANDBOX_FLAG_MAX.mib }),
         cpus: o.maxCpus === undefined ? cpus : int("max-cpus", o.maxCpus, 1, SANDBOX_FLAG_MAX.cpus),
       };
+      // Every flag is checked before the key and the tasks: a usage error comes first.
+      const gpus = int("gpus", o.gpus, 0, SANDBOX_FLAG_MAX.gpus);
+      const lockDurationMs = int("lock-ms", o.lockMs, 100, MAX_TIMER_MS);
+      const stalledIntervalMs = int("stalled-ms", o.stalledMs, 100, MAX_TIMER_MS);
       checkBackend("worker", o.backend);
       const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${jsonText(e)}\n`);
       if (o.task.length === 0)
@@ -80,11 +84,11 @@ export function registerWorker(program: Command): void {
         cpus,
         caps,
         ...keySource,
-        gpus: int("gpus", o.gpus, 0, SANDBOX_FLAG_MAX.gpus),
+        gpus,
         tasks,
         workerId: o.id,
-        lockDurationMs: int("lock-ms", o.lockMs, 100, MAX_TIMER_MS),
-        stalledIntervalMs: int("stalled-ms", o.stalledMs, 100, MAX_TIMER_MS),
+        lockDurationMs,
+        stalledIntervalMs,
         onEvent: log,
       });
       await new Promise<void>((resolve) => {

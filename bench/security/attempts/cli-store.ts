@@ -1,6 +1,6 @@
 // Attempts on the CLI, the store and the host-side helpers (issue 10 points 3, 6, 7, 8, 10, 11), in
 // the shape of bench/security/attempt.ts: add `{ group: "cli-store", attempts }` to registry.ts's ATTEMPT_MODULES.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { evolveSettings, registerEvolve, type EvolveFlags } from "../../../kit/cli/evolve-cmd.js";
@@ -123,32 +123,35 @@ export const attempts: Attempt[] = [
     },
   },
   {
-    id: "prepare-ignores-sigterm", source: "issue 10.7", what: "prepare.py ignoring SIGTERM with a child, 1 s limit", perExecutor: false,
+    id: "prepare-ignores-sigterm", source: "issue 10.7", what: "prepare.py ignoring SIGTERM with a child, 4 s limit", perExecutor: false,
     async run(ctx) {
+      // Since issue 25 prepare runs in the jail (raw/ read-only, its own pid namespace): its processes are
+      // found on the host by a mark in their command lines.
       const dir = join(ctx.dir, "hostile-prepare");
+      const mark = `sigterm-${process.pid}-${Date.now()}`;
       mkdirSync(join(dir, "raw"), { recursive: true });
       writeFileSync(join(dir, "prepare.py"), [
         "import os, signal, subprocess, sys, time",
         "def prepare(raw, public, private):",
         "    signal.signal(signal.SIGTERM, signal.SIG_IGN)",
-        "    c = subprocess.Popen([sys.executable, '-c', 'import signal, time\\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\\nwhile True: time.sleep(0.05)'])",
-        "    (raw / 'pids').write_text(f'{os.getpid()} {c.pid}')",
+        "    c = subprocess.Popen([sys.executable, '-c', 'import signal, time\\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\\nwhile True: time.sleep(0.05) # ${mark}'])",
+        "    (public / 'started').write_text('1')",
         "    while True: time.sleep(0.05)",
       ].join("\n"));
       const t0 = performance.now();
-      const e = await runPrepare(join(dir, "prepare.py"), join(dir, "raw"), join(dir, "pub"), join(dir, "priv"), { timeoutMs: 1000 }).then(() => null, (err: unknown) => err);
+      const e = await runPrepare(join(dir, "prepare.py"), join(dir, "raw"), join(dir, "pub"), join(dir, "priv"), { timeoutMs: 4000 }).then(() => null, (err: unknown) => err);
       const s = (performance.now() - t0) / 1000;
       await new Promise((r) => setTimeout(r, 200));
-      const alive = readFileSync(join(dir, "raw", "pids"), "utf8").split(" ").map(Number).filter((p) => {
+      const started = existsSync(join(dir, "pub", "started"));
+      const alive = readdirSync("/proc").filter((p) => /^\d+$/.test(p)).map(Number).filter((p) => {
         try {
-          process.kill(p, 0);
-          return !/^State:\s+Z/m.test(readFileSync(`/proc/${p}/status`, "utf8"));
+          return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(mark) && !/^State:\s+Z/m.test(readFileSync(`/proc/${p}/status`, "utf8"));
         } catch {
           return false;
         }
       });
       alive.forEach((p) => process.kill(p, "SIGKILL"));
-      return { held: e instanceof PythonTimeoutError && alive.length === 0, detail: `stopped after ${s.toFixed(1)} s, ${alive.length} processes left` };
+      return { held: started && e instanceof PythonTimeoutError && alive.length === 0, detail: `${started ? "started, " : "never started, "}stopped after ${s.toFixed(1)} s, ${alive.length} processes left` };
     },
   },
   {
