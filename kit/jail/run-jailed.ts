@@ -123,6 +123,7 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
     () => quotaKill.abort(),
     { pids, intervalMs: 500 },
   );
+  // Filled in `finally` (after the run, before the caller sees the result): the same array is returned.
   const removed: string[] = [];
   try {
     const [cmd, args] = limitedCommand(
