@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { SCORER_ENV } from "./scorer-worker.js";
 import {
   MetricLoadError,
   metricOptions,
@@ -80,16 +81,7 @@ export function sandboxedScorer(
         a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `/score/${name}`),
       );
       a.push("--chdir", "/tmp");
-      const env = {
-        PATH: "/usr/bin:/bin",
-        HOME: "/tmp",
-        LANG: "C.UTF-8",
-        PYTHONDONTWRITEBYTECODE: "1",
-        OMP_NUM_THREADS: "1",
-        OPENBLAS_NUM_THREADS: "1",
-        MKL_NUM_THREADS: "1",
-        MPLBACKEND: "Agg",
-      };
+      const env = SCORER_ENV;
       const command = [
         python,
         "/score/metric_harness.py",
