@@ -139,7 +139,14 @@ export async function runToySearch(ws: Workspace, opts: ToySearchOptions): Promi
   const champion = nodes.filter((n) => n.valid !== null).reduce<N | null>((a, b) => (!a || b.valid! < a.valid! ? b : a), null);
   await ws.append("nodes", nodeRows);
   await ws.append("llm_calls", calls);
-  await ws.append("cards", nodeRows.map((n) => ({ run_id: runId, node_id: n.node_id, operator: n.operator, parents: n.parents, generation_id: n.generation, score: n.valid_score, status: n.status, method_family: "sklearn", is_champion: n.node_id === champion?.id, lineage_depth: n.generation, utility: n.valid_score === null ? null : -Number(n.valid_score) })));
-  await finishRun(ws, runId, "finished", { champion_node_id: champion?.id ?? null, best_valid_score: champion?.valid ?? null, test_score: champion?.test ?? null });
+  // A card's champion_at_write: at least as good as every earlier scored node when it was written (lower is better).
+  let bestSoFar = Infinity;
+  const atWrite = nodeRows.map((n) => {
+    const v = n.valid_score as number | null;
+    return v !== null && v <= bestSoFar && ((bestSoFar = v), true);
+  });
+  await ws.append("cards", nodeRows.map((n, i) => ({ run_id: runId, node_id: n.node_id, operator: n.operator, parents: n.parents, generation_id: n.generation, score: n.valid_score, status: n.status, method_family: "sklearn", champion_at_write: atWrite[i], lineage_depth: n.generation, utility: n.valid_score === null ? null : -Number(n.valid_score) })));
+  await finishRun(ws, runId, "finished", { champion_node_id: champion?.id ?? null, best_valid_score: champion?.valid ?? null, test_score: champion?.test ?? null }, Date.now,
+    { champion_node_id: champion?.id ?? null, champion_valid_score: champion?.valid ?? null, champion_test_score: champion?.test ?? null });
   return runId;
 }

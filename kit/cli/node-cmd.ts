@@ -134,7 +134,7 @@ export function renderNode(d: NodeDetail): string {
       `family ${str(c.method_family)} (explored ${str(c.family_explored ?? "—")}), imports ` +
         `${((c.imports as string[] | null) ?? []).map(str).join(", ") || "—"}`,
       `delta vs parent ${score(c.delta_vs_parent)}, novelty ${score(c.novelty)}, rank ` +
-        `${str(c.rank ?? "—")}, champion ${c.is_champion ? "yes" : "no"}`,
+        `${str(c.rank ?? "—")}, champion when written ${c.champion_at_write ? "yes" : "no"}`,
     );
   }
   out.push("", "## code", String(n.code ?? "").trimEnd() || "(no code)");

@@ -61,7 +61,7 @@ describe("the formatters keep a program's single-line fields on one line", () =>
       runId: "r1", nodeId: "n1",
       node: { operator: "draft", step: 0, generation: 0, parents: ["p\nFORGED"], status: "runtime_error", error_signature: `E${ESC}\nFORGED`, valid_score: null, test_score: null, admitted: false, plan: `plan${ESC}`, code: `print(1)${ESC}` },
       execution: { backend: "local", status: "runtime_error", wall_s: 1, cpu_s: 1, peak_mem_mb: 2, traceback: `tb${ESC}\nline 2`, stdout_tail: `out\r${ESC}` },
-      card: { method_family: `fam\nFORGED`, family_explored: 1, imports: ["x\nFORGED"], delta_vs_parent: null, novelty: null, rank: null, is_champion: false },
+      card: { method_family: `fam\nFORGED`, family_explored: 1, imports: ["x\nFORGED"], delta_vs_parent: null, novelty: null, rank: null, champion_at_write: false },
     } as unknown as NodeDetail;
     const text = stdout(() => output(false, d, () => renderNode(d)));
     expect(text).not.toMatch(RAW);

@@ -15,6 +15,7 @@ import {
 import { formatTable } from "./format.js";
 import { fileFlag } from "./path-flag.js";
 import { output, UsageError } from "./run-cli.js";
+import { registerWorkspaceSchema } from "./workspace-schema-cmd.js";
 
 export function registerWorkspace(program: Command): void {
   const ws = program.command("workspace").description("Create, inspect, query, export and import workspaces (DuckDB)");
@@ -94,6 +95,8 @@ export function registerWorkspace(program: Command): void {
         w.close();
       }
     });
+
+  registerWorkspaceSchema(ws);
 
   ws.command("demo [dir]")
     .description("Create a workspace, record a run with a few rows, query it and export Parquet under reports/")

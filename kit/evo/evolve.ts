@@ -14,7 +14,7 @@ import { openEvolveRun } from "./open-evolve-run.js";
 import { preciseNow } from "./precise-clock.js";
 import { distillPriors } from "./priors.js";
 import { budgetStop, sandboxSeconds } from "./run-budget.js";
-import { champion, summarise, type RunSummary } from "./run-summary.js";
+import { champion, championColumns, summarise, type RunSummary } from "./run-summary.js";
 import type { EvoNode } from "./types.js";
 import { runWorkers, serialised, stepsToDo } from "./worker-pool.js";
 
@@ -80,7 +80,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     failed = e;
   }
 
-  // 4. End the run with its summary: failed (then rethrown), killed (aborted) or finished.
+  // 4. End the run with its summary and final champion: failed (then rethrown), killed (aborted) or finished.
   const summary = summarise(nodes, {
     runId,
     taskId: task.meta.id,
@@ -91,9 +91,10 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     stopReason,
   });
   const ended = failed ? { ...summary, error: String(failed) } : summary;
-  await locked(() =>
-    endRun(ws, "runs", runId, failed ? "failed" : stopReason === "aborted" ? "killed" : "finished", ended, now),
-  );
+  await locked(() => {
+    const status = failed ? "failed" : stopReason === "aborted" ? "killed" : "finished";
+    return endRun(ws, "runs", runId, status, ended, now, championColumns(champion(nodes)));
+  });
   if (failed) throw failed;
   emit({ type: "run-end", summary });
   return { runId, config: cfg, nodes, champion: champion(nodes), summary };

@@ -13,13 +13,13 @@ describe("buildCard", () => {
     // improve of n0 reaching 0.7: third sklearn card (2 earlier) → novelty 1/sqrt(3); scores 0.8, 0.7, 0.6:
     // B = 0.8, anchor 0.6, W = 0.6 − 0.25·0.2 = 0.55 → reward (0.7 − 0.55)/(0.8 − 0.55) = 0.6; rank 2.
     { node: mkNode({ nodeId: "n3", operator: "improve", parents: ["n0"], validScore: 0.7, methodFamily: "sklearn" }),
-      want: { family_explored: 2, novelty: 1 / Math.sqrt(3), reward: 0.6, rank: 2, is_champion: false, delta_vs_parent: 0.1 } },
+      want: { family_explored: 2, novelty: 1 / Math.sqrt(3), reward: 0.6, rank: 2, champion_at_write: false, delta_vs_parent: 0.1 } },
     // crossover of n0+n1 reaching 0.9: champion, reward 1, delta vs best parent 0.1; first ensemble card.
     { node: mkNode({ nodeId: "n3", operator: "crossover", parents: ["n0", "n1"], validScore: 0.9, methodFamily: "ensemble" }),
-      want: { family_explored: 0, novelty: 1, reward: 1, rank: 1, is_champion: true, delta_vs_parent: 0.1 } },
+      want: { family_explored: 0, novelty: 1, reward: 1, rank: 1, champion_at_write: true, delta_vs_parent: 0.1 } },
     // a failed debug: reward 0, no rank, no delta.
     { node: mkNode({ nodeId: "n3", operator: "debug", parents: ["n2"], status: "timeout", errorSignature: "timeout", methodFamily: "xgboost" }),
-      want: { family_explored: 1, novelty: 1 / Math.sqrt(2), reward: 0, rank: null, is_champion: false, delta_vs_parent: null } },
+      want: { family_explored: 1, novelty: 1 / Math.sqrt(2), reward: 0, rank: null, champion_at_write: false, delta_vs_parent: null } },
   ])("$node.operator → $want", ({ node, want }) => {
     const card = buildCard("r1", node, earlier, node.operator === "crossover" ? [0.4, 0.44] : [0.42], 0.7);
     const { delta_vs_parent, novelty, reward, ...rest } = want;
@@ -36,7 +36,7 @@ describe("buildCard", () => {
 
   it("the first scored node of a run gets reward 1 and is champion; analyses are deterministic text", () => {
     const c = buildCard("r", mkNode({ nodeId: "n0", validScore: 0.5 }), []);
-    expect(c).toMatchObject({ reward: 1, rank: 1, is_champion: true, analysis: "success: validation 0.5000", selection_utility: null, lineage_depth: 0, generation_id: 0 });
+    expect(c).toMatchObject({ reward: 1, rank: 1, champion_at_write: true, analysis: "success: validation 0.5000", selection_utility: null, lineage_depth: 0, generation_id: 0 });
     expect(buildCard("r", mkNode({ nodeId: "n9", generation: 3, lineageDepth: 7 }), []).generation_id).toBe(3);
     expect(buildCard("r", mkNode({ nodeId: "n9", generation: 3, lineageDepth: 7 }), []).lineage_depth).toBe(7);
     const f = buildCard("r", earlier[2]!, earlier.slice(0, 2));

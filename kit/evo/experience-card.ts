@@ -28,7 +28,8 @@ export interface ExperienceCard {
   readonly delta_vs_parent: number | null;
   readonly novelty: number;
   readonly rank: number | null;
-  readonly is_champion: boolean;
+  /** rank === 1 when the card was written (the run's final champion is runs.champion_node_id). */
+  readonly champion_at_write: boolean;
   /** Utility of the parent(s) at the selection that produced this node (mean for Crossover); null for Draft/Debug. */
   readonly selection_utility: number | null;
   /** This node's own selection utility in its island once admitted (null when not admitted or no selection). */
@@ -100,7 +101,7 @@ export function buildCard(
     delta_vs_parent: delta,
     novelty: 1 / Math.sqrt(1 + familyExplored),
     rank,
-    is_champion: rank === 1,
+    champion_at_write: rank === 1,
     selection_utility: parentUtilities?.length
       ? parentUtilities.reduce((a, b) => a + b, 0) / parentUtilities.length
       : null,

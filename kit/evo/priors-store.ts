@@ -16,7 +16,7 @@ export async function readFamilyPriors(ws: Workspace, taskId: string, limit: num
     `SELECT c.method_family, count(DISTINCT r.task_id) AS tasks, count(*) AS nodes,
             avg(CASE WHEN c.status = 'success' THEN 1 ELSE 0 END) AS success_rate,
             avg(c.reward) AS mean_reward,
-            count(*) FILTER (WHERE c.is_champion) AS champions
+            count(*) FILTER (WHERE c.champion_at_write) AS champions
      FROM cards c JOIN runs r ON r.run_id = c.run_id
      WHERE r.task_id <> $taskId AND c.method_family IS NOT NULL
      GROUP BY 1 ORDER BY mean_reward DESC, nodes DESC, 1 LIMIT ${Math.max(1, Math.floor(limit))}`,

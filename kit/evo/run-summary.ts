@@ -73,3 +73,18 @@ export function summarise(
     nodesPerMin: run.wallS > 0 ? (60 * nodes.length) / run.wallS : 0,
   };
 }
+
+/** The run's final champion as the `runs` columns evolve writes when the run ends (kit/store/columns/evo-runs.ts). */
+export function championColumns(c: EvoNode | null): {
+  champion_node_id: string | null;
+  champion_valid_score: number | null;
+  champion_test_score: number | null;
+  champion_fitness: number | null;
+} {
+  return {
+    champion_node_id: c?.nodeId ?? null,
+    champion_valid_score: c?.validScore ?? null,
+    champion_test_score: c?.testScore ?? null,
+    champion_fitness: c?.fitness ?? null,
+  };
+}

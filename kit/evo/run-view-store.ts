@@ -68,7 +68,7 @@ export interface CardTableRow {
   readonly delta_vs_parent: number | null;
   readonly novelty: number | null;
   readonly rank: number | null;
-  readonly is_champion: boolean | null;
+  readonly champion_at_write: boolean | null;
   readonly selection_utility: number | null;
   readonly plan: string | null;
   readonly analysis: string | null;

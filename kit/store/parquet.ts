@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { WorkspaceError } from "./errors.js";
+import { AFTER_IMPORT, importSelectList } from "./import-upgrades.js";
 import { quoteIdent } from "./quote-ident.js";
 import type { Workspace } from "./workspace.js";
 
@@ -16,7 +17,11 @@ export async function exportParquet(ws: Workspace, tableOrQuery: string, file: s
   return out;
 }
 
-/** Import a Parquet file: append into an existing table (columns by name) or create it. */
+/**
+ * Import a Parquet file: append into an existing table (columns by name) or create it. An export of an older
+ * schema version appends too: renamed columns map to their new names, derived columns are filled
+ * (import-upgrades.ts).
+ */
 export async function importParquet(
   ws: Workspace,
   file: string,
@@ -30,7 +35,11 @@ export async function importParquet(
   if (opts.create) {
     await ws.exec(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${src}`);
   } else {
-    await ws.exec(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM ${src}`);
+    const columns = (await ws.query<{ column_name: string }>(`DESCRIBE SELECT * FROM ${src}`)).map(
+      (c) => c.column_name,
+    );
+    await ws.exec(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT ${importSelectList(table, columns)} FROM ${src}`);
+    for (const stmt of AFTER_IMPORT[table] ?? []) await ws.exec(stmt);
   }
   ws.forgetColumns(table);
   return n;

@@ -1,5 +1,6 @@
 import { WorkspaceError } from "./errors.js";
 import { configHash } from "./hash.js";
+import { quoteIdent } from "./quote-ident.js";
 import type { Row } from "./values.js";
 import type { Workspace } from "./workspace.js";
 
@@ -59,7 +60,10 @@ export async function markRunning(ws: Workspace, table: RunTable, id: string): P
   await ws.exec(`UPDATE ${table} SET status = 'running', ended_at = NULL WHERE ${RUN_TABLES[table].id} = $id`, { id });
 }
 
-/** Ends a run: its status, its summary (tables that keep one) and its end time. */
+/**
+ * Ends a run: its status, its summary (tables that keep one), its end time, and the table's own `columns`
+ * that are known only at the end (evo's final champion, runs.champion_*), all in one statement.
+ */
 export async function endRun(
   ws: Workspace,
   table: RunTable,
@@ -67,16 +71,19 @@ export async function endRun(
   status: Exclude<RunStatus, "running">,
   summary?: unknown,
   now: () => number = Date.now,
+  columns: Readonly<Row> = {},
 ): Promise<void> {
   const { id: idCol, summary: hasSummary } = RUN_TABLES[table];
   // Microseconds since the epoch, as the appender writes started_at (a JS Date is no DuckDB parameter).
   const us = Math.round(now() * 1000);
-  const set = hasSummary ? "status = $status, summary = $summary" : "status = $status";
+  const own = Object.keys(columns).map((c, i) => `${quoteIdent(c)} = $c${i}`);
+  const set = [hasSummary ? "status = $status, summary = $summary" : "status = $status", ...own].join(", ");
   await ws.exec(`UPDATE ${table} SET ${set}, ended_at = make_timestamp($us::BIGINT) WHERE ${idCol} = $id`, {
     status,
     us,
     id,
     ...(hasSummary ? { summary: JSON.stringify(summary ?? null) } : {}),
+    ...Object.fromEntries(Object.values(columns).map((v, i) => [`c${i}`, v])),
   });
 }
 

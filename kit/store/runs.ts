@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { endRun, insertRun } from "./run-lifecycle.js";
+import type { Row } from "./values.js";
 import type { Workspace } from "./workspace.js";
 
 export interface RunStart {
@@ -20,13 +21,14 @@ export async function startRun(ws: Workspace, run: RunStart, now: () => number =
   return runId;
 }
 
-/** End a `runs` row with its summary. */
+/** End a `runs` row with its summary (and `columns` such as the final champion's, runs.champion_*). */
 export async function finishRun(
   ws: Workspace,
   runId: string,
   status: "finished" | "failed" | "killed",
   summary: unknown,
   now: () => number = Date.now,
+  columns: Readonly<Row> = {},
 ): Promise<void> {
-  await endRun(ws, "runs", runId, status, summary, now);
+  await endRun(ws, "runs", runId, status, summary, now, columns);
 }

@@ -152,15 +152,15 @@ describe("bulk writes, Arrow and Parquet", () => {
     prompt_tokens: i,
     imports: ["numpy", "sklearn"],
     method_family: i % 2 ? "xgboost" : "sklearn",
-    is_champion: i === 4999,
+    champion_at_write: i === 4999,
     created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 60)),
   }));
 
   it("appends through data chunks and reads back exact values", async () => {
     const ws = await fresh();
     expect(await ws.append("cards", cards)).toBe(5000);
-    const [row] = await ws.query("SELECT node_id, parents, score, imports, is_champion FROM cards WHERE node_id = 'n4999'");
-    expect(row).toEqual({ node_id: "n4999", parents: ["n4998"], score: 4999 / 5000, imports: ["numpy", "sklearn"], is_champion: true });
+    const [row] = await ws.query("SELECT node_id, parents, score, imports, champion_at_write FROM cards WHERE node_id = 'n4999'");
+    expect(row).toEqual({ node_id: "n4999", parents: ["n4998"], score: 4999 / 5000, imports: ["numpy", "sklearn"], champion_at_write: true });
     const [{ n }] = await ws.query<{ n: number }>("SELECT count(*) AS n FROM cards WHERE score IS NULL");
     expect(n).toBe(cards.filter((c) => c.score === null).length);
   });
@@ -168,7 +168,7 @@ describe("bulk writes, Arrow and Parquet", () => {
   it("round-trips a query through Arrow into a new table", async () => {
     const ws = await fresh();
     await ws.append("cards", cards);
-    const q = "SELECT node_id, operator, parents, generation_id, score, prompt_tokens, is_champion, created_at FROM cards ORDER BY node_id";
+    const q = "SELECT node_id, operator, parents, generation_id, score, prompt_tokens, champion_at_write, created_at FROM cards ORDER BY node_id";
     const table = await toArrow(ws, q);
     expect(table.numRows).toBe(5000);
     expect(table.schema.fields.map((f) => f.name)).toContain("parents");

@@ -89,7 +89,7 @@ tslab.display.html(htmlTable(run.nodes.map((n) => ({ node: n.nodeId, operator: n
 // ## Experience cards and the board
 // Cards are written deterministically after each evaluation; the board is a set of DuckDB queries over them.
 // %%
-tslab.display.html(htmlTable(await ws.query("SELECT node_id, operator, method_family, family_explored, round(novelty, 3) AS novelty, delta_vs_parent, rank, is_champion, lineage_depth, round(selection_utility, 3) AS parent_utility, round(utility, 3) AS utility, analysis FROM cards WHERE run_id = $r ORDER BY node_id", { r: run.runId })));
+tslab.display.html(htmlTable(await ws.query("SELECT node_id, operator, method_family, family_explored, round(novelty, 3) AS novelty, delta_vs_parent, rank, champion_at_write, lineage_depth, round(selection_utility, 3) AS parent_utility, round(utility, 3) AS utility, analysis FROM cards WHERE run_id = $r ORDER BY node_id", { r: run.runId })));
 const board = await evo.experienceBoard(ws, run.runId);
 tslab.display.html(htmlTable(board.familyStats, { caption: "Per-family stats" }));
 tslab.display.html(htmlTable(board.bestPerFamily, { caption: "Best node per family" }));
