@@ -28,7 +28,8 @@ function tablesText(): string {
   const rows = SCHEMA_DOCS.flatMap((t) =>
     wrappedRows({ table: t.table, owner: t.owner, columns: t.columns.length }, "description", t.description),
   );
-  return `schema v${SCHEMA_VERSION}: ${SCHEMA_DOCS.length} tables (openmle workspace schema TABLE for its columns)\n${formatTable(rows)}`;
+  const head = `schema v${SCHEMA_VERSION}: ${SCHEMA_DOCS.length} tables (\`workspace schema TABLE\` for its columns)`;
+  return `${head}\n${formatTable(rows)}`;
 }
 
 function columnsText(t: TableDoc): string {

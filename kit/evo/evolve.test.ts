@@ -32,6 +32,11 @@ describe("evolve with real Python programs (tiny policy)", () => {
       const run = await ws.query<{ status: string; summary: string }>("SELECT status, summary FROM runs");
       expect(run[0]!.status).toBe("finished");
       expect(JSON.parse(run[0]!.summary).champion.nodeId).toBe(res.champion!.nodeId);
+      // The final champion is also in columns of runs (migration 7); its card was rank 1 when written.
+      const c = res.champion!;
+      expect(await ws.query("SELECT champion_node_id, champion_valid_score, champion_test_score, champion_fitness FROM runs"))
+        .toEqual([{ champion_node_id: c.nodeId, champion_valid_score: c.validScore, champion_test_score: c.testScore, champion_fitness: c.fitness }]);
+      expect(await ws.query("SELECT champion_at_write FROM cards WHERE node_id = $n", { n: c.nodeId })).toEqual([{ champion_at_write: true }]);
       expect(events.filter((e) => e.type === "node")).toHaveLength(8);
       expect(events.at(-1)!.type).toBe("run-end");
       if (harness === "openmle" || harness === "aira-evo") expect(res.nodes.slice(0, 3).every((n) => n.operator === "draft")).toBe(true);

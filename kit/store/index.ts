@@ -8,7 +8,8 @@ export type { Row, Params } from "./values.js";
 export type { Columns } from "./column-writer.js";
 export { MIGRATIONS, SCHEMA_VERSION, TABLES, type TableName, type Migration } from "./schema.js";
 export {
-  SCHEMA_DOCS, tableDoc, schemaMarkdown, SCHEMA_DOC_BEGIN, SCHEMA_DOC_END, type TableDoc, type ColumnDoc, type OwnerLayer,
+  SCHEMA_DOCS, tableDoc, schemaMarkdown, SCHEMA_DOC_BEGIN, SCHEMA_DOC_END, type TableDoc, type ColumnDoc,
+  type OwnerLayer,
 } from "./columns/index.js";
 export { tableCounts } from "./table-counts.js";
 export { toArrow, fromArrow } from "./arrow.js";

@@ -86,7 +86,8 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       col(
         "best_bound",
         "DOUBLE",
-        "The adaptive upper bound B on signed graded test scores (higher is better) mapped to reward 1; null when dropped or unknown.",
+        "The adaptive upper bound B on signed graded test scores (higher is better) mapped to reward 1; null " +
+          "when dropped or unknown.",
       ),
       col("worst_bound", "DOUBLE", "The adaptive lower bound W mapped to reward 0 (signed scores); null when dropped."),
       col("beta", "DOUBLE", "The group's entropic β (entropic-advantage.ts); null when dropped."),
@@ -110,8 +111,8 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       RUN,
       col("group_id", "VARCHAR", "Its group (rl_groups.group_id)."),
       col("idx", "INTEGER", "Its index in the group; (run_id, group_id, idx) is the primary key."),
-      col("task_id", "VARCHAR", "The task."),
-      col("operator", "VARCHAR", "The group's operator."),
+      col("task_id", "VARCHAR", "The task of its group (tasks.task_id)."),
+      col("operator", "VARCHAR", "Its group's operator (rl_groups.operator)."),
       col("code", "VARCHAR", "The program the grammar policy wrote."),
       col("choices", "JSON", "The grammar policy's decisions that wrote it (what GSPO updates), a JSON array."),
       col("old_log_prob", "DOUBLE", "Natural-log probability of those choices under the params it was sampled from."),
@@ -164,7 +165,7 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       "programs by parent fitness. writeStep replaces the run's rows at every step.",
     columns: [
       RUN,
-      col("task_id", "VARCHAR", "The task."),
+      col("task_id", "VARCHAR", "The task whose parent store holds the program (tasks.task_id)."),
       col("state_id", "VARCHAR", "`<run_id>/<node_id>` of a seeded evolve node, or `<group_id>-<idx>` of a rollout."),
       col("reward", "DOUBLE", "The program's own reward when it was stored (signed test score through the bounds)."),
       col("visits", "INTEGER", "How often it has been drawn as a parent."),

@@ -25,7 +25,8 @@ export const ERL_TABLES: readonly TableDoc[] = [
       col(
         "score",
         "DOUBLE",
-        "The program's validation score as printed (metric units and direction, not signed); null when it did not score.",
+        "The program's validation score as printed (metric units and direction, not signed); null when it did " +
+          "not score.",
       ),
       col("weight", "DOUBLE", "The example's training weight: 1 for every example saveDataset writes."),
       col("reward", "DOUBLE", "Reserved for RL examples; null in every row the kit writes today."),

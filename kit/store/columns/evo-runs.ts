@@ -92,13 +92,15 @@ export const EVO_RUN_TABLES: readonly TableDoc[] = [
       col(
         "status",
         "VARCHAR",
-        "The sandbox feedback mode: success | runtime_error | missing_code | missing_submission | scoring_failure | timeout.",
+        "The sandbox feedback mode: success | runtime_error | missing_code | missing_submission | " +
+          "scoring_failure | timeout.",
       ),
       col("error_signature", "VARCHAR", "The execution's error_signature (groups equal failures); null on success."),
       col(
         "valid_score",
         "DOUBLE",
-        "The validation score the program printed, in the task metric's units and direction (not signed); null when absent.",
+        "The validation score the program printed, in the task metric's units and direction (not signed); null " +
+          "when absent.",
       ),
       col(
         "test_score",

@@ -29,7 +29,8 @@ export const GYM_TABLES: readonly TableDoc[] = [
       col(
         "source",
         "VARCHAR",
-        "Where the raw data comes from, free text (TaskMeta.source, e.g. 'MLE-bench competition <id>'); null when unsaid.",
+        "Where the raw data comes from, free text (TaskMeta.source, e.g. 'MLE-bench competition <id>'); null " +
+          "when unsaid.",
       ),
       col("spec", "JSON", "The package's whole TaskMeta (task.json, camelCase keys) as JSON text."),
       createdAt("the task row"),
@@ -48,7 +49,8 @@ export const GYM_TABLES: readonly TableDoc[] = [
       col(
         "verdict",
         "VARCHAR",
-        "'pass' | 'fail' for quality; the gate's recommended | conditional | rejected | skipped | unparseable for semantic.",
+        "'pass' | 'fail' for quality; the gate's recommended | conditional | rejected | skipped | unparseable " +
+          "for semantic.",
       ),
       col(
         "accepted",

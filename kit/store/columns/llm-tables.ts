@@ -33,7 +33,8 @@ export const LLM_TABLES: readonly TableDoc[] = [
       col(
         "cost_usd",
         "DOUBLE",
-        "US dollars: tokens × the configured price per million tokens (callCostUsd); 0 without prices; null on failure.",
+        "US dollars: tokens × the configured price per million tokens (callCostUsd); 0 without prices; null on " +
+          "failure.",
       ),
       col(
         "status",

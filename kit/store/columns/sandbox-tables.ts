@@ -8,7 +8,8 @@ export const SANDBOX_TABLES: readonly TableDoc[] = [
     description:
       "One row per program execution (an ExecutionRecord, kit/sandbox/types.ts): written by runSandbox with a " +
       "workspace (kit/sandbox/record-store.ts writeExecution) or with its node (kit/evo/node-store.ts writeNode). " +
-      "A stored row is reused for the same idempotency key instead of re-running; sandbox_error records are never stored.",
+      "A stored row is reused for the same idempotency key instead of re-running; sandbox_error records are " +
+      "never stored.",
     columns: [
       col(
         "execution_id",
