@@ -167,7 +167,12 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       RUN,
       col("task_id", "VARCHAR", "The task whose parent store holds the program (tasks.task_id)."),
       col("state_id", "VARCHAR", "`<run_id>/<node_id>` of a seeded evolve node, or `<group_id>-<idx>` of a rollout."),
-      col("reward", "DOUBLE", "The program's own reward when it was stored (signed test score through the bounds)."),
+      col(
+        "reward",
+        "DOUBLE",
+        "The program's reward when stored: its rollout's final reward (rl_rollouts.reward), or for a seeded " +
+          "evolve node its signed test score through the adaptive bounds.",
+      ),
       col("visits", "INTEGER", "How often it has been drawn as a parent."),
       col("child_rewards", "JSON", "The rewards of the rollouts it parented, a JSON array."),
       col("view", "JSON", "The NodeView handed to operators when it is a parent (code, plan, status, scores…)."),

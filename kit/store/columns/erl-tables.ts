@@ -53,7 +53,7 @@ export const ERL_TABLES: readonly TableDoc[] = [
       col("format_version", "INTEGER", "The params' format version (GrammarParams.version)."),
       col("kit_version", "VARCHAR", "package.json version of the kit that wrote it; loading checks its major part."),
       col("parent", "VARCHAR", "The checkpoint it was trained from ('default' for the built-in params)."),
-      col("source", "VARCHAR", "sft | rl | loop | import: what wrote it."),
+      col("source", "VARCHAR", "What wrote it: sft | rl | loop ('import' is reserved for imported params files)."),
       col("dataset", "VARCHAR", "What it was trained on: the dataset's name (sft, loop) or the RL run's id (rl)."),
       col("params", "JSON", "The grammar params (paramsToJson), exactly what loads."),
       col("config", "JSON", "The training config that produced it (SFT config, RlConfig, or the loop's lineage)."),

@@ -29,7 +29,8 @@ export const EVO_CARD_TABLES: readonly TableDoc[] = [
       col(
         "reward",
         "DOUBLE",
-        "sandboxReward in [0, 1] from this fitness and the run's earlier ones: B = best, anchor = 16th best, " +
+        "sandboxReward in [0, 1] from this fitness and the run's earlier ones: B = best, anchor = 16th best (the " +
+          "lowest when fewer), " +
           "W = anchor − 0.25·(B − anchor), clip((fitness − W)/(B − W)); 0 for a failure.",
       ),
       col("status", "VARCHAR", "The sandbox feedback mode (nodes.status)."),

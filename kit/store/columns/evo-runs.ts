@@ -121,8 +121,8 @@ export const EVO_RUN_TABLES: readonly TableDoc[] = [
       col(
         "admitted",
         "BOOLEAN",
-        "Whether it joined its island's population (islands.ts admits: generation 0 successes, later children with " +
-          "fitness >= the island's mean); tree harnesses: whether it scored.",
+        "Whether it joined its island's population (islands.ts admits: a scored node of generation 0, of an empty " +
+          "island or under admission 'always', else fitness >= the island's mean); tree harnesses: whether it scored.",
       ),
       col("plan", "VARCHAR", "The policy's plan text for the program."),
       col("code", "VARCHAR", "The program (code/main.py) exactly as executed; '' when the policy produced none."),

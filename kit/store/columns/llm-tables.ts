@@ -12,7 +12,11 @@ export const LLM_TABLES: readonly TableDoc[] = [
       col("call_id", "VARCHAR", "A random UUID per call (recordingModel's newId); primary key."),
       col("run_id", "VARCHAR", "The run the call served (runs.run_id or rl_runs.run_id); null outside a run."),
       col("node_id", "VARCHAR", "The node the call served (nodes.node_id); null when it served no single node."),
-      col("operator", "VARCHAR", "draft | improve | debug | crossover for operator and memory calls; null otherwise."),
+      col(
+        "operator",
+        "VARCHAR",
+        "The operator the call served (draft | improve | debug | crossover) when the caller names it.",
+      ),
       col(
         "purpose",
         "VARCHAR",

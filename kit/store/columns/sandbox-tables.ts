@@ -30,7 +30,12 @@ export const SANDBOX_TABLES: readonly TableDoc[] = [
           "detached after a kill by detachOrphanExecutions and kept as a cache entry).",
       ),
       col("task_id", "VARCHAR", "The task package it ran against (tasks.task_id)."),
-      col("backend", "VARCHAR", "The executor that ran it: 'local' (bubblewrap), 'docker', or 'queue' (a worker)."),
+      col(
+        "backend",
+        "VARCHAR",
+        "The executor that ran it: 'local' (bubblewrap), 'local-unsafe' (no jail) or 'docker'; a queue job's " +
+          "record names its worker's executor (its idempotency key says 'queue').",
+      ),
       col(
         "status",
         "VARCHAR",
