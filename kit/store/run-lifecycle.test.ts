@@ -72,4 +72,14 @@ describe("openRun / endRun", () => {
     expect(JSON.parse(stored.row.summary as string)).toEqual({ nodes: 3 });
     expect(stored.row.ended_at).toEqual(new Date(T0 + 2000));
   });
+
+  it("writes the table's own end-of-run columns in the same statement (evo's final champion)", async () => {
+    const ws = await fresh();
+    const columns = () => ({ task_id: "cars", harness: "openmle", policy: "grammar", seed: 1 });
+    await openRun(ws, spec({ table: "runs", id: "r1", mode: "new", columns }));
+    const champion = { champion_node_id: "n0007", champion_valid_score: 2.5, champion_test_score: null, champion_fitness: -2.5 };
+    await endRun(ws, "runs", "r1", "finished", { nodes: 8 }, () => T0 + 3000, champion);
+    const row = (await readRun(ws, "runs", "r1"))!.row;
+    expect(row).toMatchObject({ status: "finished", ...champion, ended_at: new Date(T0 + 3000) });
+  });
 });
