@@ -23,6 +23,7 @@ export { loop, LoopConfig, type LoopOptions, type LoopResult, type LoopEvent } f
 export {
   evaluate, evaluateRuns, gradeScore, summarizeGrades, loadLiteLeaderboard, loadLeaderboardFile, liteCompetitionIds,
   medalPositions, humanRank, natureBench, instanceGap, normalizedScore, searchEfficiency, loadSearchEfficiency, meanStd,
+  loadRunStats, runStatsFrames, type RunStats,
 } from "./eval/index.js";
 export { writeReport, notebookFigure, figureHtml, htmlTable, type Figure } from "./report/index.js";
 export { createOpenAIModel, recordingModel, startReplayServer, replies, LlmConfig } from "./llm/index.js";

@@ -4,6 +4,7 @@ import { taskDirections } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
 import { formatNumber, formatTable } from "./format.js";
 import { output } from "./run-cli.js";
+import { registerRunsStats } from "./runs-stats-cmd.js";
 
 /** One row of `openmle runs list` (also its --json shape). */
 export interface RunListRow {
@@ -72,4 +73,5 @@ export function registerRuns(program: Command): void {
             ),
       );
     });
+  registerRunsStats(runs);
 }

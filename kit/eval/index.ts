@@ -1,4 +1,5 @@
-// kit/eval: MLE-bench grading, evaluate() over a workspace, NatureBench gaps, search-efficiency statistics.
+// kit/eval: MLE-bench grading, evaluate() over a workspace, NatureBench gaps, search-efficiency statistics,
+// trajectory analysis (per operator, best-score curve, champion lineage, gain share by phase).
 export { EvalError, UnknownCompetitionError, InvalidScoreError, LeaderboardFormatError } from "./errors.js";
 export { medalPositions, type MedalPositions } from "./medal-positions.js";
 export { humanRank } from "./human-rank.js";
@@ -25,3 +26,11 @@ export {
 } from "./search-efficiency.js";
 export { loadSearchRows, loadSearchEfficiency, type SearchRows } from "./load-search-stats.js";
 export { runBaselines, baselineProgram, type BaselineKind, type BaselineScores } from "./run-baselines.js";
+export {
+  nodeGains, TRAJECTORY_OPERATORS, type TrajectoryRun, type TrajectoryNode, type NodeGain,
+} from "./trajectory-node.js";
+export { operatorStats, type OperatorStatsRow } from "./trajectory-operators.js";
+export { bestScoreCurve, type CurvePoint } from "./trajectory-curve.js";
+export { championLineage, championOf, type LineageStep } from "./trajectory-lineage.js";
+export { gainShare, GainShareConfig, type GainShare, type GainShareRow, type Phase } from "./trajectory-gain-share.js";
+export { loadTrajectories, loadRunStats, runStats, runStatsFrames, type RunStats } from "./run-stats.js";

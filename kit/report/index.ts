@@ -15,6 +15,9 @@ export {
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
 export { reportFigures, type NamedFigure, type ReportData } from "./report-figures.js";
+export {
+  analysisFigures, operatorStatsFigure, bestScoreCurveFigure, lineageFigure, gainShareFigure,
+} from "./analysis-figures.js";
 export { openInChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure } from "./chromium.js";
 export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
 export { runResult, resultHtml, gapText, type RunResult } from "./result-section.js";

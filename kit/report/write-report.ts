@@ -4,6 +4,7 @@ import {
   evaluateRuns,
   liteLeaderboardsFor,
   loadRunOutcomes,
+  loadRunStats,
   loadSearchRows,
   searchEfficiency,
   type EvaluateOptions,
@@ -14,6 +15,7 @@ import { openInChromium, type DrawnFigure } from "./chromium.js";
 import { ReportConfig } from "./config.js";
 import { MissingWorkspaceError, ReportError } from "./errors.js";
 import { escapeHtml, formatNumber } from "./format.js";
+import { analysisFigures } from "./analysis-figures.js";
 import { htmlTable } from "./html-table.js";
 import { timeSplit, timeSplitTable } from "./time-split.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
@@ -204,6 +206,7 @@ export async function writeReport(
 
     // 4. Evaluation tables and figures.
     const figures = reportFigures({ evaluation, efficiency, search }, { maxTrees: 0 });
+    figures.push(...analysisFigures(await loadRunStats(ws, runIds)));
     const groupRows = evaluation.groups.map((g) => ({
       group: g.group,
       harness: g.harness,

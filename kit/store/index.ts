@@ -14,7 +14,7 @@ export {
 export { tableCounts } from "./table-counts.js";
 export { toArrow, fromArrow } from "./arrow.js";
 export { exportParquet, importParquet } from "./parquet.js";
-export { toDanfo } from "./danfo.js";
+export { toDanfo, rowsToDanfo } from "./danfo.js";
 export { stableHash, configHash, canonicalJson } from "./hash.js";
 export { startRun, finishRun, type RunStart } from "./runs.js";
 export {

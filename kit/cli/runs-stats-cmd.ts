@@ -1,0 +1,121 @@
+// `openmle runs stats`: the trajectory analysis of one run (kit/eval run-stats.ts) as tables or JSON.
+import type { Command } from "commander";
+import { GainShareConfig, loadTrajectories, runStats, type RunStats } from "../eval/index.js";
+import { openWorkspace } from "../store/index.js";
+import { formatNumber, formatTable } from "./format.js";
+import { numberFlag } from "./numeric-flag.js";
+import { output, UsageError } from "./run-cli.js";
+
+/**
+ * The run `run` names, or the only run of the workspace; otherwise a usage error listing the runs.
+ * (Local for now: the CLI-wide `--run` default replaces it.)
+ */
+export function pickRun(runIds: readonly string[], run: string | undefined, dir: string): string {
+  const list = runIds.join(", ");
+  if (run !== undefined) {
+    if (runIds.includes(run)) return run;
+    throw new UsageError(`run "${run}" is not in workspace ${dir} (its runs: ${list || "none"}). Pass one to --run.`);
+  }
+  if (runIds.length === 1) return runIds[0]!;
+  if (runIds.length === 0)
+    throw new UsageError(`no runs in ${dir} (start one with: openmle evolve --workspace ${dir} --task <id>)`);
+  throw new UsageError(`workspace ${dir} holds ${runIds.length} runs (${list}): pass one with --run.`);
+}
+
+/** The analysis of one run of the workspace at `dir` (`run`: its id, or absent when the workspace holds one run). */
+export async function runsStats(dir: string, run?: string, lateFrom = 0.5): Promise<RunStats> {
+  const cfg = GainShareConfig.parse({ lateFrom });
+  const ws = await openWorkspace(dir, { readOnly: true });
+  try {
+    const runs = await loadTrajectories(ws);
+    const id = pickRun(
+      runs.map((r) => r.run_id),
+      run,
+      dir,
+    );
+    return runStats(
+      runs.find((r) => r.run_id === id)!,
+      cfg,
+    );
+  } finally {
+    ws.close();
+  }
+}
+
+const pct = (x: number | null) => (x === null ? "—" : `${(100 * x).toFixed(1)}%`);
+const ratio = (k: number, n: number, rate: number | null) => (rate === null ? "—" : `${k}/${n} (${pct(rate)})`);
+
+/** The human view: per-operator table, the records of the best-score curve, the lineage and the gain share. */
+export function renderRunStats(s: RunStats): string {
+  const g = s.gain_share;
+  const records = s.curve.filter((p) => p.record);
+  const ops = [...new Set(g.rows.map((r) => r.operator))];
+  const share = (op: string, phase: string) => g.rows.find((r) => r.operator === op && r.phase === phase)!.share;
+  return [
+    `run ${s.run_id}: ${s.harness} on ${s.task_id} (${s.higher_is_better ? "higher" : "lower"} is better), ` +
+      `${s.nodes} nodes, champion ${s.champion_node_id ?? "none"} (steps 0-based; gains in the metric's ` +
+      "units, > 0 = better)",
+    "",
+    "## per operator (gain over the best valid parent)",
+    formatTable(
+      s.operators.map((o) => ({
+        operator: o.operator,
+        nodes: o.nodes,
+        valid: ratio(o.valid, o.nodes, o.valid_rate),
+        "beat parent": ratio(o.beat_parent, o.with_valid_parent, o.beat_parent_rate),
+        "mean gain": formatNumber(o.mean_gain),
+        "total gain": formatNumber(o.total_gain),
+      })),
+    ),
+    "",
+    `## best-score curve: ${records.length} records in ${s.curve.length} steps`,
+    records.length
+      ? formatTable(
+          records.map((p) => ({
+            step: p.step,
+            node: p.node_id,
+            operator: p.operator,
+            best: formatNumber(p.best),
+            gain: formatNumber(p.gain),
+          })),
+        )
+      : "(no node scored)",
+    "",
+    `## champion lineage (${s.lineage.length} nodes, first draft to champion)`,
+    s.lineage.length
+      ? formatTable(
+          s.lineage.map((l) => ({
+            step: l.step,
+            node: l.node_id,
+            operator: l.operator,
+            score: formatNumber(l.valid_score),
+            "gain over parent": formatNumber(l.gain),
+          })),
+        )
+      : "(no champion)",
+    "",
+    `## share of validation gains (total ${formatNumber(g.total_gain)}; late = steps ${g.late_from_step}–` +
+      `${Math.max(g.late_from_step, g.step_budget - 1)} of a ${g.step_budget}-step budget)`,
+    formatTable(ops.map((op) => ({ operator: op, early: pct(share(op, "early")), late: pct(share(op, "late")) }))),
+    `late improve/crossover: ${pct(g.late_improve_crossover_share)} of validation gains ` +
+      `(improve/crossover over the whole run: ${pct(g.improve_crossover_share)})`,
+  ].join("\n");
+}
+
+export function registerRunsStats(runs: Command): void {
+  runs
+    .command("stats")
+    .description(
+      "One run's trajectory: per-operator valid and beat-parent rates and gains, the best-score curve, " +
+        "the champion's lineage, the share of validation gains by operator and phase",
+    )
+    .requiredOption("--workspace <dir>", "workspace folder")
+    .option("--run <id>", "run id (default: the workspace's only run)")
+    .option("--late-from <fraction>", "where the late phase starts, as a fraction of the step budget", "0.5")
+    .option("--json", "machine-readable output (snake_case keys, full-precision numbers)")
+    .action(async (o: { workspace: string; run?: string; lateFrom: string; json?: boolean }) => {
+      const lateFrom = numberFlag("late-from", o.lateFrom, { min: 0, max: 1 });
+      const s = await runsStats(o.workspace, o.run, lateFrom);
+      output(!!o.json, s, () => renderRunStats(s));
+    });
+}
