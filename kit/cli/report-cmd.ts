@@ -21,7 +21,8 @@ export function registerReport(program: Command): void {
     .option("--run <id>", "report on this run only (default: every run)")
     .option(
       "--step <n>",
-      "step (0-based, as in node ids: n0009 is step 9) at which to show the parent-selection distribution (default: the last step that sampled)",
+      "step (0-based, as in node ids: n0009 is step 9) at which to show the parent-selection distribution " +
+        "(default: the last step that sampled)",
     )
     .requiredOption("--out <dir>", "output folder, e.g. reports/<name>")
     .option("--title <text>", "report title", "OpenMLE report")
