@@ -1,19 +1,54 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { countRuns } from "../evo/index.js";
-import { openWorkspace, type Workspace } from "../store/index.js";
+import { openWorkspace, tableCounts, type TableName, type Workspace } from "../store/index.js";
+import { addResumeHint } from "./run-cli.js";
 
 /**
- * Open a workspace for a CLI command that may create it, and run `fn` with it. If the command fails,
- * the workspace did not exist before (the folder was missing or empty) and no run was recorded in it,
- * the new folder is removed, so a failed command leaves nothing behind. An existing workspace, or a
- * new one that holds a run (e.g. a search whose report failed), is never removed.
+ * The tables whose rows are a command's results: a search node, an SFT dataset, a policy checkpoint, an
+ * RL step, a loop stage or held-out score, a sandbox record. A `runs`/`rl_runs`/`loops` row or a task
+ * row alone is bookkeeping written at the start, not a result.
  */
-export async function withCommandWorkspace<T>(dir: string, fn: (ws: Workspace) => Promise<T>): Promise<T> {
+export const RESULT_TABLES: readonly TableName[] = [
+  "nodes",
+  "datasets",
+  "policy_checkpoints",
+  "rl_steps",
+  "loop_stages",
+  "loop_heldout",
+  "executions",
+];
+
+export interface CommandWorkspaceOptions {
+  /**
+   * The command that resumes the work (e.g. `openmle evolve … --resume run-1a2b`), printed after the
+   * error when the command failed after storing a result; null when nothing can be resumed.
+   */
+  readonly resume?: () => string | null;
+}
+
+/** Rows in the result tables (a broken workspace counts as holding results, so it is never removed). */
+async function results(ws: Workspace): Promise<number> {
+  const counts = await tableCounts(ws).catch(() => null);
+  return counts ? RESULT_TABLES.reduce((n, t) => n + counts[t], 0) : Infinity;
+}
+
+/**
+ * Open a workspace for a CLI command that may create it, and run `fn` with it. Rule when the command
+ * fails: 1. a workspace the command created (the folder was missing or empty) that holds no result yet
+ * (RESULT_TABLES) is removed, so a command that fails before storing anything leaves nothing behind;
+ * 2. otherwise the workspace is kept, and when the command stored a result before failing, the error
+ * is followed by one line saying how to resume (`opts.resume`). An existing workspace is never removed.
+ */
+export async function withCommandWorkspace<T>(
+  dir: string,
+  fn: (ws: Workspace) => Promise<T>,
+  opts: CommandWorkspaceOptions = {},
+): Promise<T> {
   const abs = resolve(dir);
   const isNew = !existsSync(abs) || readdirSync(abs).length === 0;
   const folderExisted = existsSync(abs);
   const ws = await openWorkspace(abs);
+  const before = isNew ? 0 : await results(ws);
   let open = true;
   const close = () => {
     if (open) {
@@ -24,14 +59,33 @@ export async function withCommandWorkspace<T>(dir: string, fn: (ws: Workspace) =
   try {
     return await fn(ws);
   } catch (e) {
-    const holdsRuns = isNew && (await countRuns(ws).catch(() => 1)) > 0;
+    const after = await results(ws);
     close();
-    if (isNew && !holdsRuns) {
+    if (isNew && after === 0) {
       if (folderExisted) for (const f of readdirSync(abs)) rmSync(resolve(abs, f), { recursive: true, force: true });
       else rmSync(abs, { recursive: true, force: true });
+    } else if (after > before) {
+      const line = opts.resume?.();
+      if (line) addResumeHint(e, `workspace ${abs} keeps what was stored; to resume: ${line}`);
     }
     throw e;
   } finally {
     close();
   }
+}
+
+const SHELL_SAFE = /^[\w@%+=:,./-]+$/;
+
+/**
+ * This process's own command line as `openmle …`, shell-quoted, with `flag` set to `value` (an earlier
+ * `flag X` or `flag=X` is dropped): what a person reruns to resume, e.g. with `--resume run-1a2b`.
+ */
+export function sameCommand(argv: readonly string[], flag?: string, value?: string): string {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (flag && argv[i] === flag) i++;
+    else if (!(flag && argv[i]!.startsWith(`${flag}=`))) args.push(argv[i]!);
+  }
+  if (flag && value !== undefined) args.push(flag, value);
+  return ["openmle", ...args].map((a) => (SHELL_SAFE.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(" ");
 }

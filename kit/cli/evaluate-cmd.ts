@@ -1,11 +1,21 @@
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { evaluate, liteCompetitionIds, loadRunOutcomes, runBaselines, type MeanStd } from "../eval/index.js";
+import {
+  evaluate,
+  evaluateRuns,
+  liteCompetitionIds,
+  liteLeaderboardsFor,
+  loadRunOutcomes,
+  runBaselines,
+  type EvaluateOptions,
+  type MeanStd,
+} from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
-import { openWorkspace } from "../store/index.js";
+import { openWorkspace, type Workspace } from "../store/index.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 import { formatTable } from "./format.js";
 import { readFileFlag } from "./path-flag.js";
+import { resolveRunFlag } from "./run-flag.js";
 
 const ms = (m: MeanStd) => (m.n ? `${m.mean.toFixed(4)} ± ${m.std.toFixed(4)}` : "—");
 
@@ -24,11 +34,18 @@ function readBaselines(
   }
 }
 
+/** The evaluation of one run of the workspace (`--run`). */
+async function evaluateOne(ws: Workspace, run: string, baselines: EvaluateOptions["baselines"]) {
+  const outcomes = (await loadRunOutcomes(ws)).filter((r) => r.run_id === run);
+  return evaluateRuns(outcomes, { baselines, leaderboards: liteLeaderboardsFor(outcomes.map((r) => r.task_id)) });
+}
+
 export function registerEvaluate(program: Command): void {
   program
     .command("evaluate")
     .description("Valid Rate, Medal Average, Human Rank (avg@k), grades and per-modality rates of a workspace's runs")
     .requiredOption("--workspace <dir>", "the workspace folder")
+    .option("--run <id>", "evaluate this run only (default: every run)")
     .option("--baselines <json>", "baseline scores per task for the normalised score")
     .option(
       "--run-baselines",
@@ -40,6 +57,7 @@ export function registerEvaluate(program: Command): void {
     .action(
       async (o: {
         workspace: string;
+        run?: string;
         baselines?: string;
         runBaselines?: boolean;
         saveBaselines?: string;
@@ -48,6 +66,7 @@ export function registerEvaluate(program: Command): void {
         const baselines = o.baselines ? readBaselines(o.baselines) : {};
         const ws = await openWorkspace(o.workspace, { readOnly: true });
         try {
+          const run = o.run === undefined ? undefined : await resolveRunFlag(ws, o.run);
           if (o.runBaselines) {
             const lite = new Set(liteCompetitionIds());
             const ids = [...new Set((await loadRunOutcomes(ws)).map((r) => r.task_id))].filter(
@@ -74,7 +93,7 @@ export function registerEvaluate(program: Command): void {
             }
           }
           if (o.saveBaselines) writeFileSync(o.saveBaselines, `${JSON.stringify(baselines, null, 2)}\n`);
-          const ev = await evaluate(ws, { baselines });
+          const ev = run === undefined ? await evaluate(ws, { baselines }) : await evaluateOne(ws, run, baselines);
           output(!!o.json, ev, () =>
             ev.groups.length
               ? formatTable(

@@ -17,9 +17,10 @@ import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { journalWriter, writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
-import { formatNumber } from "./format.js";
+import { formatScore } from "./format.js";
+import { snakeKeys } from "./json-case.js";
 import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
-import { withCommandWorkspace } from "./command-workspace.js";
+import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { printableLine } from "../util/index.js";
 import { intFlag, numberFlag, SEED_RANGE, type FlagRange } from "./numeric-flag.js";
 import { output, UsageError } from "./run-cli.js";
@@ -83,41 +84,51 @@ export function registerEvolve(program: Command): void {
     const task = await resolveTask(o.task);
     if (o.params && o.policy !== "grammar") throw new UsageError("--params applies to --policy grammar only.");
     if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
-    await withCommandWorkspace(o.workspace, async (ws) => {
-      // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
-      const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
-      const policy =
-        o.policy === "openai"
-          ? createLlmPolicy(models!.model)
-          : o.params
-            ? await grammarWithParams(o.params, ws)
-            : createGrammarPolicy();
-      // The live journal lets openmle serve and notebooks follow the run without opening the database.
-      const journal = journalWriter(ws.dir, {
-        taskId: task.meta.id,
-        harness: parsed.harness,
-        higherIsBetter: task.meta.higherIsBetter,
-      });
-      const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
-      const res = await evolve({
-        task,
-        policy,
-        workspace: ws,
-        memoryModel: models?.memoryModel,
-        config,
-        resume: o.resume,
-        // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
-        evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
-        onEvent: (e) => (bar(e), journal(e)),
-      });
-      let reportNote = "";
-      if (o.report) reportNote = await report(ws, o.report, res.summary);
-      output(
-        !!o.json,
-        { ...res.summary, report: o.report ? resolve(o.report) : null },
-        () => human(res.summary, ws.dir) + reportNote,
-      );
-    });
+    let runId: string | null = o.resume ?? null;
+    const resume = () => (runId ? sameCommand(process.argv.slice(2), "--resume", runId) : null);
+    await withCommandWorkspace(
+      o.workspace,
+      async (ws) => {
+        // Every model call is recorded in llm_calls; the memory model is separate and off unless --memory-model.
+        const models = o.policy === "openai" || o.memoryModel ? modelsFromFlags(o, ws) : undefined;
+        const policy =
+          o.policy === "openai"
+            ? createLlmPolicy(models!.model)
+            : o.params
+              ? await grammarWithParams(o.params, ws)
+              : createGrammarPolicy();
+        // The live journal lets openmle serve and notebooks follow the run without opening the database.
+        const journal = journalWriter(ws.dir, {
+          taskId: task.meta.id,
+          harness: parsed.harness,
+          higherIsBetter: task.meta.higherIsBetter,
+        });
+        const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
+        const res = await evolve({
+          task,
+          policy,
+          workspace: ws,
+          memoryModel: models?.memoryModel,
+          config,
+          resume: o.resume,
+          // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
+          evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
+          onEvent: (e) => {
+            if (e.type === "run-start") runId = e.runId;
+            bar(e);
+            journal(e);
+          },
+        });
+        let reportNote = "";
+        if (o.report) reportNote = await report(ws, o.report, res.summary);
+        output(
+          !!o.json,
+          { ...res.summary, report: o.report ? resolve(o.report) : null },
+          () => human(res.summary, ws.dir) + reportNote,
+        );
+      },
+      { resume },
+    );
   });
 }
 
@@ -164,15 +175,17 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
 }
 
 /**
- * Progress on stderr: on a terminal, a one-line bar (steps, best validation, nodes per minute); off a
- * terminal (piped, CI), one line per node (step, operator, status, score, best) so logs show progress as it happens.
+ * Progress on stderr: on a terminal, a one-line bar (nodes done of the budget, best validation, nodes per
+ * minute); off a terminal (piped, CI), one line per node so logs show progress as it happens:
+ * `step 9 n0009 improve success score 3.052 best 2.978 (10 of 16 nodes done)`. The step is the node's own,
+ * 0-based like its id and the workspace's `step` column; the count in parentheses is how many nodes are done.
  * A node's error signature quotes its program's error: it is shown with printableLine.
  */
 export function progressBar(
   mode: "bar" | "lines" | "off",
   write: (s: string) => void = (s) => void process.stderr.write(s),
 ): (e: EvoEvent) => void {
-  const num = (v: number | null) => (v === null || !Number.isFinite(v) ? "-" : v.toPrecision(4));
+  const num = formatScore;
   return (e) => {
     if (mode === "off") return;
     if (e.type === "run-start") write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
@@ -180,15 +193,15 @@ export function progressBar(
       const n = e.node;
       const error = n.errorSignature ? ` (${printableLine(n.errorSignature)})` : "";
       write(
-        `step ${e.done}/${e.total} ${n.nodeId} ${n.operator} ${n.status}${error} ` +
-          `score ${num(n.validScore)} best ${num(e.best)}\n`,
+        `step ${e.step} ${n.nodeId} ${n.operator} ${n.status}${error} ` +
+          `score ${num(n.validScore)} best ${num(e.best)} (${e.done} of ${e.total} nodes done)\n`,
       );
     }
     if (e.type === "node" && mode === "bar") {
       const w = 30;
       const fill = Math.round((w * e.done) / e.total);
       write(
-        `\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} best ` +
+        `\r[${"#".repeat(fill)}${".".repeat(w - fill)}] ${e.done}/${e.total} nodes, best ` +
           `${num(e.best)} ${e.nodesPerMin.toFixed(1)} nodes/min ${e.node.operator.padEnd(9)}`,
       );
     }
@@ -208,16 +221,16 @@ function human(s: RunSummary, dir: string): string {
       `${s.wallS.toFixed(0)} s, stop: ${s.stopReason}`,
     c
       ? `champion ${c.nodeId} (${c.operator}, ${printableLine(c.methodFamily)}): ` +
-        `validation ${formatNumber(c.validScore)}, hidden test ${formatNumber(c.testScore)}`
+        `validation ${formatScore(c.validScore)}, hidden test ${formatScore(c.testScore)}`
       : "no valid node",
     `workspace ${dir}`,
   ].join("\n");
 }
 
-/** The kit/report writer (HTML + figures); a JSON + markdown summary beside it. */
+/** The kit/report writer (HTML + figures); a JSON (snake_case keys, as `--json`) + markdown summary beside it. */
 async function report(ws: Awaited<ReturnType<typeof openWorkspace>>, dir: string, s: RunSummary): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "evolve-summary.json"), `${JSON.stringify(s, null, 2)}\n`);
+  writeFileSync(join(dir, "evolve-summary.json"), `${JSON.stringify(snakeKeys(s), null, 2)}\n`);
   writeFileSync(join(dir, "evolve-summary.md"), `# ${s.harness} on ${s.taskId}\n\n${human(s, ws.dir)}\n`);
   const r = await writeReport(ws, dir);
   return `\nreport ${r.html} (${r.figures.length} figures; evolve-summary.json/.md beside it)`;

@@ -41,7 +41,7 @@ describe("evolve --policy openai from the command line", () => {
     ], { OPENMLE_TEST_KEY: "sk-test-123" });
     expect(r.code, r.err).toBe(0);
     // Off a terminal: one progress line per node on stderr.
-    expect(r.err.match(/^step \d\/3 n\d{4} \w+ missing_code/gm)).toHaveLength(3);
+    expect(r.err.match(/^step \d n\d{4} \w+ missing_code .*\(\d of 3 nodes done\)$/gm)).toHaveLength(3);
     expect(operator.requests.length).toBeGreaterThanOrEqual(3);
     const body = operator.requests[0]!.body as Record<string, unknown>;
     expect(body).toMatchObject({ model: "op-model", temperature: 0.2, max_tokens: 321, chat_template_kwargs: { enable_thinking: false } });

@@ -1,5 +1,6 @@
 // Terminal formatting shared by the CLI's human output (`--json` prints values whole).
 import { getBorderCharacters, table } from "table";
+import { formatNumber as reportNumber } from "../report/index.js";
 import { printableLine } from "../util/index.js";
 
 /** Widest a table cell gets before it is cut; the cut is marked so nobody mistakes it for the value. */
@@ -12,6 +13,15 @@ export function formatNumber(v: number | null | undefined): string {
   const abs = Math.abs(v);
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e9)) return v.toExponential(3);
   return String(Number(v.toPrecision(6)));
+}
+
+/**
+ * A metric's score for people, by the one rule the report and the dashboard use too (kit/report's
+ * formatNumber): 4 significant digits below 1000 (3.0516310413505203 → 3.052), whole numbers from 1000
+ * up, with thousands separators; null/NaN as "—". `--json` prints the full value.
+ */
+export function formatScore(v: number | null | undefined): string {
+  return v === null || v === undefined ? "—" : (reportNumber(v) ?? "—");
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   parseScore,
   type CompetitionReport,
 } from "../eval/index.js";
+import { formatScore } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
 /** Human text for one grade. */
@@ -14,7 +15,8 @@ export function formatGrade(r: CompetitionReport): string {
   const medal = r.gold_medal ? "gold" : r.silver_medal ? "silver" : r.bronze_medal ? "bronze" : "no medal";
   const dir = r.is_lower_better ? "lower is better" : "higher is better";
   return [
-    `${r.competition_id}: score ${r.score} → ${medal}${r.above_median ? ", above median" : ", not above median"}`,
+    `${r.competition_id}: score ${formatScore(r.score)} → ${medal}` +
+      `${r.above_median ? ", above median" : ", not above median"}`,
     `  thresholds (${dir}): gold ${r.gold_threshold}, silver ${r.silver_threshold}, bronze ` +
       `${r.bronze_threshold}, median ${r.median_threshold}`,
     `  human rank ${r.human_rank === null ? "—" : r.human_rank.toFixed(4)} (share of leaderboard ` +

@@ -1,8 +1,10 @@
 import type { Command } from "commander";
 import { loop, LoopConfig, type LoopConfigInput, type LoopEvent, type LoopResult } from "../erl/index.js";
-import { resolveTask } from "../gym/index.js";
-import { configHash, openWorkspace } from "../store/index.js";
+import { resolveTask, type TaskPackage } from "../gym/index.js";
+import { configHash } from "../store/index.js";
+import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { intFlag, SEED_RANGE } from "./numeric-flag.js";
+import { formatScore } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
 /** Generations to train: each is a whole evolve → collect → SFT → RL round, so a thousand is past any plan. */
@@ -69,18 +71,28 @@ export function registerLoop(program: Command): void {
         throw new UsageError(
           `--train-tasks and --heldout-tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen.`,
         );
-      const trainTasks = [];
+      const trainTasks: TaskPackage[] = [];
       for (const id of train) trainTasks.push(await resolveTask(id));
-      const heldoutTasks = [];
+      const heldoutTasks: TaskPackage[] = [];
       for (const id of held) heldoutTasks.push(await resolveTask(id));
       const loopId = o.loop ?? `loop-${configHash({ train, held, config: parsed.data }).slice(0, 8)}`;
-      const ws = await openWorkspace(o.workspace);
-      try {
-        const res = await loop({ workspace: ws, loopId, trainTasks, heldoutTasks, config, onEvent: progress(!o.json) });
-        output(!!o.json, res, () => human(res));
-      } finally {
-        ws.close();
-      }
+      // The loop id is derived from the tasks and settings, so the same command resumes where it stopped.
+      const resume = () => `${sameCommand(process.argv.slice(2))} (the same command resumes loop ${loopId})`;
+      await withCommandWorkspace(
+        o.workspace,
+        async (ws) => {
+          const res = await loop({
+            workspace: ws,
+            loopId,
+            trainTasks,
+            heldoutTasks,
+            config,
+            onEvent: progress(!o.json),
+          });
+          output(!!o.json, res, () => human(res));
+        },
+        { resume },
+      );
     });
 }
 
@@ -107,7 +119,7 @@ function human(r: LoopResult): string {
     };
     lines.push(
       `| ${k} | ${r.checkpoints[k]} | ${rows.length} | ${f(mean(rows.map((h) => h.normalized)))} | ` +
-        `${f(mean(rows.map((h) => h.testScore)), 4)} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`,
+        `${formatScore(mean(rows.map((h) => h.testScore)))} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`,
     );
   }
   return lines.join("\n");

@@ -1,48 +1,6 @@
 #!/usr/bin/env node
-// The `openmle` CLI: a thin face over the kit's calls. Each subcommand lives in its own file
-// and registers itself here; `--json` output is stable and documented in README.md.
-import { Command } from "commander";
-import { registerConfig } from "./config-cmd.js";
-import { registerEvaluate } from "./evaluate-cmd.js";
-import { registerEvolve } from "./evolve-cmd.js";
-import { registerGrade } from "./grade-cmd.js";
-import { registerLlm } from "./llm-cmd.js";
-import { registerNode } from "./node-cmd.js";
-import { registerReport } from "./report-cmd.js";
-import { registerRuns } from "./runs-cmd.js";
-import { registerRl } from "./rl-cmd.js";
-import { registerLoop } from "./loop-cmd.js";
-import { addTrustPackage, runCli } from "./run-cli.js";
-import { registerSandbox } from "./sandbox-cmd.js";
-import { registerServe } from "./serve-cmd.js";
-import { registerSft } from "./sft-cmd.js";
-import { registerTask } from "./task-cmd.js";
-import { registerWorker } from "./worker-cmd.js";
-import { registerWorkspace } from "./workspace-cmd.js";
+// The `openmle` CLI: the command tree of program.ts, run with one-line errors (run-cli.ts).
+import { buildProgram } from "./program.js";
+import { runCli } from "./run-cli.js";
 
-const program = new Command()
-  .name("openmle")
-  .description("OpenMLE kit: task packages, sandbox, operator policies, evolutionary search, ERL and evaluation.")
-  .version("0.1.0")
-  .showHelpAfterError();
-
-// In the order of the stack: store, gym, sandbox, llm, evo (and its runs/nodes), eval/report, config.
-registerWorkspace(program);
-registerTask(program);
-registerSandbox(program);
-registerWorker(program);
-registerLlm(program);
-registerEvolve(program);
-registerRuns(program);
-registerNode(program);
-registerSft(program);
-registerRl(program);
-registerLoop(program);
-registerGrade(program);
-registerEvaluate(program);
-registerReport(program);
-registerServe(program);
-registerConfig(program);
-addTrustPackage(program);
-
-await runCli(program, process.argv);
+await runCli(buildProgram(), process.argv);

@@ -4,8 +4,9 @@ import { cardTableRow, nodeIdsOfRun, nodeTableRow, type CardTableRow, type NodeT
 import { executionRow, type ExecutionRow } from "../sandbox/index.js";
 import { openWorkspace, readRun, type Workspace } from "../store/index.js";
 import { printableLine } from "../util/index.js";
-import { formatNumber } from "./format.js";
+import { formatNumber, formatScore } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
+import { resolveRunFlag } from "./run-flag.js";
 
 /** Everything stored about one node: its row, its execution record and its experience card. */
 export interface NodeDetail {
@@ -28,10 +29,14 @@ async function nodeRow(ws: Workspace, runId: string, nodeId: string): Promise<No
   throw new UsageError(`node "${nodeId}" is not in run ${runId} (its nodes: ${list}). Pass one of them to --node.`);
 }
 
-/** Load one node with its execution record and card (read-only; never blocks a writer's data). */
-export async function showNode(dir: string, runId: string, nodeId: string): Promise<NodeDetail> {
+/**
+ * Load one node with its execution record and card (read-only; never blocks a writer's data). Without
+ * `run`, the workspace's only run (resolveRunFlag).
+ */
+export async function showNode(dir: string, run: string | undefined, nodeId: string): Promise<NodeDetail> {
   const ws = await openWorkspace(dir, { readOnly: true });
   try {
+    const runId = await resolveRunFlag(ws, run);
     const node = await nodeRow(ws, runId, nodeId);
     const execution = await executionRow(ws, node.execution_id);
     const card = await cardTableRow(ws, runId, nodeId);
@@ -52,11 +57,18 @@ export interface NodeDiff {
 
 /**
  * Unified diffs of node `nodeId` against `against` (a node id of the same run, or `run:node` of another
- * run), or against each of its parents when `against` is absent (two diffs for a crossover).
+ * run), or against each of its parents when `against` is absent (two diffs for a crossover). Without
+ * `run`, the workspace's only run (resolveRunFlag).
  */
-export async function diffNode(dir: string, runId: string, nodeId: string, against?: string): Promise<NodeDiff[]> {
+export async function diffNode(
+  dir: string,
+  run: string | undefined,
+  nodeId: string,
+  against?: string,
+): Promise<NodeDiff[]> {
   const ws = await openWorkspace(dir, { readOnly: true });
   try {
+    const runId = await resolveRunFlag(ws, run);
     const node = await nodeRow(ws, runId, nodeId);
     let others: { label: string; code: string }[];
     if (against) {
@@ -105,7 +117,8 @@ export function renderNode(d: NodeDetail): string {
   const n = d.node,
     e = d.execution,
     c = d.card;
-  const score = (v: unknown) => formatNumber(typeof v === "number" ? v : null);
+  const score = (v: unknown) => formatScore(typeof v === "number" ? v : null);
+  const num = (v: unknown) => formatNumber(typeof v === "number" ? v : null);
   const str = (v: unknown) => printableLine(String(v));
   const parents = ((n.parents as string[] | null) ?? []).map(str).join(", ") || "none";
   const out = [
@@ -121,8 +134,8 @@ export function renderNode(d: NodeDetail): string {
     out.push(
       "",
       "## execution record",
-      `${str(e.backend)} · ${str(e.status)} · wall ${score(e.wall_s)} s · cpu ` +
-        `${score(e.cpu_s)} s · peak memory ${score(e.peak_mem_mb)} MB`,
+      `${str(e.backend)} · ${str(e.status)} · wall ${num(e.wall_s)} s · cpu ` +
+        `${num(e.cpu_s)} s · peak memory ${num(e.peak_mem_mb)} MB`,
     );
     if (e.traceback) out.push("traceback:", String(e.traceback).trimEnd());
     if (e.stdout_tail) out.push("stdout (tail):", String(e.stdout_tail).trimEnd());
@@ -133,7 +146,7 @@ export function renderNode(d: NodeDetail): string {
       "## experience card",
       `family ${str(c.method_family)} (explored ${str(c.family_explored ?? "—")}), imports ` +
         `${((c.imports as string[] | null) ?? []).map(str).join(", ") || "—"}`,
-      `delta vs parent ${score(c.delta_vs_parent)}, novelty ${score(c.novelty)}, rank ` +
+      `delta vs parent ${score(c.delta_vs_parent)}, novelty ${num(c.novelty)}, rank ` +
         `${str(c.rank ?? "—")}, champion when written ${c.champion_at_write ? "yes" : "no"}`,
     );
   }
@@ -148,11 +161,11 @@ export function registerNode(program: Command): void {
   const common = (c: Command) =>
     c
       .requiredOption("--workspace <dir>", "workspace folder")
-      .requiredOption("--run <id>", "run id (openmle runs list)")
+      .option("--run <id>", "run id (openmle runs list; default: the workspace's only run)")
       .requiredOption("--node <id>", "node id, e.g. n0003");
   common(node.command("show").description("Plan, code, execution record and experience card of a node"))
-    .option("--json", "machine-readable output (camelCase keys at the top; stored rows keep their column names)")
-    .action(async (o: { workspace: string; run: string; node: string; json?: boolean }) => {
+    .option("--json", "machine-readable output (snake_case keys)")
+    .action(async (o: { workspace: string; run?: string; node: string; json?: boolean }) => {
       const d = await showNode(o.workspace, o.run, o.node);
       output(!!o.json, d, () => renderNode(d));
     });
@@ -163,7 +176,7 @@ export function registerNode(program: Command): void {
   )
     .option("--against <node>", "another node of the run, or <run>:<node> of another run (default: the node's parents)")
     .option("--json", "machine-readable output")
-    .action(async (o: { workspace: string; run: string; node: string; against?: string; json?: boolean }) => {
+    .action(async (o: { workspace: string; run?: string; node: string; against?: string; json?: boolean }) => {
       const diffs = await diffNode(o.workspace, o.run, o.node, o.against);
       output(!!o.json, diffs, () =>
         diffs

@@ -2,11 +2,13 @@ import type { Command } from "commander";
 import { EVOLVE_MAX } from "../evo/index.js";
 import { writeReport } from "../report/index.js";
 import { intFlag } from "./numeric-flag.js";
+import { openWorkspace } from "../store/index.js";
 import { readFileFlag } from "./path-flag.js";
+import { resolveRunFlag } from "./run-flag.js";
+import { output, UsageError } from "./run-cli.js";
 
 const BASELINES_FILE =
   'Pass a JSON file {"<task_id>": {"trivial": x, "reference": y}} (openmle evaluate --save-baselines).';
-import { output, UsageError } from "./run-cli.js";
 
 export function registerReport(program: Command): void {
   program
@@ -19,7 +21,8 @@ export function registerReport(program: Command): void {
     .option("--run <id>", "report on this run only (default: every run)")
     .option(
       "--step <n>",
-      "step at which to show the parent-selection distribution (default: the last step that sampled)",
+      "step (0-based, as in node ids: n0009 is step 9) at which to show the parent-selection distribution " +
+        "(default: the last step that sampled)",
     )
     .requiredOption("--out <dir>", "output folder, e.g. reports/<name>")
     .option("--title <text>", "report title", "OpenMLE report")
@@ -45,6 +48,15 @@ export function registerReport(program: Command): void {
             baselines = JSON.parse(text) as typeof baselines;
           } catch (e) {
             throw new UsageError(`--baselines ${o.baselines}: ${(e as Error).message}. ${BASELINES_FILE}`);
+          }
+        }
+        if (o.run !== undefined) {
+          // A run that is not there is one line listing the runs there are (resolveRunFlag).
+          const ws = await openWorkspace(o.workspace, { readOnly: true });
+          try {
+            await resolveRunFlag(ws, o.run);
+          } finally {
+            ws.close();
           }
         }
         const r = await writeReport(o.workspace, o.out, { title: o.title, png: o.png, baselines, run: o.run, step });

@@ -7,9 +7,10 @@ import {
   type RlEvent,
   type TrainRlResult,
 } from "../erl/index.js";
-import { resolveTask } from "../gym/index.js";
+import { resolveTask, type TaskPackage } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
+import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { EVOLVE_MAX } from "../evo/index.js";
 import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
 import { output, UsageError } from "./run-cli.js";
@@ -81,31 +82,41 @@ export function registerRl(program: Command): void {
         .map((s) => s.trim())
         .filter(Boolean);
       if (!ids.length) throw new UsageError("--tasks needs at least one task id or folder.");
-      const tasks = [];
+      const tasks: TaskPackage[] = [];
       for (const id of ids) tasks.push(await resolveTask(id));
       const judge = o.judgeBaseUrl ? createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }) : undefined;
-      const ws = await openWorkspace(o.workspace);
       const ac = new AbortController();
       const stop = () => ac.abort();
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
+      let runId: string | null = o.resume ?? null;
+      const show = progress(!o.json);
+      const resume = () => (runId ? sameCommand(process.argv.slice(2), "--resume", runId) : null);
       try {
-        const res = await trainRL({
-          workspace: ws,
-          tasks,
-          from: o.from,
-          to: o.to,
-          config,
-          resume: o.resume,
-          judge,
-          signal: ac.signal,
-          onEvent: progress(!o.json),
-        });
-        output(!!o.json, res, () => human(res, ws.dir));
+        await withCommandWorkspace(
+          o.workspace,
+          async (ws) => {
+            const res = await trainRL({
+              workspace: ws,
+              tasks,
+              from: o.from,
+              to: o.to,
+              config,
+              resume: o.resume,
+              judge,
+              signal: ac.signal,
+              onEvent: (e) => {
+                if (e.type === "run-start") runId = e.runId;
+                show(e);
+              },
+            });
+            output(!!o.json, res, () => human(res, ws.dir));
+          },
+          { resume },
+        );
       } finally {
         process.off("SIGINT", stop);
         process.off("SIGTERM", stop);
-        ws.close();
       }
     });
   rl.command("export")

@@ -18,13 +18,52 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
       e instanceof WorkspaceError ||
       (e instanceof Error && (e as { userFacing?: boolean }).userFacing)
     ) {
-      process.stderr.write(`openmle: ${printable(inCliWords(e.message))}\n`);
+      process.stderr.write(`openmle: ${printable(inCliWords(e.message))}\n${hintLine(e)}`);
       process.exit(1);
     }
-    process.stderr.write(`${printable(e instanceof Error ? (e.stack ?? String(e)) : String(e))}\n`);
+    process.stderr.write(`${printable(e instanceof Error ? (e.stack ?? String(e)) : String(e))}\n${hintLine(e)}`);
     process.exit(1);
   }
 }
+
+/**
+ * commander's own errors (unknown option or command, missing argument or required option) as one line
+ * on stderr, suggestion included and no usage dump: `openmle: unknown option '--polcy' (did you mean
+ * --policy?); see 'openmle evolve --help'`. commander exits 1 after writing it. Set on every command of
+ * the tree, since each names its own help; call it once every command is registered.
+ */
+export function oneLineErrors(program: Command): void {
+  const walk = (c: Command, path: string) => {
+    c.configureOutput({ outputError: (str, write) => write(`${commanderLine(str, path)}\n`) });
+    for (const s of c.commands) walk(s, `${path} ${s.name()}`);
+  };
+  walk(program, program.name());
+}
+
+/** One commander error message ("error: …\n(Did you mean …?)\n") as one line naming `path`'s help. */
+export function commanderLine(message: string, path: string): string {
+  const text = message
+    .replace(/^error: /, "")
+    .replace(/\(Did you mean/g, "(did you mean")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ");
+  return `openmle: ${printable(text)}; see '${path} --help'`;
+}
+
+/** How to resume, per failed command's error (command-workspace.ts); printed on the line after the error. */
+const resumeHints = new WeakMap<object, string>();
+
+/** Say how to resume after `error` is printed (an error that is not an object has no line). */
+export function addResumeHint(error: unknown, line: string): void {
+  if (typeof error === "object" && error !== null) resumeHints.set(error, line);
+}
+
+const hintLine = (e: unknown): string => {
+  const line = typeof e === "object" && e !== null ? resumeHints.get(e) : undefined;
+  return line ? `openmle: ${printable(line)}\n` : "";
+};
 
 /** Bad arguments: printed without a stack, exit code 1. */
 export class UsageError extends KitError {}

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { runNodeCounts } from "../evo/index.js";
 import { taskDirections } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
-import { formatNumber, formatTable } from "./format.js";
+import { formatScore, formatTable } from "./format.js";
 import { output } from "./run-cli.js";
 import { registerRunsStats } from "./runs-stats-cmd.js";
 
@@ -53,7 +53,7 @@ export function registerRuns(program: Command): void {
     .command("list")
     .description("Runs with task, harness, policy, seed, nodes, best validation score and status")
     .requiredOption("--workspace <dir>", "workspace folder")
-    .option("--json", "machine-readable output (camelCase keys)")
+    .option("--json", "machine-readable output (snake_case keys)")
     .action(async (o: { workspace: string; json?: boolean }) => {
       const rows = await listRuns(o.workspace);
       output(!!o.json, rows, () =>
@@ -67,7 +67,7 @@ export function registerRuns(program: Command): void {
                 policy: r.policy,
                 seed: r.seed,
                 nodes: `${r.validNodes}/${r.nodes} valid`,
-                best: formatNumber(r.best),
+                best: formatScore(r.best),
                 status: r.status,
               })),
             ),

@@ -80,7 +80,7 @@ describe("openmle runs / node", () => {
   });
 
   it("unknown runs and nodes give one line naming the fix", async () => {
-    await expect(showNode(dir, "nope", "n0000")).rejects.toThrow(/^run "nope" is not in workspace .* openmle runs list --workspace/);
+    await expect(showNode(dir, "nope", "n0000")).rejects.toThrow(/^run "nope" is not in workspace .*; its runs: r1 \(openmle, finished\), r2 \(aide, running\)$/);
     const node = cli("node", "show", "--workspace", dir, "--run", "r1", "--node", "n9");
     expect(node.err).toMatch(/^openmle: node "n9" is not in run r1 \(its nodes: n0000, n0001, n0002\)/);
     expect(node.err.split("\n").filter(Boolean)).toHaveLength(1);
@@ -106,13 +106,13 @@ describe("terminal formatting", () => {
     expect([formatNumber(NaN), formatNumber(null), formatNumber(1e-7), formatNumber(2)]).toEqual(["—", "—", "1.000e-7", "2"]);
   });
 
-  it("evolve progress off a terminal is one line per node", () => {
+  it("evolve progress off a terminal is one line per node: its 0-based step, then how many nodes are done", () => {
     const out: string[] = [];
     const p = progressBar("lines", (s) => out.push(s));
     p({ type: "run-start", runId: "r9", resumed: false, nodes: 0 } as never);
-    p({ type: "node", done: 1, total: 4, best: 0.5, nodesPerMin: 3, node: { nodeId: "n0000", operator: "draft", status: "success", validScore: 0.5, errorSignature: null } } as never);
-    p({ type: "node", done: 2, total: 4, best: 0.5, nodesPerMin: 3, node: { nodeId: "n0001", operator: "debug", status: "runtime_error", validScore: null, errorSignature: "key_error" } } as never);
-    expect(out).toEqual(["run r9\n", "step 1/4 n0000 draft success score 0.5000 best 0.5000\n", "step 2/4 n0001 debug runtime_error (key_error) score - best 0.5000\n"]);
+    p({ type: "node", step: 0, done: 1, total: 4, best: 0.5, nodesPerMin: 3, node: { nodeId: "n0000", operator: "draft", status: "success", validScore: 0.5, errorSignature: null } } as never);
+    p({ type: "node", step: 1, done: 2, total: 4, best: 0.5, nodesPerMin: 3, node: { nodeId: "n0001", operator: "debug", status: "runtime_error", validScore: null, errorSignature: "key_error" } } as never);
+    expect(out).toEqual(["run r9\n", "step 0 n0000 draft success score 0.5 best 0.5 (1 of 4 nodes done)\n", "step 1 n0001 debug runtime_error (key_error) score — best 0.5 (2 of 4 nodes done)\n"]);
   });
 });
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openRecordedRuns } from "../report/recorded-runs.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
-import { pickRun, renderRunStats, runsStats } from "./runs-stats-cmd.js";
+import { renderRunStats, runsStats } from "./runs-stats-cmd.js";
 
 const main = join(import.meta.dirname, "main.ts");
 function cli(...args: string[]) {
@@ -40,17 +40,6 @@ describe("openmle runs stats", () => {
     recorded.close(); // the CLI opens it itself
   });
 
-  it.each([
-    { ids: ["a"], run: undefined, want: "a" },
-    { ids: ["a", "b"], run: "b", want: "b" },
-    { ids: ["a", "b"], run: undefined, err: /^workspace W holds 2 runs \(a, b\): pass one with --run\.$/ },
-    { ids: ["a"], run: "x", err: /^run "x" is not in workspace W \(its runs: a\)\. Pass one to --run\.$/ },
-    { ids: [], run: undefined, err: /^no runs in W/ },
-  ])("--run defaults to the only run: $ids, --run $run", ({ ids, run, want, err }) => {
-    if (err) expect(() => pickRun(ids, run, "W")).toThrow(err);
-    else expect(pickRun(ids, run, "W")).toBe(want);
-  });
-
   it("a one-run workspace needs no --run; tables for people, the late share in words", async () => {
     const s = await runsStats(dir);
     expect(s.operators.find((o) => o.operator === "crossover")).toMatchObject({ beat_parent_rate: 1, total_gain: 0.25 });
@@ -78,7 +67,7 @@ describe("openmle runs stats", () => {
     const many = cli("runs", "stats", "--workspace", recorded.dir);
     expect(many.code).toBe(1);
     expect(many.err).toBe(
-      `openmle: workspace ${recorded.dir} holds 4 runs (run-0fd6ad41, run-734fa811, run-8a16298d, run-e3833022): pass one with --run.\n`,
+      `openmle: workspace ${recorded.dir} holds 4 runs: pass --run <id>, one of run-e3833022 (openmle, finished), run-0fd6ad41 (aira-evo, finished), run-8a16298d (aide, finished), run-734fa811 (mcts, finished)\n`,
     );
     const r = cli("runs", "stats", "--workspace", recorded.dir, "--run", "run-e3833022");
     expect(r.out).toMatch(/champion n0026/);
@@ -87,7 +76,7 @@ describe("openmle runs stats", () => {
 
   it.each([
     { args: ["--workspace", "/nonexistent/ws"], err: /is not an OpenMLE workspace/ },
-    { args: ["--workspace", "W", "--run", "nope"], err: /^openmle: run "nope" is not in workspace .*Pass one to --run\.$/ },
+    { args: ["--workspace", "W", "--run", "nope"], err: /^openmle: run "nope" is not in workspace .*; its runs: r1 \(openmle, finished\)$/ },
     { args: ["--workspace", "W", "--late-from", "x"], err: /^openmle: --late-from x is not a number: use a number from 0 to 1\.$/ },
   ])("bad input $args: one line, exit 1", ({ args, err }) => {
     const r = cli("runs", "stats", ...args.map((a) => (a === "W" ? dir : a)));

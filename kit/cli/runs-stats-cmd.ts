@@ -4,23 +4,8 @@ import { GainShareConfig, loadTrajectories, runStats, type RunStats } from "../e
 import { openWorkspace } from "../store/index.js";
 import { formatNumber, formatTable } from "./format.js";
 import { numberFlag } from "./numeric-flag.js";
-import { output, UsageError } from "./run-cli.js";
-
-/**
- * The run `run` names, or the only run of the workspace; otherwise a usage error listing the runs.
- * (Local for now: the CLI-wide `--run` default replaces it.)
- */
-export function pickRun(runIds: readonly string[], run: string | undefined, dir: string): string {
-  const list = runIds.join(", ");
-  if (run !== undefined) {
-    if (runIds.includes(run)) return run;
-    throw new UsageError(`run "${run}" is not in workspace ${dir} (its runs: ${list || "none"}). Pass one to --run.`);
-  }
-  if (runIds.length === 1) return runIds[0]!;
-  if (runIds.length === 0)
-    throw new UsageError(`no runs in ${dir} (start one with: openmle evolve --workspace ${dir} --task <id>)`);
-  throw new UsageError(`workspace ${dir} holds ${runIds.length} runs (${list}): pass one with --run.`);
-}
+import { output } from "./run-cli.js";
+import { resolveRunFlag } from "./run-flag.js";
 
 /** The analysis of one run of the workspace at `dir` (`run`: its id, or absent when the workspace holds one run). */
 export async function runsStats(dir: string, run?: string, lateFrom = 0.5): Promise<RunStats> {
@@ -28,11 +13,7 @@ export async function runsStats(dir: string, run?: string, lateFrom = 0.5): Prom
   const ws = await openWorkspace(dir, { readOnly: true });
   try {
     const runs = await loadTrajectories(ws);
-    const id = pickRun(
-      runs.map((r) => r.run_id),
-      run,
-      dir,
-    );
+    const id = await resolveRunFlag(ws, run);
     return runStats(
       runs.find((r) => r.run_id === id)!,
       cfg,

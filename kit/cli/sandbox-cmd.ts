@@ -3,7 +3,7 @@ import { resolveTask } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { runSandbox, SandboxQueueClient, type ExecutionRecord } from "../sandbox/index.js";
 import { printable, printableLine } from "../util/index.js";
-import { formatNumber } from "./format.js";
+import { formatScore } from "./format.js";
 import { readFileFlag } from "./path-flag.js";
 import { output, printErr } from "./run-cli.js";
 import {
@@ -87,7 +87,7 @@ export function describeRecord(r: ExecutionRecord): string {
   const lines = [
     `status      ${r.status}${r.errorSignature ? ` (${line(r.errorSignature)})` : ""}`,
     `task        ${line(r.taskId)}   backend ${r.backend}   execution ${line(r.executionId)}`,
-    `scores      validation ${formatNumber(r.validScore)}   hidden test ${formatNumber(r.testScore)}`,
+    `scores      validation ${formatScore(r.validScore)}   hidden test ${formatScore(r.testScore)}`,
     `resources   wall ${r.wallS.toFixed(2)} s   cpu ${r.cpuS.toFixed(2)} s   peak ` +
       `${r.peakMemMb === null ? "-" : `${r.peakMemMb.toFixed(0)} MiB`}`,
     `artifacts   ${r.artifacts.map(line).join(", ") || "-"}`,

@@ -15,9 +15,11 @@ import { resolveTask } from "../gym/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
+import { withCommandWorkspace } from "./command-workspace.js";
 import { EVOLVE_MAX } from "../evo/index.js";
 import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
 import { printableLine } from "../util/index.js";
+import { formatScore } from "./format.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption, SANDBOX_FLAG_MAX } from "./sandbox-flags.js";
 
@@ -73,7 +75,7 @@ function progress(enabled: boolean): (e: CollectEvent) => void {
     if (e.type === "attempt")
       process.stderr.write(
         `\r${printableLine(e.taskId)}: attempt ` +
-          `${e.attempt + 1} ${e.status}${e.score !== null ? ` ${e.score.toPrecision(4)}` : ""}            `,
+          `${e.attempt + 1} ${e.status}${e.score !== null ? ` ${formatScore(e.score)}` : ""}            `,
       );
     if (e.type === "task-done")
       process.stderr.write(
@@ -158,8 +160,8 @@ export function registerSft(program: Command): void {
               .map((t) => resolveTask(t.trim())),
           )
         : undefined;
-      const ws = await openWorkspace(o.workspace);
-      try {
+      // A failed collect stores no dataset (it is written at the end), so the same command starts it again.
+      await withCommandWorkspace(o.workspace, async (ws) => {
         const teachers: Teachers | undefined = tasks
           ? {
               primary: await teacherOf(o.teacher, ws, o, "--teacher"),
@@ -192,9 +194,7 @@ export function registerSft(program: Command): void {
         });
         const { examples: _e, ...rest } = res;
         output(!!o.json, { ...rest, examples: res.examples.length }, () => human(res, ws.dir));
-      } finally {
-        ws.close();
-      }
+      });
     });
   sft
     .command("export")
@@ -251,8 +251,7 @@ export function registerSft(program: Command): void {
           throw new UsageError(
             `bad sft train settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
           );
-        const ws = await openWorkspace(o.workspace);
-        try {
+        await withCommandWorkspace(o.workspace, async (ws) => {
           const r = await sftTrain(ws, {
             dataset: o.dataset,
             from: o.from,
@@ -280,9 +279,7 @@ export function registerSft(program: Command): void {
                 `  use it: openmle evolve --params ${r.checkpoint.name} --workspace ${o.workspace} ...`,
               ].join("\n"),
           );
-        } finally {
-          ws.close();
-        }
+        });
       },
     );
 }

@@ -20,6 +20,7 @@ import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
 import { printableLine } from "../util/index.js";
 import { fileFlag, readFileFlag } from "./path-flag.js";
+import { formatScore } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 
 const summary = (t: TaskPackage) => ({ id: t.meta.id, dir: t.dir, meta: t.meta });
@@ -170,7 +171,7 @@ export function registerTask(program: Command): void {
       const t = await resolveTask(dirOrId);
       const csv = fileFlag("submission", resolve(submission), "Pass the path of a submission CSV.");
       const r = await scoreSubmission(t, csv);
-      output(!!o.json, r, () => (r.ok ? `${line(t.meta.metric)}: ${r.score}` : `${r.kind}: ${r.message}`));
+      output(!!o.json, r, () => (r.ok ? `${line(t.meta.metric)}: ${formatScore(r.score)}` : `${r.kind}: ${r.message}`));
       if (!r.ok) process.exitCode = 1;
     });
 

@@ -16,14 +16,21 @@ import { formatTable } from "./format.js";
 import { fileFlag } from "./path-flag.js";
 import { output, UsageError } from "./run-cli.js";
 import { registerWorkspaceSchema } from "./workspace-schema-cmd.js";
+import { workspaceArgs } from "./workspace-flag.js";
+
+const DIR_ARG = "workspace folder (the same as --workspace DIR)";
+const WS_FLAG = "workspace folder (or give it as the first argument)";
 
 export function registerWorkspace(program: Command): void {
   const ws = program.command("workspace").description("Create, inspect, query, export and import workspaces (DuckDB)");
 
-  ws.command("info <dir>")
+  ws.command("info")
+    .argument("[dir]", DIR_ARG)
     .description("Schema version and row counts per table")
+    .option("--workspace <dir>", WS_FLAG)
     .option("--json", "machine-readable output")
-    .action(async (dir: string, o: { json?: boolean }) => {
+    .action(async (d: string | undefined, o: { workspace?: string; json?: boolean }) => {
+      const { dir } = workspaceArgs(o.workspace, [d], [], "workspace info");
       const w = await openWorkspace(dir, { readOnly: true });
       try {
         const counts = await tableCounts(w);
@@ -38,10 +45,13 @@ export function registerWorkspace(program: Command): void {
       }
     });
 
-  ws.command("check <dir>")
+  ws.command("check")
+    .argument("[dir]", DIR_ARG)
     .description("Read every block of table data, so DuckDB verifies its checksums (exit 1 on corruption)")
+    .option("--workspace <dir>", WS_FLAG)
     .option("--json", "machine-readable output")
-    .action(async (dir: string, o: { json?: boolean }) => {
+    .action(async (d: string | undefined, o: { workspace?: string; json?: boolean }) => {
+      const { dir } = workspaceArgs(o.workspace, [d], [], "workspace check");
       const w = await openWorkspace(dir, { readOnly: true });
       try {
         const r = await w.verify();
@@ -55,10 +65,16 @@ export function registerWorkspace(program: Command): void {
       }
     });
 
-  ws.command("query <dir> <sql>")
+  ws.command("query")
+    .usage("[options] [dir] <sql>")
+    .argument("[dir]", DIR_ARG)
+    .argument("[sql]", "one SELECT statement")
     .description("Run one read-only SELECT and print the rows (no file, network or settings access)")
-    .option("--json", "print rows as a JSON array")
-    .action(async (dir: string, sql: string, o: { json?: boolean }) => {
+    .option("--workspace <dir>", WS_FLAG)
+    .option("--json", "print rows as a JSON array (keys as the query names its columns)")
+    .action(async (d: string | undefined, q: string | undefined, o: { workspace?: string; json?: boolean }) => {
+      const { dir, rest } = workspaceArgs(o.workspace, [d, q], ["sql"], "workspace query");
+      const sql = rest[0]!;
       const w = await openWorkspace(dir, { readOnly: true, confined: true });
       try {
         const rows = await w.query(sql).catch((e: unknown) => {
@@ -71,9 +87,16 @@ export function registerWorkspace(program: Command): void {
       }
     });
 
-  ws.command("export <dir> <tableOrSql> <file>")
+  ws.command("export")
+    .usage("[options] [dir] <tableOrSql> <file>")
+    .argument("[dir]", DIR_ARG)
+    .argument("[tableOrSql]", "a table name or one SELECT")
+    .argument("[file]", "the Parquet file to write")
     .description("Export a table or a SELECT to Parquet")
-    .action(async (dir: string, what: string, file: string) => {
+    .option("--workspace <dir>", WS_FLAG)
+    .action(async (d: string | undefined, a: string | undefined, b: string | undefined, o: { workspace?: string }) => {
+      const { dir, rest } = workspaceArgs(o.workspace, [d, a, b], ["tableOrSql", "file"], "workspace export");
+      const [what, file] = rest as [string, string];
       const w = await openWorkspace(dir, { readOnly: true });
       try {
         process.stdout.write(`${await exportParquet(w, what, file)}\n`);
@@ -82,27 +105,44 @@ export function registerWorkspace(program: Command): void {
       }
     });
 
-  ws.command("import <dir> <file> <table>")
+  ws.command("import")
+    .usage("[options] [dir] <file> <table>")
+    .argument("[dir]", DIR_ARG)
+    .argument("[file]", "the Parquet file to read")
+    .argument("[table]", "the table to append to (or create)")
     .description("Import a Parquet file into a table (append by column name, or --create)")
+    .option("--workspace <dir>", WS_FLAG)
     .option("--create", "create the table from the file's schema")
-    .action(async (dir: string, file: string, table: string, o: { create?: boolean }) => {
-      fileFlag("file", file, "Pass a Parquet file (openmle workspace export writes one).");
-      const w = await openWorkspace(dir);
-      try {
-        const n = await importParquet(w, file, table, { create: o.create });
-        process.stdout.write(`imported ${n} rows into ${table}\n`);
-      } finally {
-        w.close();
-      }
-    });
+    .action(
+      async (
+        d: string | undefined,
+        a: string | undefined,
+        b: string | undefined,
+        o: { workspace?: string; create?: boolean },
+      ) => {
+        const { dir, rest } = workspaceArgs(o.workspace, [d, a, b], ["file", "table"], "workspace import");
+        const [file, table] = rest as [string, string];
+        fileFlag("file", file, "Pass a Parquet file (openmle workspace export writes one).");
+        const w = await openWorkspace(dir);
+        try {
+          const n = await importParquet(w, file, table, { create: o.create });
+          process.stdout.write(`imported ${n} rows into ${table}\n`);
+        } finally {
+          w.close();
+        }
+      },
+    );
 
   registerWorkspaceSchema(ws);
 
-  ws.command("demo [dir]")
+  ws.command("demo")
+    .argument("[dir]", DIR_ARG)
     .description("Create a workspace, record a run with a few rows, query it and export Parquet under reports/")
+    .option("--workspace <dir>", "workspace folder to create (default workspaces/demo)")
     .option("--out <dir>", "where the Parquet export goes", "reports/workspace-demo")
-    .action(async (dir: string | undefined, o: { out: string }) => {
-      const w = await openWorkspace(dir ?? "workspaces/demo");
+    .action(async (d: string | undefined, o: { workspace?: string; out: string }) => {
+      const dir = d === undefined && o.workspace === undefined ? "workspaces/demo" : undefined;
+      const w = await openWorkspace(dir ?? workspaceArgs(o.workspace, [d], [], "workspace demo").dir);
       try {
         const runId = await startRun(w, {
           taskId: "demo",

@@ -89,7 +89,7 @@ function render(s){document.getElementById("updated").textContent="updated "+s.a
   s.runs.forEach(function(r){var el=ensure(r);
     el.querySelector("h2").textContent=r.runId+" · "+r.harness+" on "+r.taskId;
     var p=el.querySelector(".progress"); p.innerHTML=""; var b=document.createElement("b"); b.className="current-step"; b.textContent=r.done+" / "+r.steps;
-    p.appendChild(document.createTextNode("step ")); p.appendChild(b); p.appendChild(document.createTextNode(" · best "+fmt(r.best)+" · "+(r.finished?"finished":"running")));
+    p.appendChild(document.createTextNode("nodes done ")); p.appendChild(b); p.appendChild(document.createTextNode(" · best "+fmt(r.best)+" · "+(r.finished?"finished":"running")));
     el.setAttribute("data-done", r.done); el.setAttribute("data-finished", r.finished?"1":"0");
     draw(el.querySelector(".tree"), r.tree); draw(el.querySelector(".curve"), r.curve);
     var tb=el.querySelector(".recent tbody"); tb.innerHTML="";
