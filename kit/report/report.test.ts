@@ -80,7 +80,7 @@ describe("tidy tree layout", () => {
       expect(failed.marker).toMatchObject({ symbol: "x-thin-open", color: "#8c8c8c" });
       expect(String((failed.text as string[])[0])).toContain("runtime_error");
       expect(fig.data.find((t) => t.name === "crossover parent")!.line).toMatchObject({ dash: "dash" });
-      expect((fig.data.find((t) => t.name === "draft")!.marker as { reversescale: boolean }).reversescale).toBe(!higherIsBetter);
+      expect((fig.data.find((t) => t.name === "draft (D)")!.marker as { reversescale: boolean }).reversescale).toBe(!higherIsBetter);
     }
   });
   test("grade distribution stacks six grades", () => {

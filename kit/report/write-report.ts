@@ -17,7 +17,7 @@ import { escapeHtml, formatNumber } from "./format.js";
 import { htmlTable } from "./html-table.js";
 import { timeSplit, timeSplitTable } from "./time-split.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
-import { reportFigures, type NamedFigure } from "./report-figures.js";
+import { reportFigureSet, type NamedFigure, type OmittedFigure } from "./report-figures.js";
 import { resultHtml, resultRow, runResult, type RunResult } from "./result-section.js";
 import { isWorkspaceDir, loadRunViews, type RunView } from "./run-view.js";
 import { defaultSelectionStep, selectionAtStep, selectionAtStepFigure } from "./selection-at-step.js";
@@ -62,6 +62,8 @@ export function reportHtml(parts: {
   sections: readonly string[];
   tables: { html: string }[];
   figures: readonly NamedFigure[];
+  /** Figures with nothing to show for these runs: one line each instead of an empty chart. */
+  omitted?: readonly OmittedFigure[];
   note?: string;
 }): string {
   return (
@@ -72,6 +74,7 @@ ${plotlyScriptTag()}</head><body><h1>${escapeHtml(parts.title)}</h1>
 ${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
 ${parts.sections.join("\n")}
 ${parts.tables.length || parts.figures.length ? "<h2>Evaluation and search statistics</h2>" : ""}
+${(parts.omitted ?? []).map((o) => `<p class="openmle-muted openmle-omitted" data-figure="${escapeHtml(o.id)}"><b>${escapeHtml(o.title)}</b> left out: ${escapeHtml(o.reason)}.</p>`).join("\n")}
 ${parts.tables.map((t) => `<section>${t.html}</section>`).join("\n")}
 ${parts.figures.map((f) => `<section><h3>${escapeHtml(f.title)}</h3>${figureHtml(f.figure, { id: f.id, title: f.title })}</section>`).join("\n")}
 </body></html>`
@@ -203,7 +206,7 @@ export async function writeReport(
     });
 
     // 4. Evaluation tables and figures.
-    const figures = reportFigures({ evaluation, efficiency, search }, { maxTrees: 0 });
+    const { figures, omitted } = reportFigureSet({ evaluation, efficiency, search }, { maxTrees: 0 });
     const groupRows = evaluation.groups.map((g) => ({
       group: g.group,
       harness: g.harness,
@@ -271,6 +274,7 @@ export async function writeReport(
         sections,
         tables,
         figures,
+        omitted,
         note:
           views.length > cfg.maxTrees
             ? `${views.length} runs: the first ${cfg.maxTrees} are shown in full (report --run RUN for another).`
@@ -308,6 +312,7 @@ export async function writeReport(
           tasks: evaluation.tasks,
           evaluation: evaluation.runs,
           efficiency,
+          omitted_figures: omitted,
           best_solution: bestSolution,
         },
         null,
