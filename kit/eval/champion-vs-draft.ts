@@ -59,7 +59,14 @@ const finite = (x: number | null): x is number => x !== null && Number.isFinite(
 function best(nodes: readonly ComparedNode[], s: number): ComparedScores | null {
   let b: ComparedNode | null = null;
   for (const n of nodes) if (isValid(n) && (b === null || s * n.validScore! > s * b.validScore!)) b = n;
-  return b && { nodeId: b.nodeId, operator: b.operator, valid: b.validScore!, test: finite(b.testScore) ? b.testScore : null };
+  return (
+    b && {
+      nodeId: b.nodeId,
+      operator: b.operator,
+      valid: b.validScore!,
+      test: finite(b.testScore) ? b.testScore : null,
+    }
+  );
 }
 
 /** The champion against the best draft of one run, in the task's direction (formula above). */

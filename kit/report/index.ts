@@ -20,9 +20,11 @@ export {
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
 export {
-  reportFigures, reportFigureSet, type NamedFigure, type OmittedFigure, type ReportData,
+  reportFigures, reportFigureSet, omittedHtml, type NamedFigure, type OmittedFigure, type ReportData,
 } from "./report-figures.js";
-export { openInChromium, modebarOverlaps, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure, type ModebarOverlap } from "./chromium.js";
+export {
+  openInChromium, modebarOverlaps, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure, type ModebarOverlap,
+} from "./chromium.js";
 export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
 export { runResult, resultHtml, gapText, vsDraftRows, type RunResult } from "./result-section.js";
 export { validationGap, ValidationGapConfig, type ValidationGap } from "./validation-gap.js";

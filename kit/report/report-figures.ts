@@ -1,7 +1,7 @@
 import { recordTrace, type Evaluation, type SearchEfficiency, type SearchRows } from "../eval/index.js";
 import { gradeDistributionFigure, metricBarsFigure, modalityBarsFigure } from "./grade-figures.js";
 import { operatorGainsFigure, promptSizeFigure } from "./operator-figures.js";
-import { formatNumber, formatPercent } from "./format.js";
+import { escapeHtml, formatNumber, formatPercent } from "./format.js";
 import type { Figure } from "./plotly.js";
 import { bestOverTimeFigure, searchTreeFigure } from "./tree-figures.js";
 
@@ -18,6 +18,16 @@ export interface OmittedFigure {
   readonly title: string;
   readonly reason: string;
 }
+
+/** One muted line per figure left out, for the report page. */
+export const omittedHtml = (omitted: readonly OmittedFigure[]) =>
+  omitted
+    .map(
+      (o) =>
+        `<p class="openmle-muted openmle-omitted" data-figure="${escapeHtml(o.id)}"><b>${escapeHtml(o.title)}</b> ` +
+        `left out: ${escapeHtml(o.reason)}.</p>`,
+    )
+    .join("\n");
 
 export interface ReportData {
   readonly evaluation: Evaluation;
@@ -107,7 +117,7 @@ export function reportFigureSet(
       ),
       modalityBars.length === 1
         ? `one group on one modality (${modalityBars[0]!.modality}: ` +
-            `${formatPercent(graded ? modalityBars[0]!.medal_rate : modalityBars[0]!.valid_rate) ?? "—"}), nothing to compare`
+            `${formatPercent(modalityBars[0]![graded ? "medal_rate" : "valid_rate"]) ?? "—"}), nothing to compare`
         : null,
     );
   }

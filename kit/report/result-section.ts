@@ -95,8 +95,12 @@ const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${formatNumber
 export function vsDraftRows(d: ChampionVsDraft): { draft: string; gain: string } {
   const b = d.bestDraft;
   const draft = b
-    ? `${escapeHtml(b.nodeId)} · validation ${cellHtml(num(b.valid))} · hidden test ${cellHtml(num(b.test), "not scored on the hidden split")}`
-    : cellHtml(null, d.state === "no-champion" ? "no node produced a validation score" : "no draft produced a validation score");
+    ? `${escapeHtml(b.nodeId)} · validation ${cellHtml(num(b.valid))} · hidden test ` +
+      cellHtml(num(b.test), "not scored on the hidden split")
+    : cellHtml(
+        null,
+        d.state === "no-champion" ? "no node produced a validation score" : "no draft produced a validation score",
+      );
   const reason: Record<string, string> = {
     "no-champion": "no champion",
     "no-draft": "no draft produced a validation score",
@@ -111,11 +115,13 @@ export function vsDraftRows(d: ChampionVsDraft): { draft: string; gain: string }
     d.testGain === null
       ? cellHtml(null, "the champion or the best draft was not scored on the hidden split")
       : escapeHtml(signed(d.testGain));
-  const gains = `validation ${escapeHtml(signed(d.validGain))} · hidden test ${test} <span class="openmle-muted">(positive = better)</span>`;
+  const gains =
+    `validation ${escapeHtml(signed(d.validGain))} · hidden test ${test} ` +
+    `<span class="openmle-muted">(positive = better)</span>`;
   const note =
     d.state === "disagree"
-      ? ` <b class="openmle-warn openmle-flag">⚠ the improvement holds on validation only: on the hidden test the champion ` +
-        `is ${d.testGain === 0 ? "no better than" : "worse than"} the best draft</b>`
+      ? ` <b class="openmle-warn openmle-flag">⚠ the improvement holds on validation only: on the hidden test ` +
+        `the champion is ${d.testGain === 0 ? "no better than" : "worse than"} the best draft</b>`
       : d.state === "agree"
         ? ` <span class="openmle-muted">(the improvement holds on the hidden test)</span>`
         : "";

@@ -38,23 +38,25 @@ export function dashboardState(runs: readonly LiveRun[]) {
         done: r.nodes.length,
         finished: r.finished,
         best,
-        tree: clear(searchTreeFigure(
-          r.nodes.map((n) => ({
-            node_id: n.nodeId,
-            step: n.step,
-            generation: null,
-            operator: n.operator,
-            parents: n.parents,
-            valid_score: n.validScore,
-            status: n.status,
-          })),
-          {
-            title: `Search tree of ${r.runId} (${r.harness} on ${r.taskId})`,
-            higherIsBetter: r.higherIsBetter,
-            champion: r.nodes.find((n) => n.validScore !== null && n.validScore === best)?.nodeId ?? null,
-            widthPx: 800, // the tree's column at a 1400 px window
-          },
-        )),
+        tree: clear(
+          searchTreeFigure(
+            r.nodes.map((n) => ({
+              node_id: n.nodeId,
+              step: n.step,
+              generation: null,
+              operator: n.operator,
+              parents: n.parents,
+              valid_score: n.validScore,
+              status: n.status,
+            })),
+            {
+              title: `Search tree of ${r.runId} (${r.harness} on ${r.taskId})`,
+              higherIsBetter: r.higherIsBetter,
+              champion: r.nodes.find((n) => n.validScore !== null && n.validScore === best)?.nodeId ?? null,
+              widthPx: 800, // the tree's column at a 1400 px window
+            },
+          ),
+        ),
         curve: clear(
           bestOverTimeFigure(trace, {
             title: `Best validation score so far (${r.higherIsBetter ? "higher" : "lower"} is better)`,

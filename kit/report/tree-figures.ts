@@ -66,7 +66,7 @@ export function searchTreeFigure(
   const yRange: [number, number] = [0.5, depth + 0.7];
   const byId = new Map(nodes.map((n) => [n.node_id, n]));
   const lineage = new Set<string>();
-  for (const stack = opts.champion ? [opts.champion] : []; stack.length; ) {
+  for (const stack = opts.champion ? [opts.champion] : []; stack.length;) {
     const id = stack.pop()!;
     if (lineage.has(id) || !byId.has(id)) continue;
     lineage.add(id);

@@ -17,7 +17,7 @@ import { escapeHtml, formatNumber } from "./format.js";
 import { htmlTable } from "./html-table.js";
 import { timeSplit, timeSplitTable } from "./time-split.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
-import { reportFigureSet, type NamedFigure, type OmittedFigure } from "./report-figures.js";
+import { omittedHtml, reportFigureSet, type NamedFigure, type OmittedFigure } from "./report-figures.js";
 import { resultHtml, resultRow, runResult, type RunResult } from "./result-section.js";
 import { isWorkspaceDir, loadRunViews, type RunView } from "./run-view.js";
 import { defaultSelectionStep, selectionAtStep, selectionAtStepFigure } from "./selection-at-step.js";
@@ -62,8 +62,7 @@ export function reportHtml(parts: {
   sections: readonly string[];
   tables: { html: string }[];
   figures: readonly NamedFigure[];
-  /** Figures with nothing to show for these runs: one line each instead of an empty chart. */
-  omitted?: readonly OmittedFigure[];
+  omitted?: readonly OmittedFigure[]; // figures with nothing to show: one line each, not an empty chart
   note?: string;
 }): string {
   return (
@@ -73,8 +72,7 @@ ${plotlyScriptTag()}</head><body><h1>${escapeHtml(parts.title)}</h1>
 <p class="openmle-muted">Workspace <code>${escapeHtml(parts.workspace)}</code>, generated ${escapeHtml(parts.generatedAt)} by the OpenMLE kit (measured from the workspace's rows).</p>
 ${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
 ${parts.sections.join("\n")}
-${parts.tables.length || parts.figures.length ? "<h2>Evaluation and search statistics</h2>" : ""}
-${(parts.omitted ?? []).map((o) => `<p class="openmle-muted openmle-omitted" data-figure="${escapeHtml(o.id)}"><b>${escapeHtml(o.title)}</b> left out: ${escapeHtml(o.reason)}.</p>`).join("\n")}
+${parts.tables.length || parts.figures.length ? "<h2>Evaluation and search statistics</h2>" : ""}${omittedHtml(parts.omitted ?? [])}
 ${parts.tables.map((t) => `<section>${t.html}</section>`).join("\n")}
 ${parts.figures.map((f) => `<section><h3>${escapeHtml(f.title)}</h3>${figureHtml(f.figure, { id: f.id, title: f.title })}</section>`).join("\n")}
 </body></html>`
