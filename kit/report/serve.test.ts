@@ -47,6 +47,7 @@ describe("openmle serve: a live dashboard beside a running evolve", () => {
             expect(await modebarOverlaps(page)).toEqual([]);
           }
           await page.setViewportSize({ width: 1400, height: 1000 });
+          await page.waitForTimeout(1500); // the responsive relayout and the next poll's redraw, before the screenshot
           mkdirSync(join(root, "reports", "screenshots"), { recursive: true });
           await page.screenshot({ path: join(root, "reports", "screenshots", "dashboard.png"), fullPage: true });
           // A second reader (as a notebook would) follows the same journal without touching the database.
