@@ -25,6 +25,9 @@ export {
   type TracePoint, type RunEfficiency, type OperatorEfficiency, type SearchEfficiency, type MatchedTotals,
 } from "./search-efficiency.js";
 export { loadSearchRows, loadSearchEfficiency, type SearchRows } from "./load-search-stats.js";
+export {
+  championVsDraft, type ChampionVsDraft, type ChampionDraftState, type ComparedNode, type ComparedScores,
+} from "./champion-vs-draft.js";
 export { runBaselines, baselineProgram, type BaselineKind, type BaselineScores } from "./run-baselines.js";
 export {
   nodeGains, TRAJECTORY_OPERATORS, type TrajectoryRun, type TrajectoryNode, type NodeGain,

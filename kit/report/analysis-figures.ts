@@ -1,7 +1,7 @@
 // The trajectory analysis (kit/eval run-stats.ts) as plotly figures: one per figure, every run of the report in it.
 import { TRAJECTORY_OPERATORS, type RunStats } from "../eval/index.js";
 import type { Figure } from "./plotly.js";
-import type { NamedFigure } from "./report-figures.js";
+import type { NamedFigure, OmittedFigure } from "./report-figures.js";
 import { operatorColor } from "./tree-figures.js";
 
 const label = (s: RunStats) => `${s.harness} · ${s.run_id}`;
@@ -164,18 +164,22 @@ export function gainShareFigure(stats: readonly RunStats[]): Figure {
 
 /** The analysis figures of a report (none without runs; the gain share only where some run gained). */
 export function analysisFigures(stats: readonly RunStats[]): NamedFigure[] {
-  if (!stats.length) return [];
-  const out: NamedFigure[] = [
+  return analysisFigureSet(stats).figures;
+}
+
+/** The analysis figures plus the ones a report leaves out, each with one line saying why (never drawn empty). */
+export function analysisFigureSet(stats: readonly RunStats[]): { figures: NamedFigure[]; omitted: OmittedFigure[] } {
+  if (!stats.length) return { figures: [], omitted: [] };
+  const figures: NamedFigure[] = [
     { id: "operator-stats", title: "Per operator: beat-parent rate and mean gain", figure: operatorStatsFigure(stats) },
     { id: "best-score-curve", title: "Best-score curve with records", figure: bestScoreCurveFigure(stats) },
   ];
-  if (stats.some((s) => s.lineage.length))
-    out.push({ id: "champion-lineage", title: "Champion lineage", figure: lineageFigure(stats) });
-  if (stats.some((s) => s.gain_share.total_gain > 0))
-    out.push({
-      id: "gain-share-phase",
-      title: "Share of validation gains by operator and phase",
-      figure: gainShareFigure(stats),
-    });
-  return out;
+  const omitted: OmittedFigure[] = [];
+  const lineage = { id: "champion-lineage", title: "Champion lineage" };
+  if (stats.some((s) => s.lineage.length)) figures.push({ ...lineage, figure: lineageFigure(stats) });
+  else omitted.push({ ...lineage, reason: "no run has a champion (no node scored)" });
+  const share = { id: "gain-share-phase", title: "Share of validation gains by operator and phase" };
+  if (stats.some((s) => s.gain_share.total_gain > 0)) figures.push({ ...share, figure: gainShareFigure(stats) });
+  else omitted.push({ ...share, reason: "no run improved on its first scored node, so there are no gains to share" });
+  return { figures, omitted };
 }

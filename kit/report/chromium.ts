@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 
 /** Debian's chromium, unless OPENMLE_CHROMIUM names another executable (e.g. a devcontainer's). */
 export const CHROMIUM_PATH = process.env.OPENMLE_CHROMIUM || "/usr/bin/chromium";
@@ -102,4 +102,32 @@ export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): 
     await ctx.close();
     rmSync(profile, { recursive: true, force: true });
   }
+}
+
+export interface ModebarOverlap {
+  /** The figure's element id (or its index on the page when it has none). */
+  readonly figure: string;
+  readonly modebar: { x: number; y: number; width: number; height: number };
+  readonly title: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * Every drawn plotly figure on the page whose mode bar (`.modebar`, present though hidden until hover) overlaps
+ * its title (`.gtitle`), as bounding boxes in page pixels; empty when no toolbar can cover a title.
+ */
+export async function modebarOverlaps(page: Page): Promise<ModebarOverlap[]> {
+  return page.$$eval(".js-plotly-plot", (plots) =>
+    plots.flatMap((p, i) => {
+      const bar = p.querySelector(".modebar");
+      const title = p.querySelector(".gtitle");
+      if (!bar || !title) return [];
+      const box = (e: { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      };
+      const [a, b] = [box(bar), box(title)];
+      const hit = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      return hit && a.width > 0 && b.width > 0 ? [{ figure: p.id || `#${i}`, modebar: a, title: b }] : [];
+    }),
+  );
 }

@@ -1,5 +1,7 @@
 // kit/report: figures (plotly, offline) and HTML pieces for notebooks and reports.
-export { figureHtml, notebookFigure, plotlyBundle, plotlyScriptTag, type Figure } from "./plotly.js";
+export {
+  figureHtml, notebookFigure, plotlyBundle, plotlyScriptTag, clearOfModebar, MODEBAR_CLEAR_TOP, type Figure,
+} from "./plotly.js";
 export { htmlTable } from "./html-table.js";
 export { timeSplit, timeSplitTable, type TimeSplitRow } from "./time-split.js";
 export { formatNumber, formatPercent, formatSeconds, formatValue, DASH } from "./format.js";
@@ -7,6 +9,9 @@ export {
   searchTreeFigure, bestOverTimeFigure, OPERATOR_COLOR, operatorColor, type TreeNodeRow, type TraceRow,
 } from "./tree-figures.js";
 export { treeLayout, type TreeLayout, type LayoutInput } from "./tree-layout.js";
+export {
+  placeTreeLabels, labelFontPx, operatorInitial, OPERATOR_INITIAL, type LabelCandidate, type LabelGeometry,
+} from "./tree-labels.js";
 export { treeViewHtml, nodeDetails, TREE_VIEW_CSS, type NodeDetail } from "./tree-view.js";
 export { lineDiff, diffText, type DiffLine } from "./line-diff.js";
 export {
@@ -14,13 +19,17 @@ export {
 } from "./selection-at-step.js";
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
-export { reportFigures, type NamedFigure, type ReportData } from "./report-figures.js";
 export {
-  analysisFigures, operatorStatsFigure, bestScoreCurveFigure, lineageFigure, gainShareFigure,
+  reportFigures, reportFigureSet, omittedHtml, type NamedFigure, type OmittedFigure, type ReportData,
+} from "./report-figures.js";
+export {
+  openInChromium, modebarOverlaps, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure, type ModebarOverlap,
+} from "./chromium.js";
+export {
+  analysisFigures, analysisFigureSet, operatorStatsFigure, bestScoreCurveFigure, lineageFigure, gainShareFigure,
 } from "./analysis-figures.js";
-export { openInChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure } from "./chromium.js";
 export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
-export { runResult, resultHtml, gapText, type RunResult } from "./result-section.js";
+export { runResult, resultHtml, gapText, vsDraftRows, type RunResult } from "./result-section.js";
 export { validationGap, ValidationGapConfig, type ValidationGap } from "./validation-gap.js";
 export {
   journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun,

@@ -15,6 +15,26 @@ export function plotlyBundle(): string {
   return plotlySource;
 }
 
+/** Top margin (px) that holds plotly's mode bar (~26 px, top right) above a title hung below it. */
+export const MODEBAR_CLEAR_TOP = 76;
+
+/**
+ * The layout with its title hung below the strip where plotly's mode bar appears (title y pinned to the top of
+ * the container, padded 32 px down, top margin at least MODEBAR_CLEAR_TOP): a toolbar shown on hover then never
+ * covers the title, however long the title and however narrow the figure. Layouts without a title are unchanged.
+ */
+export function clearOfModebar(layout: Record<string, unknown>): Record<string, unknown> {
+  const t = layout.title;
+  if (!t) return layout;
+  const title = typeof t === "string" ? { text: t } : (t as Record<string, unknown>);
+  const margin = { t: 48, r: 24, b: 48, l: 56, ...(layout.margin as Record<string, number> | undefined) };
+  return {
+    ...layout,
+    title: { ...title, y: 1, yref: "container", yanchor: "top", pad: { t: 32 } },
+    margin: { ...margin, t: Math.max(margin.t, MODEBAR_CLEAR_TOP) },
+  };
+}
+
 let counter = 0;
 /**
  * HTML for one figure. With `includePlotly` the bundle is inlined (self-contained, works
@@ -31,7 +51,7 @@ export function figureHtml(
   opts: { includePlotly?: boolean; id?: string; height?: number; title?: string } = {},
 ): string {
   const id = opts.id ?? `openmle-fig-${process.pid}-${++counter}`;
-  const layout = { height: opts.height ?? 420, margin: { t: 48, r: 24, b: 48, l: 56 }, ...fig.layout };
+  const layout = clearOfModebar({ height: opts.height ?? 420, margin: { t: 48, r: 24, b: 48, l: 56 }, ...fig.layout });
   const payload = JSON.stringify({
     data: fig.data,
     layout,

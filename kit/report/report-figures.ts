@@ -1,6 +1,7 @@
 import { recordTrace, type Evaluation, type SearchEfficiency, type SearchRows } from "../eval/index.js";
 import { gradeDistributionFigure, metricBarsFigure, modalityBarsFigure } from "./grade-figures.js";
 import { operatorGainsFigure, promptSizeFigure } from "./operator-figures.js";
+import { escapeHtml, formatNumber, formatPercent } from "./format.js";
 import type { Figure } from "./plotly.js";
 import { bestOverTimeFigure, searchTreeFigure } from "./tree-figures.js";
 
@@ -10,6 +11,23 @@ export interface NamedFigure {
   readonly title: string;
   readonly figure: Figure;
 }
+
+/** A figure left out because it has nothing to show for these runs, with the one line saying why. */
+export interface OmittedFigure {
+  readonly id: string;
+  readonly title: string;
+  readonly reason: string;
+}
+
+/** One muted line per figure left out, for the report page. */
+export const omittedHtml = (omitted: readonly OmittedFigure[]) =>
+  omitted
+    .map(
+      (o) =>
+        `<p class="openmle-muted openmle-omitted" data-figure="${escapeHtml(o.id)}"><b>${escapeHtml(o.title)}</b> ` +
+        `left out: ${escapeHtml(o.reason)}.</p>`,
+    )
+    .join("\n");
 
 export interface ReportData {
   readonly evaluation: Evaluation;
@@ -22,9 +40,26 @@ export interface ReportData {
  * with `maxTrees` > 0 also the first runs' search trees (the report itself draws trees with `treeViewHtml`).
  */
 export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): NamedFigure[] {
+  return reportFigureSet(d, opts).figures;
+}
+
+/**
+ * `reportFigures` plus the figures left out because they would be (near-)empty: the grade distribution when no
+ * task has an MLE-bench leaderboard (every run "ungraded"), an avg@k bar chart of a single group, the per-modality
+ * chart when it would hold one bar; each with the value it would have shown where there is one.
+ */
+export function reportFigureSet(
+  d: ReportData,
+  opts: { maxTrees?: number } = {},
+): { figures: NamedFigure[]; omitted: OmittedFigure[] } {
   const out: NamedFigure[] = [];
+  const omitted: OmittedFigure[] = [];
   const { evaluation: ev, efficiency: eff, search } = d;
-  const add = (id: string, title: string, figure: Figure) => out.push({ id, title, figure });
+  const one = ev.groups.length === 1 ? ev.groups[0]! : null;
+  const oneBar = (v: { mean: number; n: number }, show: (x: number) => string | null = formatPercent) =>
+    `one group only (${one!.group}: ${show(v.mean) ?? "—"}, n=${v.n}), nothing to compare; the evaluation table has it`;
+  const add = (id: string, title: string, figure: Figure, leftOut?: string | null) =>
+    leftOut ? omitted.push({ id, title, reason: leftOut }) : out.push({ id, title, figure });
 
   if (ev.groups.length) {
     const graded = ev.groups.some((g) => g.medal_average.n > 0);
@@ -36,6 +71,7 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): 
           ev.groups.map((g) => ({ group: g.group, ...g.medal_average })),
           { title: "Medal Average avg@k", yTitle: "share of tasks with a medal" },
         ),
+        one && oneBar(one.medal_average),
       );
     if (ev.groups.some((g) => g.normalized.n > 0))
       add(
@@ -45,6 +81,7 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): 
           ev.groups.map((g) => ({ group: g.group, ...g.normalized })),
           { title: "Normalised score avg@k (0 = trivial, 1 = reference)", yTitle: "normalised score" },
         ),
+        one && oneBar(one.normalized, (x) => formatNumber(x, 3)),
       );
     add(
       "valid-rate",
@@ -53,8 +90,15 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): 
         ev.groups.map((g) => ({ group: g.group, ...g.valid_rate })),
         { title: "Valid Rate avg@k", yTitle: "share of tasks with a valid submission" },
       ),
+      one && oneBar(one.valid_rate),
     );
-    add("grade-distribution", "Grade distribution", gradeDistributionFigure(ev.groups));
+    add(
+      "grade-distribution",
+      "Grade distribution",
+      gradeDistributionFigure(ev.groups),
+      graded ? null : "no task of these runs has an MLE-bench leaderboard, so every run is ungraded",
+    );
+    const modalityBars = ev.groups.flatMap((g) => g.modality);
     add(
       "modality",
       graded ? "Per-modality medal rate" : "Per-modality valid rate",
@@ -71,6 +115,10 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): 
           yTitle: graded ? "medal rate" : "valid rate",
         },
       ),
+      modalityBars.length === 1
+        ? `one group on one modality (${modalityBars[0]!.modality}: ` +
+            `${formatPercent(modalityBars[0]![graded ? "medal_rate" : "valid_rate"]) ?? "—"}), nothing to compare`
+        : null,
     );
   }
 
@@ -112,5 +160,5 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): 
       );
     }
   }
-  return out;
+  return { figures: out, omitted };
 }

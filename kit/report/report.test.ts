@@ -80,7 +80,7 @@ describe("tidy tree layout", () => {
       expect(failed.marker).toMatchObject({ symbol: "x-thin-open", color: "#8c8c8c" });
       expect(String((failed.text as string[])[0])).toContain("runtime_error");
       expect(fig.data.find((t) => t.name === "crossover parent")!.line).toMatchObject({ dash: "dash" });
-      expect((fig.data.find((t) => t.name === "draft")!.marker as { reversescale: boolean }).reversescale).toBe(!higherIsBetter);
+      expect((fig.data.find((t) => t.name === "draft (D)")!.marker as { reversescale: boolean }).reversescale).toBe(!higherIsBetter);
     }
   });
   test("grade distribution stacks six grades", () => {
@@ -139,7 +139,7 @@ describe("writeReport over a real evolve run (tiny task, real Python programs)",
       expect(png.readUInt32BE(16)).toBeGreaterThan(1500); // 2× device pixels (the page is 1100 px wide)
       expect(readFileSync(f.svg!, "utf8")).toMatch(/^<svg/);
     }
-    expect(r.figures.map((f) => f.id)).toEqual(expect.arrayContaining([`tree-${runId}`, `selection-${runId}`, "best-over-time", "valid-rate"]));
+    expect(r.figures.map((f) => f.id)).toEqual(expect.arrayContaining([`tree-${runId}`, `selection-${runId}`, "best-over-time"]));
 
     mkdirSync(shots, { recursive: true });
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });

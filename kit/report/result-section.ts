@@ -1,5 +1,5 @@
 import { champion } from "../evo/index.js";
-import type { GradedRun } from "../eval/index.js";
+import { championVsDraft, type ChampionVsDraft, type GradedRun } from "../eval/index.js";
 import { cellHtml, escapeHtml, formatNumber, formatPercent, formatSeconds } from "./format.js";
 import type { RunView, ViewNode } from "./run-view.js";
 import { validationGap, type ValidationGap } from "./validation-gap.js";
@@ -26,6 +26,8 @@ export interface RunResult {
   /** Submission validity: the champion's program wrote a submission that was scored on the hidden test split. */
   readonly submissionValid: boolean;
   readonly bestDraft: number | null;
+  /** The champion against the best draft on validation and the hidden test; `flag` when only validation gained. */
+  readonly vsDraft: ChampionVsDraft;
   readonly stepBudget: number | null;
   readonly sandboxS: number;
   readonly wallS: number | null;
@@ -68,6 +70,7 @@ export function runResult(
     nodes: v.nodes.length,
     submissionValid: champ !== null && champ.testScore !== null && Number.isFinite(champ.testScore),
     bestDraft,
+    vsDraft: championVsDraft(v.nodes, v.higherIsBetter),
     stepBudget: v.config?.steps ?? null,
     sandboxS: v.nodes.reduce((s, n) => s + n.sandboxS, 0),
     wallS: wall,
@@ -86,21 +89,59 @@ export function gapText(g: ValidationGap): string {
   );
 }
 
+const signed = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${formatNumber(Math.abs(x))}`;
+
+/** The two rows beside the champion: the best draft's scores and the champion's gain over it, flagged. */
+export function vsDraftRows(d: ChampionVsDraft): { draft: string; gain: string } {
+  const b = d.bestDraft;
+  const draft = b
+    ? `${escapeHtml(b.nodeId)} · validation ${cellHtml(num(b.valid))} · hidden test ` +
+      cellHtml(num(b.test), "not scored on the hidden split")
+    : cellHtml(
+        null,
+        d.state === "no-champion" ? "no node produced a validation score" : "no draft produced a validation score",
+      );
+  const reason: Record<string, string> = {
+    "no-champion": "no champion",
+    "no-draft": "no draft produced a validation score",
+    "no-gain":
+      d.champion?.nodeId === b?.nodeId
+        ? "none: the champion is the best draft"
+        : "none: the champion ties the best draft on validation",
+  };
+  if (d.validGain === null || d.state === "no-gain")
+    return { draft, gain: `<span class="openmle-muted">${escapeHtml(reason[d.state] ?? "")}</span>` };
+  const test =
+    d.testGain === null
+      ? cellHtml(null, "the champion or the best draft was not scored on the hidden split")
+      : escapeHtml(signed(d.testGain));
+  const gains =
+    `validation ${escapeHtml(signed(d.validGain))} · hidden test ${test} ` +
+    `<span class="openmle-muted">(positive = better)</span>`;
+  const note =
+    d.state === "disagree"
+      ? ` <b class="openmle-warn openmle-flag">⚠ the improvement holds on validation only: on the hidden test ` +
+        `the champion is ${d.testGain === 0 ? "no better than" : "worse than"} the best draft</b>`
+      : d.state === "agree"
+        ? ` <span class="openmle-muted">(the improvement holds on the hidden test)</span>`
+        : "";
+  return { draft, gain: gains + note };
+}
+
 /** The result block: task, harness, policy, champion, scores, grade, validity and budget, then the champion's code. */
 export function resultHtml(r: RunResult, opts: { status: string; solutionFile?: string }): string {
   const c = r.champion;
+  const vs = vsDraftRows(r.vsDraft);
   const row = (k: string, v: string) => `<tr><th>${escapeHtml(k)}</th><td>${v}</td></tr>`;
-  const improved =
-    r.bestDraft !== null && r.validScore !== null
-      ? `best first draft ${formatNumber(r.bestDraft)} → champion ${formatNumber(r.validScore)}`
-      : null;
   return `<section class="openmle-result" data-run="${escapeHtml(r.runId)}"><h2>Result of ${escapeHtml(r.runId)}</h2>
 <table class="openmle-headline">
 ${row("task", `${escapeHtml(r.task)} <span class="openmle-muted">(${escapeHtml(r.metric)})</span>`)}
 ${row("harness · policy", `${escapeHtml(r.harness)} · ${escapeHtml(r.policy)} <span class="openmle-muted">(run ${escapeHtml(opts.status)})</span>`)}
 ${row("champion", c ? `${escapeHtml(c.nodeId)} · ${escapeHtml(c.operator)} · family ${escapeHtml(c.methodFamily)} · step ${c.step}` : cellHtml(null, "no node ran and produced a validation score"))}
-${row("validation score", `<b>${cellHtml(num(r.validScore), "no node produced a validation score")}</b>${improved ? ` <span class="openmle-muted">(${escapeHtml(improved)})</span>` : ""}`)}
+${row("validation score", `<b>${cellHtml(num(r.validScore), "no node produced a validation score")}</b>`)}
 ${row("hidden test score", `<b>${cellHtml(num(r.testScore), c ? "the champion's submission was not scored on the hidden split" : "no champion")}</b>`)}
+${row("best draft", vs.draft)}
+${row("champion's gain over it", vs.gain)}
 ${row("validation – test gap", r.validationGap ? `${r.validationGap.large ? `<b class="openmle-warn">⚠ ${escapeHtml(gapText(r.validationGap))}: validation promised more than the hidden test gave; look for leakage or a validation unlike the test split</b>` : escapeHtml(gapText(r.validationGap))}` : cellHtml(null, "the champion lacks a validation or a hidden test score"))}
 ${row("grade", r.grade ? `${escapeHtml(r.grade)}${r.humanRank === null ? "" : ` · beats ${formatPercent(r.humanRank)} of leaderboard teams`}` : cellHtml(null, "no MLE-bench leaderboard for this task"))}
 ${row("node valid rate", `${formatPercent(r.nodeValidRate)} <span class="openmle-muted">(${r.nodesScored} of ${r.nodes} nodes ran and scored)</span>`)}
@@ -124,6 +165,11 @@ export function resultRow(r: RunResult): Record<string, unknown> {
     validation: r.validScore,
     "hidden test": r.testScore,
     "val – test gap": r.validationGap ? gapText(r.validationGap) : null,
+    "gain over best draft (val / test)":
+      r.vsDraft.validGain === null || r.vsDraft.state === "no-gain"
+        ? null
+        : `${signed(r.vsDraft.validGain)} / ${r.vsDraft.testGain === null ? "—" : signed(r.vsDraft.testGain)}` +
+          `${r.vsDraft.flag ? " ⚠ validation only" : ""}`,
     grade: r.grade,
     submission: r.submissionValid ? "valid" : "invalid",
   };

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MissingWorkspaceError, ReportError } from "./errors.js";
 import { journalReader, type LiveRun } from "./live-journal.js";
-import { plotlyScriptTag } from "./plotly.js";
+import { clearOfModebar, plotlyScriptTag, type Figure } from "./plotly.js";
 import { isWorkspaceDir } from "./run-view.js";
 import { bestOverTimeFigure, searchTreeFigure } from "./tree-figures.js";
 
@@ -12,6 +12,12 @@ export class PortInUseError extends ReportError {
     super(`port ${port} on ${host} is in use: pass --port with a free one (--port 0 picks any free port).`);
   }
 }
+
+/** The page's default height and margins, with the title below the mode bar (plotly.ts: clearOfModebar). */
+const clear = (f: Figure): Figure => ({
+  ...f,
+  layout: clearOfModebar({ height: 480, margin: { t: 48, r: 24, b: 40, l: 56 }, ...f.layout }),
+});
 
 /** What the dashboard page polls: per run its progress, figures (plotly JSON) and most recent nodes. */
 export function dashboardState(runs: readonly LiveRun[]) {
@@ -32,25 +38,30 @@ export function dashboardState(runs: readonly LiveRun[]) {
         done: r.nodes.length,
         finished: r.finished,
         best,
-        tree: searchTreeFigure(
-          r.nodes.map((n) => ({
-            node_id: n.nodeId,
-            step: n.step,
-            generation: null,
-            operator: n.operator,
-            parents: n.parents,
-            valid_score: n.validScore,
-            status: n.status,
-          })),
-          {
-            title: `Search tree of ${r.runId} (${r.harness} on ${r.taskId})`,
-            higherIsBetter: r.higherIsBetter,
-            champion: r.nodes.find((n) => n.validScore !== null && n.validScore === best)?.nodeId ?? null,
-          },
+        tree: clear(
+          searchTreeFigure(
+            r.nodes.map((n) => ({
+              node_id: n.nodeId,
+              step: n.step,
+              generation: null,
+              operator: n.operator,
+              parents: n.parents,
+              valid_score: n.validScore,
+              status: n.status,
+            })),
+            {
+              title: `Search tree of ${r.runId} (${r.harness} on ${r.taskId})`,
+              higherIsBetter: r.higherIsBetter,
+              champion: r.nodes.find((n) => n.validScore !== null && n.validScore === best)?.nodeId ?? null,
+              widthPx: 800, // the tree's column at a 1400 px window
+            },
+          ),
         ),
-        curve: bestOverTimeFigure(trace, {
-          title: `Best validation score so far (${r.higherIsBetter ? "higher" : "lower"} is better)`,
-        }),
+        curve: clear(
+          bestOverTimeFigure(trace, {
+            title: `Best validation score so far (${r.higherIsBetter ? "higher" : "lower"} is better)`,
+          }),
+        ),
         recent: r.nodes
           .slice(-10)
           .reverse()

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, journalReader, MissingWorkspaceError, PortInUseError, serveDashboard } from "./index.js";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, journalReader, MissingWorkspaceError, modebarOverlaps, PortInUseError, serveDashboard } from "./index.js";
 
 const noChromium = !existsSync(CHROMIUM_PATH);
 if (noChromium) console.warn(`dashboard test skipped: ${CHROMIUM_PATH} is not installed (apt-get install chromium)`);
@@ -38,6 +38,16 @@ describe("openmle serve: a live dashboard beside a running evolve", () => {
           expect(await page.locator("section.run .tree .scatterlayer .point").count()).toBeGreaterThanOrEqual(2);
           expect(await page.locator(".recent-node").count()).toBeGreaterThanOrEqual(2);
           expect(await run.locator(".current-step").innerText()).toMatch(/^\d+ \/ 5$/);
+          // plotly's mode bar (shown on hover) never covers a chart title, at a wide and a narrow window.
+          for (const width of [1400, 900]) {
+            await page.setViewportSize({ width, height: 1000 });
+            await page.waitForTimeout(300); // responsive relayout
+            await page.locator("section.run .curve").first().hover();
+            expect(await page.locator("section.run .modebar").count()).toBeGreaterThanOrEqual(2);
+            expect(await modebarOverlaps(page)).toEqual([]);
+          }
+          await page.setViewportSize({ width: 1400, height: 1000 });
+          await page.waitForTimeout(1500); // the responsive relayout and the next poll's redraw, before the screenshot
           mkdirSync(join(root, "reports", "screenshots"), { recursive: true });
           await page.screenshot({ path: join(root, "reports", "screenshots", "dashboard.png"), fullPage: true });
           // A second reader (as a notebook would) follows the same journal without touching the database.

@@ -1,5 +1,6 @@
 import { formatNumber } from "./format.js";
-import type { Figure } from "./plotly.js";
+import { MODEBAR_CLEAR_TOP, type Figure } from "./plotly.js";
+import { labelFontPx, operatorInitial, placeTreeLabels } from "./tree-labels.js";
 import { treeLayout } from "./tree-layout.js";
 
 /** Plotly symbols per operator (colour carries the score). */
@@ -41,7 +42,7 @@ const fmt = (x: number | null) => (x === null ? "none" : (formatNumber(x) ?? "no
  */
 export function searchTreeFigure(
   nodes: readonly TreeNodeRow[],
-  opts: { title?: string; higherIsBetter?: boolean; champion?: string | null } = {},
+  opts: { title?: string; higherIsBetter?: boolean; champion?: string | null; widthPx?: number } = {},
 ): Figure {
   const hib = opts.higherIsBetter !== false;
   const lay = treeLayout(nodes.map((n, i) => ({ nodeId: n.node_id, parents: n.parents, step: n.step ?? i })));
@@ -57,6 +58,41 @@ export function searchTreeFigure(
   const scores = scored.map((n) => n.valid_score!);
   const cmin = scores.length ? Math.min(...scores) : 0;
   const cmax = scores.length ? Math.max(...scores) : 1;
+  // Printed labels ("I 2.998", tree-labels.ts) on explicit axis ranges, so their pixel boxes are known.
+  const xs = [...lay.pos.values()].map((p) => p.x);
+  const depth = Math.max(1, ...[...lay.pos.values()].map((p) => p.y));
+  const height = Math.min(900, 220 + 55 * depth);
+  const xRange: [number, number] = [Math.min(0, ...xs) - 0.7, Math.max(0, ...xs) + 0.7];
+  const yRange: [number, number] = [0.5, depth + 0.7];
+  const byId = new Map(nodes.map((n) => [n.node_id, n]));
+  const lineage = new Set<string>();
+  for (const stack = opts.champion ? [opts.champion] : []; stack.length;) {
+    const id = stack.pop()!;
+    if (lineage.has(id) || !byId.has(id)) continue;
+    lineage.add(id);
+    stack.push(...byId.get(id)!.parents);
+  }
+  const rank = [...scored].sort((a, b) => (hib ? b.valid_score! - a.valid_score! : a.valid_score! - b.valid_score!));
+  const labels = placeTreeLabels(
+    rank.map((n, i) => ({
+      id: n.node_id,
+      ...xy(n.node_id),
+      initial: operatorInitial(n.operator),
+      score: fmt(n.valid_score),
+      priority: n.node_id === opts.champion ? -rank.length - 1 : lineage.has(n.node_id) ? i - rank.length : i,
+      radiusPx: n.node_id === opts.champion ? 12 : undefined,
+    })),
+    [...lay.pos.values()],
+    {
+      widthPx: (opts.widthPx ?? 1000) - 56 - 24 - 70, // margins and colour bar
+      heightPx: height - MODEBAR_CLEAR_TOP - 40,
+      xRange,
+      yRange,
+      fontPx: labelFontPx(nodes.length),
+      markerPx: 13,
+    },
+  );
+  const textfont = { size: labelFontPx(nodes.length), color: "#222" };
   const hover = (n: TreeNodeRow) =>
     `<b>${n.node_id}</b> ${n.operator} · step ${n.step ?? "?"}<br>status ` +
     `${n.status ?? "unknown"}<br>valid score ` +
@@ -70,12 +106,15 @@ export function searchTreeFigure(
     const own = scored.filter((n) => n.operator === op);
     traces.push({
       type: "scatter",
-      mode: "markers",
-      name: op,
+      mode: "markers+text",
+      name: `${op} (${operatorInitial(op)})`,
       customdata: own.map((n) => n.node_id),
       x: own.map((n) => xy(n.node_id).x),
       y: own.map((n) => xy(n.node_id).y),
-      text: own.map(hover),
+      text: own.map((n) => (n.node_id === opts.champion ? "" : (labels.get(n.node_id) ?? ""))),
+      textposition: "bottom center",
+      textfont,
+      hovertext: own.map(hover),
       hoverinfo: "text",
       marker: {
         symbol: OPERATOR_SYMBOL[op] ?? "square",
@@ -111,26 +150,28 @@ export function searchTreeFigure(
   if (champ) {
     traces.push({
       type: "scatter",
-      mode: "markers",
       name: "champion",
+      mode: "markers+text",
       x: [champ.x],
       y: [champ.y],
+      text: [labels.get(opts.champion!) ?? ""],
+      textposition: "bottom center",
+      textfont: { ...textfont, color: "#d62728" },
       customdata: [opts.champion],
       hoverinfo: "skip",
       marker: { symbol: "circle-open", size: 24, color: "#d62728", line: { width: 2.5, color: "#d62728" } },
     });
   }
-  const depth = Math.max(1, ...[...lay.pos.values()].map((p) => p.y));
   return {
     data: traces,
     layout: {
       title: { text: opts.title ?? "Search tree" },
       hovermode: "closest",
-      height: Math.min(900, 220 + 55 * depth),
-      xaxis: { visible: false, zeroline: false },
-      yaxis: { title: { text: "depth (draft = 1)" }, autorange: "reversed", dtick: 1, zeroline: false },
+      height,
+      xaxis: { visible: false, zeroline: false, range: xRange },
+      yaxis: { title: { text: "depth (draft = 1)" }, range: [yRange[1], yRange[0]], dtick: 1, zeroline: false },
       legend: { orientation: "h", x: 0, y: -0.08 },
-      margin: { t: 48, r: 24, b: 40, l: 56 },
+      margin: { t: MODEBAR_CLEAR_TOP, r: 24, b: 40, l: 56 },
     },
   };
 }

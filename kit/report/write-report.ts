@@ -15,11 +15,11 @@ import { openInChromium, type DrawnFigure } from "./chromium.js";
 import { ReportConfig } from "./config.js";
 import { MissingWorkspaceError, ReportError } from "./errors.js";
 import { escapeHtml, formatNumber } from "./format.js";
-import { analysisFigures } from "./analysis-figures.js";
+import { analysisFigureSet } from "./analysis-figures.js";
 import { htmlTable } from "./html-table.js";
 import { timeSplit, timeSplitTable } from "./time-split.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
-import { reportFigures, type NamedFigure } from "./report-figures.js";
+import { omittedHtml, reportFigureSet, type NamedFigure, type OmittedFigure } from "./report-figures.js";
 import { resultHtml, resultRow, runResult, type RunResult } from "./result-section.js";
 import { isWorkspaceDir, loadRunViews, type RunView } from "./run-view.js";
 import { defaultSelectionStep, selectionAtStep, selectionAtStepFigure } from "./selection-at-step.js";
@@ -64,6 +64,7 @@ export function reportHtml(parts: {
   sections: readonly string[];
   tables: { html: string }[];
   figures: readonly NamedFigure[];
+  omitted?: readonly OmittedFigure[]; // figures with nothing to show: one line each, not an empty chart
   note?: string;
 }): string {
   return (
@@ -73,7 +74,7 @@ ${plotlyScriptTag()}</head><body><h1>${escapeHtml(parts.title)}</h1>
 <p class="openmle-muted">Workspace <code>${escapeHtml(parts.workspace)}</code>, generated ${escapeHtml(parts.generatedAt)} by the OpenMLE kit (measured from the workspace's rows).</p>
 ${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
 ${parts.sections.join("\n")}
-${parts.tables.length || parts.figures.length ? "<h2>Evaluation and search statistics</h2>" : ""}
+${parts.tables.length || parts.figures.length ? "<h2>Evaluation and search statistics</h2>" : ""}${omittedHtml(parts.omitted ?? [])}
 ${parts.tables.map((t) => `<section>${t.html}</section>`).join("\n")}
 ${parts.figures.map((f) => `<section><h3>${escapeHtml(f.title)}</h3>${figureHtml(f.figure, { id: f.id, title: f.title })}</section>`).join("\n")}
 </body></html>`
@@ -205,8 +206,10 @@ export async function writeReport(
     });
 
     // 4. Evaluation tables and figures.
-    const figures = reportFigures({ evaluation, efficiency, search }, { maxTrees: 0 });
-    figures.push(...analysisFigures(await loadRunStats(ws, runIds)));
+    const { figures, omitted } = reportFigureSet({ evaluation, efficiency, search }, { maxTrees: 0 });
+    const analysis = analysisFigureSet(await loadRunStats(ws, runIds));
+    figures.push(...analysis.figures);
+    omitted.push(...analysis.omitted);
     const groupRows = evaluation.groups.map((g) => ({
       group: g.group,
       harness: g.harness,
@@ -274,6 +277,7 @@ export async function writeReport(
         sections,
         tables,
         figures,
+        omitted,
         note:
           views.length > cfg.maxTrees
             ? `${views.length} runs: the first ${cfg.maxTrees} are shown in full (report --run RUN for another).`
@@ -311,6 +315,7 @@ export async function writeReport(
           tasks: evaluation.tasks,
           evaluation: evaluation.runs,
           efficiency,
+          omitted_figures: omitted,
           best_solution: bestSolution,
         },
         null,
