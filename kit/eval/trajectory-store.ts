@@ -1,5 +1,5 @@
 // The read model of a search's trajectory: each run's nodes with their lineage, the run's step budget,
-// its metric direction and its final champion (from the stored run summary, as evolve writes it).
+// its metric direction and its final champion (`runs.champion_node_id`, which evolve writes when the run ends).
 import type { Workspace } from "../store/index.js";
 
 /** A run as the trajectory analysis reads it. */
@@ -12,7 +12,7 @@ export interface TrajectoryRunRow {
   readonly higher_is_better: boolean | null;
   /** The configured step budget (`runs.config.steps`); null when the config does not say. */
   readonly step_budget: number | null;
-  /** The final champion: `summary.champion_node_id`, else `summary.champion.nodeId`; null before a summary. */
+  /** The final champion: `runs.champion_node_id` (written when the run ends; null before that). */
   readonly champion_node_id: string | null;
 }
 
@@ -38,8 +38,7 @@ export async function readTrajectoryRuns(ws: Workspace, runIds?: readonly string
   return ws.query<TrajectoryRunRow>(
     `SELECT r.run_id, r.task_id, coalesce(r.harness, 'unknown') AS harness, r.status, t.higher_is_better,
             TRY_CAST(json_extract_string(r.config, '$.steps') AS BIGINT) AS step_budget,
-            coalesce(json_extract_string(r.summary, '$.champion_node_id'),
-                     json_extract_string(r.summary, '$.champion.nodeId')) AS champion_node_id
+            r.champion_node_id
      FROM runs r LEFT JOIN tasks t USING (task_id) ${where} ORDER BY r.run_id`,
     params,
   );

@@ -126,13 +126,13 @@ describe("trajectory analysis edge cases", () => {
 });
 
 describe("loadRunStats over a real workspace", () => {
-  it("reads the champion from the run summary, the budget from the config, steps 0-based; frames for notebooks", async () => {
+  it("reads the champion from runs.champion_node_id, the budget from the config, steps 0-based; frames for notebooks", async () => {
     const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "openmle-traj-")), "ws"));
     try {
       await ws.append("tasks", [{ task_id: "t", name: "t", metric: "rmse", higher_is_better: false }]);
       await ws.append("runs", [{
         run_id: "r1", task_id: "t", harness: "openmle", policy: "grammar", seed: 1, status: "finished",
-        config: JSON.stringify({ steps: 8 }), summary: JSON.stringify({ champion: { nodeId: "n0006" } }),
+        config: JSON.stringify({ steps: 8 }), summary: JSON.stringify({ champion: { nodeId: "n0006" } }), champion_node_id: "n0006",
       }]);
       await ws.append("nodes", nodes(1).map((n) => ({ run_id: "r1", ...n, parents: [...n.parents] })));
       const [s] = await loadRunStats(ws);
