@@ -18,7 +18,9 @@ const { values: a } = parseArgs({ options: {
   seeds: { type: "string", default: "1,2,3,4,5" }, drafts: { type: "string", default: "2" }, out: { type: "string", default: "bench/notebooks" },
 } });
 const drafts = Number(a.drafts);
-const rows: Record<string, unknown>[] = [];
+interface Row { task: string; metric: string; higherIsBetter: boolean; drafts: number; invalid: number; distinct: number;
+  mean: number; std: number; range: number; relRange: number; secPerDraft: number; scores: number[] }
+const rows: Row[] = [];
 const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(1) : Math.abs(x) >= 1 ? x.toFixed(3) : x.toFixed(4));
 for (const taskId of a.tasks!.split(",")) {
   const task = await resolveTask(taskId);
@@ -39,14 +41,14 @@ for (const taskId of a.tasks!.split(",")) {
   const mean = scores.reduce((s, x) => s + x, 0) / Math.max(n, 1);
   const std = Math.sqrt(scores.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(n - 1, 1));
   const range = n ? Math.max(...scores) - Math.min(...scores) : 0;
-  const row = { task: taskId, metric: task.meta.metric, higherIsBetter: task.meta.higherIsBetter, drafts: n + invalid, invalid,
+  const row: Row = { task: taskId, metric: task.meta.metric, higherIsBetter: task.meta.higherIsBetter, drafts: n + invalid, invalid,
     distinct: new Set(scores.map((s) => s.toPrecision(6))).size, mean, std, range, relRange: mean ? range / Math.abs(mean) : 0,
     secPerDraft: (Date.now() - t0) / 1000 / Math.max(n + invalid, 1), scores };
   rows.push(row);
   process.stdout.write(`${taskId}: ${n} valid, distinct ${row.distinct}, mean ${fmt(mean)}, std ${fmt(std)}, range ${fmt(range)} (${(100 * row.relRange).toFixed(1)} % of mean), ${row.secPerDraft.toFixed(1)} s/draft\n`);
 }
 const md = ["| task | metric | drafts (invalid) | distinct scores | mean | std | range | range / mean | s per draft |", "|---|---|---|---|---|---|---|---|---|",
-  ...rows.map((r: any) => `| ${r.task} | ${r.metric} (${r.higherIsBetter ? "↑" : "↓"}) | ${r.drafts} (${r.invalid}) | ${r.distinct} | ${fmt(r.mean)} | ${fmt(r.std)} | ${fmt(r.range)} | ${(100 * r.relRange).toFixed(1)} % | ${r.secPerDraft.toFixed(1)} |`)];
+  ...rows.map((r) => `| ${r.task} | ${r.metric} (${r.higherIsBetter ? "↑" : "↓"}) | ${r.drafts} (${r.invalid}) | ${r.distinct} | ${fmt(r.mean)} | ${fmt(r.std)} | ${fmt(r.range)} | ${(100 * r.relRange).toFixed(1)} % | ${r.secPerDraft.toFixed(1)} |`)];
 writeFileSync(join(a.out!, "draft-spread.json"), `${JSON.stringify(rows, null, 1)}\n`);
 writeFileSync(join(a.out!, "draft-spread.md"), `${md.join("\n")}\n`);
 console.log(md.join("\n"));
