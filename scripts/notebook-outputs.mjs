@@ -84,7 +84,8 @@ export function normaliseText(text, root) {
   return s;
 }
 
-const SNAPSHOT = /<div class="openmle-snapshot">[\s\S]*?<\/svg><\/div>/g;
+// `<svg` right after the div: the page-side script's own text spells `<div class="openmle-snapshot">'+svg`.
+const SNAPSHOT = /<div class="openmle-snapshot"><svg[\s\S]*?<\/svg><\/div>/g;
 /** A figure's static snapshot (written by `addSnapshots`) is derived from its payload: compare the payload only. */
 const withoutSnapshots = (html) => html.replace(SNAPSHOT, "<!--openmle-snapshot-->").replace(/<!--openmle-snapshot:[^>]*-->/g, "<!--openmle-snapshot-->");
 
@@ -164,7 +165,7 @@ export function prepareForCommit(nb, name) {
         removed += m.length;
         return "";
       });
-      html = html.replace(/openmle-fig-\d+-/g, `openmle-fig-${tag}-`);
+      html = html.replace(/openmle-fig-\d+-(?=\d)/g, `openmle-fig-${tag}-`); // idempotent: the tag is not digits-dash-digits
       return { ...o, data: { ...o.data, "text/html": splitLines(html) } };
     });
     return { ...c, metadata, outputs };

@@ -107,12 +107,16 @@ describe("prepareForCommit and snapshots", () => {
     expect(removed).toBe(bundle.length);
     expect(text).toBe(fig(4242, 1).replaceAll("openmle-fig-4242-", "openmle-fig-04-evolve-"));
     expect(out.cells[0].metadata).toEqual({ tags: ["x"] });
+    expect(prepareForCommit(out, "04-evolve").nb).toEqual(out); // idempotent
   });
 
   it("finds a figure's payload and puts its snapshot in place of the mark; the comparison ignores snapshots", () => {
     const text = fig(7, 2);
     expect(figuresIn(text)).toEqual([{ id: "openmle-fig-7-2", figure: { data: [{ y: [1, 2] }], layout: { height: 300 } } }]);
     const snap = insertSnapshots(text, { "openmle-fig-7-2": "<svg>$&</svg>" });
+    // The page-side script spells the snapshot div in its text; only a real one (with its <svg>) is one.
+    const pageScript = `<script>replace(mark,function(){return '<div class="openmle-snapshot">'+svg+"</div>";})</script>`;
+    expect(compareNotebooks(notebook(cell("plot", [html(pageScript + snap + pageScript)])), notebook(cell("plot", [html(pageScript + text + pageScript)])), { name: "n" })).toBeNull();
     expect(snap).toContain('<div id="openmle-fig-7-2" class="openmle-figure"><div class="openmle-snapshot"><svg>$&</svg></div></div>');
     expect(figuresIn(snap)).toEqual([]);
     expect(compareNotebooks(notebook(cell("plot", [html(snap)])), notebook(cell("plot", [html(text)])), { name: "n" })).toBeNull();
