@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeBwrap } from "../sandbox/index.js";
+import { openWorkspace } from "../store/index.js";
 import { TINY_TASK_DIR } from "../sandbox/test-helpers.js";
 
 const main = join(import.meta.dirname, "main.ts");
@@ -13,7 +14,7 @@ function cli(...args: string[]) {
 }
 
 describe("openmle rl", () => {
-  it("bad input gives one clear line and exit code 1", () => {
+  it("bad input gives one clear line and exit code 1", async () => {
     const ws = join(mkdtempSync(join(tmpdir(), "openmle-rl-")), "ws");
     const both = cli("rl", "train", "--workspace", ws, "--tasks", TINY_TASK_DIR, "--to", "x", "--async", "--sync");
     expect(both).toMatchObject({ code: 1 });
@@ -21,6 +22,9 @@ describe("openmle rl", () => {
     const missing = cli("rl", "train", "--workspace", ws, "--tasks", TINY_TASK_DIR, "--from", "nope", "--to", "x");
     expect(missing.code).toBe(1);
     expect(missing.err.trim()).toMatch(/^openmle: no checkpoint "nope" in .*use "default"$/);
+    // Both failed before storing anything, so the new workspace folder was removed (README "failed commands").
+    expect(existsSync(ws)).toBe(false);
+    (await openWorkspace(ws)).close();
     const exp = cli("rl", "export", "--workspace", ws, "--run", "r9", "--out", join(ws, "..", "r.jsonl"));
     expect(exp.code).toBe(1);
     expect(exp.err.trim()).toMatch(/^openmle: no RL run "r9"/);

@@ -8,7 +8,6 @@ import {
   loadSearchRows,
   searchEfficiency,
   type EvaluateOptions,
-  type MeanStd,
 } from "../eval/index.js";
 import { openWorkspace, WorkspaceLockedError, type Workspace } from "../store/index.js";
 import { openInChromium, type DrawnFigure } from "./chromium.js";
@@ -18,6 +17,7 @@ import { escapeHtml, formatNumber } from "./format.js";
 import { analysisFigureSet } from "./analysis-figures.js";
 import { htmlTable } from "./html-table.js";
 import { timeSplit, timeSplitTable } from "./time-split.js";
+import { evaluationTables } from "./evaluation-tables.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
 import { omittedHtml, reportFigureSet, type NamedFigure, type OmittedFigure } from "./report-figures.js";
 import { resultHtml, resultRow, runResult, type RunResult } from "./result-section.js";
@@ -45,7 +45,6 @@ export interface ReportResult {
   readonly results: readonly RunResult[];
 }
 
-const ms = (m: MeanStd) => (m.n ? `${formatNumber(m.mean, 3)} ± ${formatNumber(m.std, 3)} (n=${m.n})` : null);
 const slug = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
 
 const CSS =
@@ -210,57 +209,7 @@ export async function writeReport(
     const analysis = analysisFigureSet(await loadRunStats(ws, runIds));
     figures.push(...analysis.figures);
     omitted.push(...analysis.omitted);
-    const groupRows = evaluation.groups.map((g) => ({
-      group: g.group,
-      harness: g.harness,
-      policy: g.policy,
-      tasks: g.tasks,
-      k: g.k,
-      "submission valid rate": ms(g.valid_rate),
-      "medal average": ms(g.medal_average),
-      "human rank": ms(g.human_rank),
-      normalised: ms(g.normalized),
-      gold: g.grades.gold,
-      silver: g.grades.silver,
-      bronze: g.grades.bronze,
-      "no medal": g.grades.none,
-      invalid: g.grades.invalid,
-      ungraded: g.grades.ungraded,
-    }));
-    const missing = {
-      "medal average": "no task with an MLE-bench leaderboard",
-      "human rank": "no task with an MLE-bench leaderboard",
-      normalised: "no baselines given (--baselines)",
-      medal_rate: "no leaderboard",
-      human_rank: "no leaderboard",
-      normalized: "no baselines given",
-    };
-    const tables = [
-      htmlTable(groupRows, {
-        caption: "Evaluation by group (harness + policy + settings), avg@k over runs: mean ± std",
-        reasons: missing,
-      }),
-      htmlTable(
-        evaluation.tasks.map((t) => ({ ...t })),
-        { caption: "Per task", maxRows: 200, reasons: missing },
-      ),
-      htmlTable(
-        efficiency.runs.map((r) => ({ ...r })),
-        { caption: "Search efficiency per run", maxRows: 200, reasons: { best: "no scored node" } },
-      ),
-      htmlTable(
-        efficiency.operators.map((o) => ({ ...o })),
-        {
-          caption: "Per operator: prompt-size percentiles (characters), tokens, share of validation gain",
-          reasons: {
-            prompt_chars_p50: "no LLM calls (grammar policy)",
-            prompt_chars_p90: "no LLM calls (grammar policy)",
-            prompt_chars_p99: "no LLM calls (grammar policy)",
-          },
-        },
-      ),
-      timeSplitTable(await timeSplit(ws)),
-    ]
+    const tables = [...evaluationTables(evaluation, efficiency), timeSplitTable(await timeSplit(ws))]
       .filter((t) => !t.includes("<thead><tr></tr></thead>"))
       .map((html) => ({ html }));
 
