@@ -11,6 +11,7 @@ import {
   type EvolveConfigInput,
   type RunSummary,
 } from "../evo/index.js";
+import { championVsDraft, type ChampionVsDraft } from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
 import { runSandbox } from "../sandbox/index.js";
@@ -120,11 +121,12 @@ export function registerEvolve(program: Command): void {
           },
         });
         let reportNote = "";
-        if (o.report) reportNote = await report(ws, o.report, res.summary);
+        const vsDraft = championVsDraft(res.nodes, task.meta.higherIsBetter);
+        if (o.report) reportNote = await report(ws, o.report, res.summary, vsDraft);
         output(
           !!o.json,
-          { ...res.summary, report: o.report ? resolve(o.report) : null },
-          () => human(res.summary, ws.dir) + reportNote,
+          { ...res.summary, championVsDraft: vsDraft, report: o.report ? resolve(o.report) : null },
+          () => human(res.summary, ws.dir, vsDraft) + reportNote,
         );
       },
       { resume },
@@ -209,7 +211,24 @@ export function progressBar(
   };
 }
 
-function human(s: RunSummary, dir: string): string {
+/** Beside the champion: the best draft, and whether the champion's gain over it holds on the hidden test. */
+function draftLine(v: ChampionVsDraft): string[] {
+  const d = v.bestDraft;
+  if (!d || v.validGain === null || v.state === "no-gain") return [];
+  const gain = (x: number | null) => (x === null ? "—" : `${x > 0 ? "+" : ""}${formatScore(x)}`);
+  const reading =
+    v.state === "disagree"
+      ? "; the improvement holds on validation only"
+      : v.state === "agree"
+        ? "; it holds on the hidden test"
+        : "";
+  return [
+    `best draft ${d.nodeId}: validation ${formatScore(d.valid)}, hidden test ${formatScore(d.test)}; the champion's ` +
+      `gain over it (> 0 better): validation ${gain(v.validGain)}, hidden test ${gain(v.testGain)}${reading}`,
+  ];
+}
+
+function human(s: RunSummary, dir: string, vsDraft: ChampionVsDraft): string {
   const c = s.champion;
   const ops = Object.entries(s.byOperator)
     .map(([k, v]) => `${k} ${v}`)
@@ -223,15 +242,24 @@ function human(s: RunSummary, dir: string): string {
       ? `champion ${c.nodeId} (${c.operator}, ${printableLine(c.methodFamily)}): ` +
         `validation ${formatScore(c.validScore)}, hidden test ${formatScore(c.testScore)}`
       : "no valid node",
+    ...draftLine(vsDraft),
     `workspace ${dir}`,
   ].join("\n");
 }
 
 /** The kit/report writer (HTML + figures); a JSON (snake_case keys, as `--json`) + markdown summary beside it. */
-async function report(ws: Awaited<ReturnType<typeof openWorkspace>>, dir: string, s: RunSummary): Promise<string> {
+async function report(
+  ws: Awaited<ReturnType<typeof openWorkspace>>,
+  dir: string,
+  s: RunSummary,
+  vsDraft: ChampionVsDraft,
+): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "evolve-summary.json"), `${JSON.stringify(snakeKeys(s), null, 2)}\n`);
-  writeFileSync(join(dir, "evolve-summary.md"), `# ${s.harness} on ${s.taskId}\n\n${human(s, ws.dir)}\n`);
+  writeFileSync(
+    join(dir, "evolve-summary.json"),
+    `${JSON.stringify(snakeKeys({ ...s, championVsDraft: vsDraft }), null, 2)}\n`,
+  );
+  writeFileSync(join(dir, "evolve-summary.md"), `# ${s.harness} on ${s.taskId}\n\n${human(s, ws.dir, vsDraft)}\n`);
   const r = await writeReport(ws, dir);
   return `\nreport ${r.html} (${r.figures.length} figures; evolve-summary.json/.md beside it)`;
 }

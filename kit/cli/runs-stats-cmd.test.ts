@@ -59,6 +59,7 @@ describe("openmle runs stats", () => {
   it("--json: snake_case keys, full-precision numbers", () => {
     const j = JSON.parse(cli("runs", "stats", "--workspace", dir, "--json", "--late-from", "0.75").out);
     expect(j).toMatchObject({ run_id: "r1", champion_node_id: "n0003", gain_share: { late_from_step: 3 } });
+    expect(j.champion_vs_draft).toMatchObject({ champion: { node_id: "n0003" }, best_draft: { node_id: "n0000" } });
     expect(j.gain_share.late_improve_crossover_share).toBeCloseTo(1 / 3, 15);
     expect(j.lineage.map((l: { node_id: string }) => l.node_id)).toEqual(["n0000", "n0001", "n0003"]);
   });

@@ -1,8 +1,15 @@
 // `openmle runs stats`: the trajectory analysis of one run (kit/eval run-stats.ts) as tables or JSON.
 import type { Command } from "commander";
-import { GainShareConfig, loadTrajectories, runStats, type RunStats } from "../eval/index.js";
+import {
+  GainShareConfig,
+  loadTrajectories,
+  runStats,
+  type ChampionDraftState,
+  type ChampionVsDraft,
+  type RunStats,
+} from "../eval/index.js";
 import { openWorkspace } from "../store/index.js";
-import { formatNumber, formatTable } from "./format.js";
+import { formatScore, formatTable } from "./format.js";
 import { numberFlag } from "./numeric-flag.js";
 import { output } from "./run-cli.js";
 import { resolveRunFlag } from "./run-flag.js";
@@ -44,8 +51,8 @@ export function renderRunStats(s: RunStats): string {
         nodes: o.nodes,
         valid: ratio(o.valid, o.nodes, o.valid_rate),
         "beat parent": ratio(o.beat_parent, o.with_valid_parent, o.beat_parent_rate),
-        "mean gain": formatNumber(o.mean_gain),
-        "total gain": formatNumber(o.total_gain),
+        "mean gain": formatScore(o.mean_gain),
+        "total gain": formatScore(o.total_gain),
       })),
     ),
     "",
@@ -56,8 +63,8 @@ export function renderRunStats(s: RunStats): string {
             step: p.step,
             node: p.node_id,
             operator: p.operator,
-            best: formatNumber(p.best),
-            gain: formatNumber(p.gain),
+            best: formatScore(p.best),
+            gain: formatScore(p.gain),
           })),
         )
       : "(no node scored)",
@@ -69,18 +76,50 @@ export function renderRunStats(s: RunStats): string {
             step: l.step,
             node: l.node_id,
             operator: l.operator,
-            score: formatNumber(l.valid_score),
-            "gain over parent": formatNumber(l.gain),
+            score: formatScore(l.valid_score),
+            "gain over parent": formatScore(l.gain),
           })),
         )
       : "(no champion)",
     "",
-    `## share of validation gains (total ${formatNumber(g.total_gain)}; late = steps ${g.late_from_step}–` +
+    `## share of validation gains (total ${formatScore(g.total_gain)}; late = steps ${g.late_from_step}–` +
       `${Math.max(g.late_from_step, g.step_budget - 1)} of a ${g.step_budget}-step budget)`,
     formatTable(ops.map((op) => ({ operator: op, early: pct(share(op, "early")), late: pct(share(op, "late")) }))),
     `late improve/crossover: ${pct(g.late_improve_crossover_share)} of validation gains ` +
       `(improve/crossover over the whole run: ${pct(g.improve_crossover_share)})`,
+    "",
+    ...championVsDraftLines(s.champion_vs_draft),
   ].join("\n");
+}
+
+const CVD_READING: Record<ChampionDraftState, string> = {
+  agree: "the improvement holds on the hidden test",
+  disagree: "⚠ the improvement holds on validation only: on the hidden test the champion is not better",
+  "no-test": "no hidden test score for the champion or the best draft (the task's test split was not scored)",
+  "no-gain": "the champion does not beat the best draft on validation",
+  "no-draft": "no draft produced a validation score",
+  "no-champion": "no node produced a validation score",
+};
+
+/** Validation–test agreement: the champion against the best draft on both splits. */
+function championVsDraftLines(c: ChampionVsDraft): string[] {
+  const side = (label: string, x: ChampionVsDraft["champion"]) =>
+    x ? { "": label, node: x.nodeId, validation: formatScore(x.valid), "hidden test": formatScore(x.test) } : null;
+  const rows = [side("best draft", c.bestDraft), side("champion", c.champion)].filter(
+    (r): r is NonNullable<typeof r> => r !== null,
+  );
+  if (c.validGain !== null)
+    rows.push({
+      "": "gain (> 0 better)",
+      node: "",
+      validation: formatScore(c.validGain),
+      "hidden test": formatScore(c.testGain),
+    });
+  return [
+    "## champion vs the best draft (validation–test agreement)",
+    ...(rows.length ? [formatTable(rows)] : []),
+    CVD_READING[c.state],
+  ];
 }
 
 export function registerRunsStats(runs: Command): void {
@@ -88,7 +127,8 @@ export function registerRunsStats(runs: Command): void {
     .command("stats")
     .description(
       "One run's trajectory: per-operator valid and beat-parent rates and gains, the best-score curve, " +
-        "the champion's lineage, the share of validation gains by operator and phase",
+        "the champion's lineage, the share of validation gains by operator and phase, " +
+        "the champion vs the best draft on validation and hidden test",
     )
     .requiredOption("--workspace <dir>", "workspace folder")
     .option("--run <id>", "run id (default: the workspace's only run)")

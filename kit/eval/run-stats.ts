@@ -1,4 +1,5 @@
 // Loads runs' trajectories from a workspace and computes the analysis helpers' figures for each.
+import { championVsDraft, type ChampionVsDraft } from "./champion-vs-draft.js";
 import { rowsToDanfo, type Workspace } from "../store/index.js";
 import { bestScoreCurve, type CurvePoint } from "./trajectory-curve.js";
 import { gainShare, type GainShare, type GainShareConfig } from "./trajectory-gain-share.js";
@@ -36,6 +37,8 @@ export interface RunStats {
   readonly curve: CurvePoint[];
   readonly lineage: LineageStep[];
   readonly gain_share: GainShare;
+  /** Validation–test agreement: the champion's gain over the best draft on both splits (champion-vs-draft.ts). */
+  readonly champion_vs_draft: ChampionVsDraft;
 }
 
 export function runStats(run: TrajectoryRun, cfg: Partial<GainShareConfig> = {}): RunStats {
@@ -50,6 +53,16 @@ export function runStats(run: TrajectoryRun, cfg: Partial<GainShareConfig> = {})
     curve: bestScoreCurve(run),
     lineage: championLineage(run),
     gain_share: gainShare(run, cfg),
+    champion_vs_draft: championVsDraft(
+      run.nodes.map((n) => ({
+        nodeId: n.node_id,
+        operator: n.operator,
+        status: n.status ?? "",
+        validScore: n.valid_score,
+        testScore: n.test_score ?? null,
+      })),
+      run.higher_is_better,
+    ),
   };
 }
 

@@ -23,6 +23,8 @@ export interface TrajectoryNode {
   readonly parents: readonly string[];
   readonly status: string | null;
   readonly valid_score: number | null;
+  /** The hidden test score where the node's submission was graded (optional: hand-built trees may omit it). */
+  readonly test_score?: number | null;
 }
 
 export interface TrajectoryRun {

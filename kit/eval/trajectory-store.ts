@@ -25,6 +25,7 @@ export interface TrajectoryNodeRow {
   readonly parents: string[];
   readonly status: string | null;
   readonly valid_score: number | null;
+  readonly test_score: number | null;
 }
 
 const filter = (col: string, runIds?: readonly string[]) => ({
@@ -49,7 +50,7 @@ export async function readTrajectoryNodes(ws: Workspace, runIds?: readonly strin
   const { where, params } = filter("run_id", runIds);
   return ws.query<TrajectoryNodeRow>(
     `SELECT run_id, node_id, step, coalesce(operator, 'unknown') AS operator, coalesce(parents, []) AS parents,
-            status, valid_score
+            status, valid_score, test_score
      FROM nodes ${where} ORDER BY run_id, step, node_id`,
     params,
   );
