@@ -29,6 +29,16 @@ const notebooks = readdirSync(nbDir)
   .sort();
 
 const snapshots = snapshotter();
+/**
+ * The headless run reads the recorded runs only, so its outputs are the same on every machine: a user's own
+ * workspaces (the README's main job, OPENMLE_WORKSPACE, OPENMLE_LOOP_WORKSPACE) never reach it.
+ */
+function headlessEnv() {
+  const env = { ...notebookEnv(), PYDEVD_DISABLE_FILE_VALIDATION: "1", OPENMLE_NOTEBOOK_HEADLESS: "1" };
+  for (const k of ["OPENMLE_WORKSPACE", "OPENMLE_LOOP_WORKSPACE", "OPENMLE_LOOP_ID"]) delete env[k];
+  return env;
+}
+
 let passed = 0;
 let failed = 0;
 const stale = [];
@@ -38,7 +48,7 @@ for (const nb of notebooks) {
     "jupyter",
     ["nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=900",
      "--ExecutePreprocessor.kernel_name=tslab", "--output-dir", outDir, join(nbDir, nb)],
-    { cwd: nbDir, encoding: "utf8", env: { ...notebookEnv(), PYDEVD_DISABLE_FILE_VALIDATION: "1" } },
+    { cwd: nbDir, encoding: "utf8", env: headlessEnv() },
   );
   let errors = [];
   let done = null;

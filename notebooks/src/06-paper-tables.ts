@@ -5,7 +5,8 @@
 //   produce them and they are never presented as the kit's.
 // - **kit (measured · source)**: computed by the kit, in this notebook, from the rows of its runs. The sources:
 //   the README's main job (`npx openmle evolve --task cars ... --workspace workspaces/main`) when that workspace
-//   exists (or the workspace `OPENMLE_WORKSPACE` names), and always the recorded runs shipped in
+//   exists (or the workspace `OPENMLE_WORKSPACE` names; the committed outputs come from the headless run, which reads
+//   the recorded runs only), and always the recorded runs shipped in
 //   `data/recorded-runs/cars` (four harnesses × 40 nodes on `cars`, Parquet, with their commands, commit, seed
 //   and machine in `PROVENANCE.md`). Where a number cannot be measured from those runs, the cell says why
 //   instead of showing one.
@@ -31,13 +32,16 @@ type Source = Awaited<ReturnType<typeof measure>>;
 const sources: Source[] = [];
 // The README's main job writes workspaces/main at the project root (this notebook runs in notebooks/).
 const mainDir = process.env.OPENMLE_WORKSPACE ?? resolve(process.cwd(), "..", "workspaces", "main");
-if (existsSync(join(mainDir, "openmle.duckdb"))) {
+// The headless run behind the committed outputs (scripts/run-notebooks.mjs) reads the recorded runs only.
+const headless = !!process.env.OPENMLE_NOTEBOOK_HEADLESS && !process.env.OPENMLE_WORKSPACE;
+if (headless) console.log("headless run: the kit rows come from the recorded runs only (open the notebook to add the README's main job).");
+else if (existsSync(join(mainDir, "openmle.duckdb"))) {
   try {
     sources.push(await measure(process.env.OPENMLE_WORKSPACE ? mainDir : "workspaces/main", await openWorkspace(mainDir, { readOnly: true })));
   } catch (e) {
     console.log(`${mainDir} cannot be read now (${(e as Error).message.split("\n")[0]}); using the recorded runs only.`);
   }
-} else console.log(`no workspace at ${mainDir} (the README's main job writes it): the kit rows come from the recorded runs only.`);
+} else console.log(`no workspace at ${process.env.OPENMLE_WORKSPACE ?? "workspaces/main"} (the README's main job writes it): the kit rows come from the recorded runs only.`);
 sources.push(await measure("recorded runs, cars", await report.openRecordedRuns("cars")));
 const describe = (s: Source) => {
   const tasks = [...new Set(s.ev.runs.map((r) => r.task_id))];
