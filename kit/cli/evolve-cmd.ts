@@ -121,7 +121,7 @@ export function registerEvolve(program: Command): void {
           },
         });
         let reportNote = "";
-        const vsDraft = championVsDraft(res.nodes, task.meta.higherIsBetter);
+        const vsDraft = championVsDraft(res.nodes, task.meta.higherIsBetter, res.champion?.nodeId);
         if (o.report) reportNote = await report(ws, o.report, res.summary, vsDraft);
         output(
           !!o.json,

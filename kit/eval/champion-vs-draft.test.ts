@@ -69,3 +69,20 @@ describe("championVsDraft: the champion's gain over the best draft, on validatio
     expect([r.state, r.flag]).toEqual([want.state, want.flag]);
   });
 });
+
+describe("championVsDraft with the run's own champion named", () => {
+  const nodes = [n("a", "draft", 0.5, 0.5), n("b", "improve", 0.7, 0.6), n("c", "improve", 0.7, 0.4), n("d", "debug", null, null, "bug")];
+  it.each([
+    // the stored champion c ties b on validation: c is compared, gain test = 0.4 − 0.5 = −0.1 → flagged
+    { id: "c", want: { champion: "c", testGain: -0.1, state: "disagree" } },
+    // without a name the first best wins (b): test gain 0.6 − 0.5 = 0.1
+    { id: undefined, want: { champion: "b", testGain: 0.1, state: "agree" } },
+    // a named node that is not valid falls back to the rule
+    { id: "d", want: { champion: "b", testGain: 0.1, state: "agree" } },
+  ])("championId $id", ({ id, want }) => {
+    const r = championVsDraft(nodes, true, id);
+    expect(r.champion?.nodeId).toBe(want.champion);
+    expect(r.testGain).toBeCloseTo(want.testGain, 12);
+    expect(r.state).toBe(want.state);
+  });
+});

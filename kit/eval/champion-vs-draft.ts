@@ -2,7 +2,8 @@
  * Does the champion's improvement over the search's best first draft hold on the hidden test split?
  *
  *   valid node  = status "success" with a finite validation score,
- *   champion    = the valid node with the best validation score (first one on ties, as kit/evo's `champion`),
+ *   champion    = the node `championId` names where the caller has the run's own (stored) champion and it is
+ *                 valid; otherwise the valid node with the best validation score (first on ties, as kit/evo's),
  *   best draft  = the valid `draft` node with the best validation score (first one on ties),
  *   s           = +1 when higher is better, −1 when lower is better,
  *   gain_val    = s · (champion.valid − draft.valid)   (≥ 0: the champion is the best on validation),
@@ -70,9 +71,14 @@ function best(nodes: readonly ComparedNode[], s: number): ComparedScores | null 
 }
 
 /** The champion against the best draft of one run, in the task's direction (formula above). */
-export function championVsDraft(nodes: readonly ComparedNode[], higherIsBetter: boolean): ChampionVsDraft {
+export function championVsDraft(
+  nodes: readonly ComparedNode[],
+  higherIsBetter: boolean,
+  championId?: string | null,
+): ChampionVsDraft {
   const s = higherIsBetter ? 1 : -1;
-  const champion = best(nodes, s);
+  const named = championId ? nodes.filter((n) => n.nodeId === championId && isValid(n)) : [];
+  const champion = best(named.length ? named : nodes, s);
   const bestDraft = best(
     nodes.filter((n) => n.operator === "draft"),
     s,

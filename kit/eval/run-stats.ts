@@ -62,6 +62,7 @@ export function runStats(run: TrajectoryRun, cfg: Partial<GainShareConfig> = {})
         testScore: n.test_score ?? null,
       })),
       run.higher_is_better,
+      championOf(run),
     ),
   };
 }

@@ -70,7 +70,7 @@ export function runResult(
     nodes: v.nodes.length,
     submissionValid: champ !== null && champ.testScore !== null && Number.isFinite(champ.testScore),
     bestDraft,
-    vsDraft: championVsDraft(v.nodes, v.higherIsBetter),
+    vsDraft: championVsDraft(v.nodes, v.higherIsBetter, champ?.nodeId),
     stepBudget: v.config?.steps ?? null,
     sandboxS: v.nodes.reduce((s, n) => s + n.sandboxS, 0),
     wallS: wall,
