@@ -1,6 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildBuiltinTask, getBuiltin } from "./builtin/build-builtin.js";
+import { BUILTIN_IDS } from "./builtin/registry.js";
+import { readCorpusIndex } from "./corpus/corpus-index.js";
+import { corpusPaths } from "./corpus/paths.js";
 import { loadTask, TASK_JSON } from "./load-task.js";
 import { projectRoot } from "./python.js";
 import type { TaskPackage } from "./types.js";
@@ -13,7 +16,7 @@ export function taskCacheDir(cacheDir?: string): string {
 }
 
 /**
- * A task from a folder path or a built-in id. A folder is loaded as it is; a built-in id is built
+ * A task from a folder path, a built-in id or a corpus task id (openmle task list --suite all). A folder is loaded as it is; a built-in id is built
  * once into the cache (`<cache>/<id>`) and loaded. Concurrent resolves of the same id are safe:
  * each builds in its own temporary folder and the first to finish is kept.
  */
@@ -21,7 +24,12 @@ export async function resolveTask(idOrDir: string, opts: { cacheDir?: string } =
   const asPath = resolve(idOrDir);
   const looksLikePath = idOrDir.includes("/") || idOrDir.startsWith(".");
   if (looksLikePath || (existsSync(asPath) && statSync(asPath).isDirectory())) return loadTask(asPath);
-  getBuiltin(idOrDir); // unknown ids throw listing the valid ones
+  if (!(BUILTIN_IDS as readonly string[]).includes(idOrDir)) {
+    const corpus = corpusPaths();
+    if (existsSync(corpus.index) && readCorpusIndex().tasks.some((t) => t.id === idOrDir))
+      return loadTask(join(corpus.tasks, idOrDir));
+    getBuiltin(idOrDir); // unknown ids throw listing the valid ones
+  }
   const out = join(taskCacheDir(opts.cacheDir), idOrDir);
   if (existsSync(join(out, TASK_JSON))) return loadTask(out);
   return buildBuiltinTask(idOrDir, { outDir: out, keepExisting: true });

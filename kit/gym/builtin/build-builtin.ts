@@ -39,7 +39,7 @@ export function getBuiltin(id: string): BuiltinTask {
   if (!t)
     throw new UnknownTaskError(
       `unknown built-in task "${id}". Fix: use one of ${BUILTIN_IDS.join(", ")} (openmle task list), ` +
-        `or pass a package folder.`,
+        `a corpus task id (openmle task list --suite all, after openmle task build-corpus), or pass a package folder.`,
       id,
     );
   return t;

@@ -1,0 +1,387 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import type { LanguageModel } from "../../llm/index.js";
+import { openWorkspace } from "../../store/index.js";
+import { BUILTIN_IDS } from "../builtin/registry.js";
+import { buildTask } from "../build-task.js";
+import { checkTask } from "../check-task.js";
+import { METRIC_CHECKS, type CheckResult } from "../check-result.js";
+import { packageHash } from "../package-hash.js";
+import { semanticGate } from "../semantic-gate.js";
+import type { TaskPackage } from "../types.js";
+import { recordCorpusTasks, recordStages } from "./corpus-store.js";
+import { readCorpusIndex, writeCorpusIndex, type CorpusIndex } from "./corpus-index.js";
+import { exportCandidate, ExportConfig } from "./export.js";
+import { frameCandidate, FramingConfig } from "./framing.js";
+import { HeadroomConfig, headroomVerdict, measureHeadroom } from "./headroom.js";
+import { loadManifest, manifestHash } from "./manifest.js";
+import { corpusPaths } from "./paths.js";
+import { assignSuites, mergeStudies, SuiteConfig } from "./suites.js";
+import type { Candidate, CorpusTask, ExportedTable, Framing, FunnelStage, StageRecord, TableProfile } from "./types.js";
+
+/** Bump when a rule of the funnel changes what it builds or accepts: every cached result is then redone. */
+export const FUNNEL_VERSION = "1";
+
+/** How the corpus is built. */
+export const CorpusBuildConfig = z
+  .object({
+    /** Candidates processed at once (each runs up to three jailed harnesses at a time while checked). */
+    jobs: z.number().int().positive().max(32).default(2),
+    /** Only these candidate ids (a sample); default all of the manifest. */
+    only: z.array(z.string()).optional(),
+    /** Re-run prepare.py twice per task (the prepare_deterministic check); off only to measure its cost. */
+    determinism: z.boolean().default(true),
+    /** Redo every stage, ignoring cached results. */
+    rebuild: z.boolean().default(false),
+    export: ExportConfig.prefault({}),
+    framing: FramingConfig.prefault({}),
+    headroom: HeadroomConfig.prefault({}),
+    suites: SuiteConfig.prefault({}),
+  })
+  .strict();
+export type CorpusBuildConfig = z.input<typeof CorpusBuildConfig>;
+
+export type CorpusEvent =
+  | { readonly type: "start"; readonly buildId: string; readonly candidates: number }
+  | {
+      readonly type: "candidate";
+      readonly candidate: string;
+      readonly done: number;
+      readonly total: number;
+      readonly accepted: number;
+      readonly cached: boolean;
+      readonly ms: number;
+    }
+  | { readonly type: "done"; readonly buildId: string; readonly accepted: number; readonly wallS: number };
+
+export interface CorpusBuildOptions {
+  /** The corpus folder (default corpusPaths()). */
+  readonly dir?: string;
+  /** The candidates (default data/corpus/candidates.json). */
+  readonly manifest?: readonly Candidate[];
+  readonly config?: CorpusBuildConfig;
+  /** The semantic gate's model; without one the gate is recorded as skipped. */
+  readonly model?: LanguageModel;
+  readonly onEvent?: (e: CorpusEvent) => void;
+  readonly now?: () => number;
+}
+
+export interface CorpusBuildSummary {
+  readonly buildId: string;
+  readonly candidates: number;
+  readonly records: readonly StageRecord[];
+  readonly index: CorpusIndex;
+  readonly wallS: number;
+  /** Candidates whose every stage came from the cache (unchanged since the last build). */
+  readonly cached: number;
+}
+
+/** What one candidate left: its stage records (buildId filled in later) and its accepted tasks (study filled later). */
+interface CandidateResult {
+  readonly key: string;
+  readonly records: Omit<StageRecord, "buildId">[];
+  readonly tasks: Omit<CorpusTask, "study">[];
+  readonly profile?: TableProfile;
+}
+
+/**
+ * Build the corpus through the funnel (spec §2.2), incrementally:
+ * 1. load the manifest; a build id; the candidates (all, or `only`);
+ * 2. per candidate, `jobs` at a time: reuse its cached result when its key (candidate, funnel version, config) is
+ *    unchanged; else export its table in the jail, frame it by the rules, and per framed task build the package
+ *    (buildTask: prepare.py in the jail), verify the metric and run the quality checks (checkTask), measure the
+ *    headroom, and run the semantic gate (skipped without a model); a failing stage ends that task with its reason;
+ * 3. merge studies across the exports (same data shipped twice) and assign the train / heldout suites;
+ * 4. record every stage and the accepted tasks in the corpus workspace, and write index.json.
+ */
+export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<CorpusBuildSummary> {
+  const now = opts.now ?? Date.now;
+  const t0 = now();
+  const cfg = CorpusBuildConfig.parse(opts.config ?? {});
+  const paths = corpusPaths(opts.dir);
+  const all = opts.manifest ?? loadManifest();
+  const only = cfg.only ? new Set(cfg.only) : null;
+  const cands = only ? all.filter((c) => only.has(c.id)) : [...all];
+  if (only && cands.length < only.size) {
+    const known = new Set(all.map((c) => c.id));
+    throw new Error(
+      `unknown candidate(s) ${[...only].filter((id) => !known.has(id)).join(", ")}. Fix: use ids of the manifest.`,
+    );
+  }
+  const buildId = `corpus-${new Date(t0).toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}`;
+  opts.onEvent?.({ type: "start", buildId, candidates: cands.length });
+  for (const d of [paths.raw, paths.tasks, join(paths.root, "results")]) mkdirSync(d, { recursive: true });
+
+  let done = 0;
+  let accepted = 0;
+  let cached = 0;
+  const results = new Map<string, CandidateResult>();
+  await pool(cands, cfg.jobs, async (c) => {
+    const s = now();
+    const key = candidateKey(c, cfg);
+    const prev = cfg.rebuild ? null : readResult(paths.root, c.id, key);
+    const r = prev ?? (await processCandidate(c, key, cfg, paths, opts.model, now));
+    if (!prev) writeResult(paths.root, c.id, r);
+    else cached++;
+    results.set(c.id, r);
+    done++;
+    accepted += r.tasks.length;
+    opts.onEvent?.({
+      type: "candidate",
+      candidate: c.id,
+      done,
+      total: cands.length,
+      accepted,
+      cached: !!prev,
+      ms: now() - s,
+    });
+  });
+
+  // Step 3: studies over the exported tables, then the suites.
+  const byId = new Map(cands.map((c) => [c.id, c]));
+  const studies = mergeStudies(
+    cands
+      .filter((c) => results.get(c.id)?.profile)
+      .map((c) => {
+        const p = results.get(c.id)!.profile!;
+        return { id: c.id, study: c.study ?? c.id, nRows: p.nRows, signatures: p.signatures };
+      }),
+  );
+  const tasks: CorpusTask[] = cands.flatMap((c) =>
+    results.get(c.id)!.tasks.map((t) => ({ ...t, study: studies.get(c.id) ?? byId.get(c.id)!.study ?? c.id })),
+  );
+  const suites = assignSuites(tasks, SuiteConfig.parse(cfg.suites), BUILTIN_IDS);
+  const records: StageRecord[] = cands.flatMap((c) => results.get(c.id)!.records.map((r) => ({ ...r, buildId })));
+
+  // Step 4: the workspace and the index.
+  const index: CorpusIndex = {
+    buildId,
+    builtAt: new Date(t0).toISOString(),
+    manifestHash: manifestHash(all),
+    tasks: tasks.map((t) => ({ ...t, suite: suites.get(t.id) ?? "train" })),
+  };
+  const ws = await openWorkspace(paths.workspace);
+  try {
+    await recordStages(ws, records);
+    await recordCorpusTasks(ws, buildId, index.tasks);
+  } finally {
+    ws.close();
+  }
+  if (!only) writeCorpusIndex(index, opts.dir);
+  const wallS = (now() - t0) / 1000;
+  opts.onEvent?.({ type: "done", buildId, accepted: tasks.length, wallS });
+  return { buildId, candidates: cands.length, records, index, wallS, cached };
+}
+
+/**
+ * The corpus index, building the corpus first when it is missing or was built from another manifest (the loop and
+ * the benchmarks call this before expanding `suite:NAME`).
+ */
+export async function ensureCorpus(opts: CorpusBuildOptions = {}): Promise<CorpusIndex> {
+  const want = manifestHash(opts.manifest ?? loadManifest());
+  if (existsSync(corpusPaths(opts.dir).index)) {
+    const idx = readCorpusIndex(opts.dir);
+    if (idx.manifestHash === want) return idx;
+  }
+  return (await buildCorpus(opts)).index;
+}
+
+async function processCandidate(
+  c: Candidate,
+  key: string,
+  cfg: z.output<typeof CorpusBuildConfig>,
+  paths: ReturnType<typeof corpusPaths>,
+  model: LanguageModel | undefined,
+  now: () => number,
+): Promise<CandidateResult> {
+  const records: Omit<StageRecord, "buildId">[] = [];
+  const rec = (stage: FunnelStage, status: StageRecord["status"], reason: string, ms: number, taskId?: string) =>
+    records.push({ candidate: c.id, ...(taskId ? { taskId } : {}), stage, status, reason: oneLine(reason), ms });
+  let t = now();
+  let exported: ExportedTable;
+  try {
+    exported = await exportTo(c, join(paths.raw, c.id), cfg);
+  } catch (e) {
+    rec("export", "fail", (e as Error).message, now() - t);
+    return { key, records, tasks: [] };
+  }
+  rec("export", "pass", `${exported.profile.nRows} rows, ${exported.profile.columns.length} columns`, now() - t);
+  t = now();
+  const framed = frameCandidate(c, exported.profile, cfg.framing);
+  if ("rejected" in framed) {
+    rec("frame", "fail", framed.rejected, now() - t);
+    return { key, records, tasks: [], profile: exported.profile };
+  }
+  rec("frame", "pass", framed.framings.map((f) => `${f.spec.target} (${f.spec.metric})`).join(", "), now() - t);
+  const tasks: Omit<CorpusTask, "study">[] = [];
+  for (const f of framed.framings) {
+    const task = await runTaskStages(c, f, exported, cfg, paths, model, now, (stage, status, reason, ms) =>
+      rec(stage, status, reason, ms, f.taskId),
+    );
+    if (task) tasks.push(task);
+  }
+  return { key, records, tasks, profile: exported.profile };
+}
+
+type Rec = (stage: FunnelStage, status: StageRecord["status"], reason: string, ms: number) => void;
+
+/** Stages build .. gate of one framed task; its CorpusTask when every stage passed (the gate may be skipped). */
+async function runTaskStages(
+  c: Candidate,
+  f: Framing,
+  exported: ExportedTable,
+  cfg: z.output<typeof CorpusBuildConfig>,
+  paths: ReturnType<typeof corpusPaths>,
+  model: LanguageModel | undefined,
+  now: () => number,
+  rec: Rec,
+): Promise<Omit<CorpusTask, "study"> | null> {
+  const out = join(paths.tasks, f.taskId);
+  const reject = (stage: FunnelStage, reason: string, ms: number) => {
+    rec(stage, "fail", reason, ms);
+    rmSync(out, { recursive: true, force: true });
+    return null;
+  };
+  let t = now();
+  let pkg: TaskPackage;
+  try {
+    pkg = await buildTask(
+      {
+        ...f.spec,
+        table: exported.table,
+        ...(exported.filesDir ? { filesDir: exported.filesDir } : {}),
+      } as Parameters<typeof buildTask>[0],
+      { outDir: out, overwrite: true },
+    );
+  } catch (e) {
+    return reject("build", (e as Error).message, now() - t);
+  }
+  const buildMs = now() - t;
+  t = now();
+  let checks: CheckResult[];
+  try {
+    checks = (await checkTask(pkg, { determinism: cfg.determinism })).checks;
+  } catch (e) {
+    return reject("build", `the checks could not run: ${(e as Error).message}`, buildMs + now() - t);
+  }
+  const checkMs = now() - t;
+  const metricNames = new Set<string>(METRIC_CHECKS);
+  const failed = (xs: CheckResult[]) => xs.filter((x) => x.status === "fail");
+  const metricFail = failed(checks.filter((x) => metricNames.has(x.name)));
+  if (metricFail.length) return reject("build", checkReason(metricFail), buildMs);
+  rec("build", "pass", `${pkg.meta.nTrain} train / ${pkg.meta.nTest} test rows; metric verified`, buildMs);
+  const qualityFail = failed(checks.filter((x) => !metricNames.has(x.name)));
+  if (qualityFail.length) return reject("quality", checkReason(qualityFail), checkMs);
+  rec("quality", "pass", `${checks.length} checks passed`, checkMs);
+  t = now();
+  const hcfg = HeadroomConfig.parse(cfg.headroom);
+  let headroom;
+  try {
+    headroom = await measureHeadroom(pkg, hcfg);
+  } catch (e) {
+    return reject("headroom", (e as Error).message, now() - t);
+  }
+  const verdict = headroomVerdict(headroom, hcfg);
+  if (!verdict.pass) return reject("headroom", verdict.reason, now() - t);
+  rec("headroom", "pass", verdict.reason, now() - t);
+  t = now();
+  const review = await semanticGate(pkg, { model, metricValid: true });
+  if (review.verdict === "skipped") rec("gate", "skip", review.reasons.join("; "), now() - t);
+  else if (!review.accepted) return reject("gate", `${review.verdict}: ${review.reasons.join("; ")}`, now() - t);
+  else rec("gate", "pass", review.verdict, now() - t);
+  return {
+    id: f.taskId,
+    candidate: c.id,
+    source: c.source,
+    package: c.package,
+    modality: pkg.meta.modality,
+    taskType: pkg.meta.taskType,
+    metric: pkg.meta.metric,
+    nRows: (pkg.meta.nTrain ?? 0) + (pkg.meta.nTest ?? 0),
+    packageBytes: treeBytes(out),
+    packageHash: packageHash(out),
+    headroom,
+    synthesised: !!c.synthesised,
+  };
+}
+
+/** Export into a sibling temporary folder, then rename into place (a half-written export is never reused). */
+async function exportTo(c: Candidate, dir: string, cfg: z.output<typeof CorpusBuildConfig>): Promise<ExportedTable> {
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  try {
+    await exportCandidate(c, tmp, { config: cfg.export });
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const profile = JSON.parse(readFileSync(join(dir, "profile.json"), "utf8")) as TableProfile;
+  const files = join(dir, "files");
+  return {
+    table: join(dir, "table.csv"),
+    ...(existsSync(files) ? { filesDir: files } : {}),
+    profile,
+  };
+}
+
+function checkReason(failed: CheckResult[]): string {
+  return failed.map((x) => `${x.name}: ${x.message}`).join("; ");
+}
+
+const oneLine = (s: string) => {
+  const line = s.replace(/\s+/g, " ").trim();
+  return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+};
+
+/** The key of a candidate's cached result: what it is, the funnel's rules and the config that shapes its tasks. */
+function candidateKey(c: Candidate, cfg: z.output<typeof CorpusBuildConfig>): string {
+  const shaping = { export: cfg.export, framing: cfg.framing, headroom: cfg.headroom, determinism: cfg.determinism };
+  return createHash("sha256")
+    .update(JSON.stringify({ c, v: FUNNEL_VERSION, shaping }))
+    .digest("hex")
+    .slice(0, 24);
+}
+
+function readResult(root: string, id: string, key: string): CandidateResult | null {
+  const file = join(root, "results", `${id}.json`);
+  if (!existsSync(file)) return null;
+  try {
+    const r = JSON.parse(readFileSync(file, "utf8")) as CandidateResult;
+    if (r.key !== key) return null;
+    // A cached acceptance stands only while its package is still there, unchanged.
+    for (const t of r.tasks) {
+      const dir = join(root, "tasks", t.id);
+      if (!existsSync(dir) || packageHash(dir) !== t.packageHash) return null;
+    }
+    return r;
+  } catch {
+    return null;
+  }
+}
+
+function writeResult(root: string, id: string, r: CandidateResult): void {
+  const file = join(root, "results", `${id}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(r));
+  renameSync(`${file}.tmp`, file);
+}
+
+function treeBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? treeBytes(p) : statSync(p).size;
+  }
+  return n;
+}
+
+async function pool<T>(items: readonly T[], jobs: number, fn: (x: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+}
