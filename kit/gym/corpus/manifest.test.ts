@@ -44,7 +44,10 @@ describe("manifestHash", () => {
 });
 
 type Kind = RListing["kind"];
-const r = (module: string, object: string, n: number, fingerprint: string, kind: Kind = "data.frame"): RListing => ({ module, object, title: object, licence: "GPL-2", version: "1", kind, n, fingerprint, error: "" });
+const r = (module: string, object: string, n: number, fingerprint: string, kind: Kind = "data.frame"): RListing => ({
+  ...{ module, object, title: object, licence: "GPL-2", version: "1" },
+  ...{ kind, n, fingerprint, error: "" },
+});
 const listing: SourceListing = {
   r: [
     r("MASS", "Boston", 506, "506|1"),
