@@ -9,12 +9,16 @@ SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 # 1. Debian packages: the sandbox's Python ML stack, Jupyter for notebooks, bubblewrap for
 #    isolation, Chromium for report rendering, Redis for the sandbox queue, docker.io for the
-#    Docker executor's tests, espeak-ng for the synthesised spoken-digits task.
+#    Docker executor's tests, espeak-ng for the synthesised spoken-digits task, R and the R data
+#    packages the gym corpus reads its data sets from (issue 27, data/corpus/README.md).
 APT_PACKAGES=(
   python3-sklearn python3-pandas python3-numpy python3-scipy python3-xgboost python3-torch
   python3-torchvision python3-statsmodels python3-pil python3-soundfile
   python3-venv jupyter-nbconvert jupyter-client python3-ipykernel jupyter-notebook
   bubblewrap chromium redis-server docker.io dataset-fashion-mnist espeak-ng
+  r-base-core r-cran-mass r-cran-aer r-cran-mlbench r-cran-modeldata r-cran-cardata
+  r-cran-palmerpenguins r-cran-hsaur3 r-cran-survival r-cran-rpart r-cran-dslabs r-cran-tm
+  r-cran-janeaustenr r-cran-boot r-cran-vcd r-cran-mlmrev r-cran-gss
 )
 missing=()
 [ "${OPENMLE_SKIP_APT:-0}" = "1" ] && APT_PACKAGES=()  # for images that bring their own stack
