@@ -36,7 +36,8 @@ const TASKS: CorpusTask[] = [
 
 describe("funnelTable: per stage", () => {
   const t = funnelTable(RECORDS, []);
-  it.each([
+  type Row = [string, string, number, number, number, number, number, number, number, number, { reason: string; count: number }[]];
+  const rows: Row[] = [
     // stage, unit, entered, passed, failed, skipped, kept, keptShare, keptCandidates, candidateShare, reasons
     ["export", "candidates", 4, 3, 1, 0, 3, 0.75, 3, 0.75, [{ reason: "r package not installed", count: 1 }]],
     ["frame", "candidates", 3, 2, 1, 0, 2, 2 / 3, 2, 0.5, [{ reason: "no target column", count: 1 }]],
@@ -44,7 +45,8 @@ describe("funnelTable: per stage", () => {
     ["quality", "tasks", 2, 1, 1, 0, 1, 0.5, 1, 0.25, [{ reason: "target is constant", count: 1 }]],
     ["headroom", "tasks", 1, 1, 0, 0, 1, 1, 1, 0.25, []],
     ["gate", "tasks", 1, 0, 0, 1, 1, 1, 1, 0.25, [{ reason: "no endpoint configured", count: 1 }]],
-  ] as const)("%s", (stage, unit, entered, passed, failed, skipped, kept, keptShare, keptCandidates, candidateShare, reasons) => {
+  ];
+  it.each(rows)("%s", (stage, unit, entered, passed, failed, skipped, kept, keptShare, keptCandidates, candidateShare, reasons) => {
     const row = t.stages.find((s) => s.stage === stage)!;
     expect(row).toMatchObject({ unit, entered, passed, failed, skipped, kept, keptCandidates, reasons });
     expect(row.keptShare).toBeCloseTo(keptShare, 12);
