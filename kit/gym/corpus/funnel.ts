@@ -96,7 +96,7 @@ export interface FunnelTable {
     /** null with no accepted task. */
     readonly packageBytes: Quantiles | null;
     readonly headroom: Quantiles | null;
-    /** Tasks per fifth of the normalised headroom: [0, 0.2), [0.2, 0.4), … [0.8, 1]; below 0 counts in the first, above 1 in the last. */
+    /** Tasks per fifth of the normalised headroom, [0, 0.2) … [0.8, 1]; below 0 in the first, above 1 the last. */
     readonly headroomBins: readonly number[];
   };
 }

@@ -15,8 +15,11 @@ export type { ColumnDoc, OwnerLayer, TableDoc } from "./table-doc.js";
 export { schemaMarkdown, SCHEMA_DOC_BEGIN, SCHEMA_DOC_END } from "./schema-markdown.js";
 
 const BY_NAME = new Map(
-  [STORE_TABLES, GYM_TABLES, GYM_CORPUS_TABLES, SANDBOX_TABLES, LLM_TABLES, EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES]
-    .flat()
+  [
+    [STORE_TABLES, GYM_TABLES, GYM_CORPUS_TABLES, SANDBOX_TABLES, LLM_TABLES],
+    [EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES],
+  ]
+    .flat(2)
     .map((t) => [t.table, t]),
 );
 
