@@ -2,9 +2,11 @@
 // here only. Rows go in and come out as the shared records of types.ts (camelCase), never as raw rows.
 import type { Workspace } from "../../store/index.js";
 import type { Modality, TaskType } from "../types.js";
+import type { SuiteName } from "./suites.js";
 import type { CorpusTask, FunnelStage, SourceKind, StageRecord } from "./types.js";
 
-export type Suite = "train" | "heldout";
+/** The corpus suite a task was assigned (assignSuites); the built-in tasks are the separate core suite. */
+export type Suite = SuiteName;
 /** An accepted task with the suite the rules gave it. */
 export type SuitedTask = CorpusTask & { readonly suite: Suite };
 
