@@ -6,6 +6,7 @@ import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { intFlag, SEED_RANGE } from "./numeric-flag.js";
 import { formatScore } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
+import { TASK_LIST_HELP, taskListFlag } from "./task-list-flag.js";
 
 /** Generations to train: each is a whole evolve → collect → SFT → RL round, so a thousand is past any plan. */
 const GENERATIONS = { min: 0, max: 1_000 } as const;
@@ -39,11 +40,11 @@ export function registerLoop(program: Command): void {
         "evaluated on held-out tasks at equal budget (resumable)",
     )
     .requiredOption("--workspace <dir>", "workspace folder")
+    .requiredOption("--train-tasks <idsOrDirs>", `tasks to train on: ${TASK_LIST_HELP}`)
     .requiredOption(
-      "--train-tasks <idsOrDirs>",
-      "comma-separated built-in task ids or task package folders to train on",
+      "--heldout-tasks <idsOrDirs>",
+      `tasks to evaluate on (disjoint from --train-tasks): ${TASK_LIST_HELP}`,
     )
-    .requiredOption("--heldout-tasks <idsOrDirs>", "comma-separated tasks to evaluate on (disjoint from --train-tasks)")
     .option("--generations <n>", "generations to train (default 1)")
     .option("--seeds <list>", "evolve seeds, e.g. 1,2,3 (default 1)")
     .option("--preset <name>", "smoke | laptop | paper (default smoke)")
@@ -64,8 +65,8 @@ export function registerLoop(program: Command): void {
         throw new UsageError(
           `bad loop settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
         );
-      const train = list(o.trainTasks);
-      const held = list(o.heldoutTasks);
+      const train = await taskListFlag(o.trainTasks);
+      const held = await taskListFlag(o.heldoutTasks);
       const overlap = train.filter((t) => held.includes(t));
       if (overlap.length)
         throw new UsageError(

@@ -14,6 +14,7 @@ import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { EVOLVE_MAX } from "../evo/index.js";
 import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
 import { output, UsageError } from "./run-cli.js";
+import { TASK_LIST_HELP, taskListFlag } from "./task-list-flag.js";
 import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption, SANDBOX_FLAG_MAX } from "./sandbox-flags.js";
 
 /** Updates (each stores a checkpoint) as many as evolve's steps; a group's programs and the slots as CPU slots. */
@@ -48,7 +49,7 @@ export function registerRl(program: Command): void {
   rl.command("train")
     .description("Train the grammar policy with rollout groups executed in the sandbox; every step stores a checkpoint")
     .requiredOption("--workspace <dir>", "workspace folder")
-    .requiredOption("--tasks <idsOrDirs>", "comma-separated built-in task ids or task package folders")
+    .requiredOption("--tasks <idsOrDirs>", `the tasks to train on: ${TASK_LIST_HELP}`)
     .option("--from <checkpoint>", "start params: default, a checkpoint name, or a params .json file", "default")
     .requiredOption("--to <name>", "name of the final checkpoint (step k is stored as <name>-step<k>)")
     .option("--steps <n>", "policy updates (default 4)")
@@ -77,10 +78,7 @@ export function registerRl(program: Command): void {
         throw new UsageError(
           `bad rl settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
         );
-      const ids = o.tasks
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
+      const ids = await taskListFlag(o.tasks);
       if (!ids.length) throw new UsageError("--tasks needs at least one task id or folder.");
       const tasks: TaskPackage[] = [];
       for (const id of ids) tasks.push(await resolveTask(id));

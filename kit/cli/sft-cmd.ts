@@ -21,6 +21,7 @@ import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
 import { printableLine } from "../util/index.js";
 import { formatScore } from "./format.js";
 import { output, printErr, UsageError } from "./run-cli.js";
+import { TASK_LIST_HELP, taskListFlag } from "./task-list-flag.js";
 import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption, SANDBOX_FLAG_MAX } from "./sandbox-flags.js";
 
 interface CollectFlags {
@@ -117,7 +118,7 @@ export function registerSft(program: Command): void {
     .description("Collect SFT examples from parallel drafts and/or stored evolution trees into a named dataset")
     .requiredOption("--workspace <dir>", "workspace folder")
     .requiredOption("--dataset <name>", "name of the dataset to write")
-    .option("--tasks <ids>", "parallel path: comma-separated task ids or folders")
+    .option("--tasks <ids>", `parallel path: ${TASK_LIST_HELP}`)
     .option("--runs <ids>", "evolutionary path: comma-separated run ids")
     .option(
       "--all-runs",
@@ -152,14 +153,7 @@ export function registerSft(program: Command): void {
         throw new UsageError(
           `bad sft settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
         );
-      const tasks = o.tasks
-        ? await Promise.all(
-            o.tasks
-              .split(",")
-              .filter(Boolean)
-              .map((t) => resolveTask(t.trim())),
-          )
-        : undefined;
+      const tasks = o.tasks ? await Promise.all((await taskListFlag(o.tasks)).map((t) => resolveTask(t))) : undefined;
       // A failed collect stores no dataset (it is written at the end), so the same command starts it again.
       await withCommandWorkspace(o.workspace, async (ws) => {
         const teachers: Teachers | undefined = tasks

@@ -6,7 +6,6 @@ import {
   buildTask,
   checkTask,
   importMlebench,
-  listBuiltinTasks,
   recordTaskReview,
   resolveTask,
   scoreSubmission,
@@ -19,6 +18,7 @@ import {
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
 import { printableLine } from "../util/index.js";
+import { registerTaskFunnel, registerTaskList } from "./corpus-cmd.js";
 import { fileFlag, readFileFlag } from "./path-flag.js";
 import { formatScore } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
@@ -59,7 +59,7 @@ function checkLine(report: QualityReport, semantic?: SemanticReview): string {
 export function registerTask(program: Command): void {
   const task = program
     .command("task")
-    .description("Build, check, list, describe and import task packages (OpenMLE-Gym)");
+    .description("Build, check, list, describe and import task packages; the corpus funnel (OpenMLE-Gym)");
 
   task
     .command("build [spec]")
@@ -128,21 +128,8 @@ export function registerTask(program: Command): void {
       },
     );
 
-  task
-    .command("list")
-    .description("The built-in task suite")
-    .option("--json", "machine-readable output: [{id, name, modality, taskType, metric, source, licence}]")
-    .action((o: { json?: boolean }) => {
-      const rows = listBuiltinTasks();
-      output(!!o.json, rows, () =>
-        rows
-          .map(
-            (r) =>
-              `${r.id.padEnd(18)} ${r.modality.padEnd(12)} ${r.taskType.padEnd(15)} ${r.metric.padEnd(12)} ${r.name}`,
-          )
-          .join("\n"),
-      );
-    });
+  registerTaskList(task);
+  registerTaskFunnel(task);
 
   task
     .command("describe <dirOrId>")

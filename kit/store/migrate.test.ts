@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import { migrate } from "./migrate.js";
-import { MIGRATIONS, type Migration } from "./schema.js";
+import { MIGRATIONS, SCHEMA_VERSION, type Migration } from "./schema.js";
 import { NewerSchemaError, WorkspaceError } from "./errors.js";
 
 async function connect() {
@@ -73,7 +73,7 @@ describe("migration 7: cards.champion_at_write, runs.champion_*", () => {
     await conn.run(`INSERT INTO cards (run_id, node_id, rank, is_champion, delta_vs_parent) VALUES
       ('r1', 'n0000', 1, true, NULL), ('r1', 'n0001', 1, true, 0.5), ('r1', 'n0002', 2, false, -0.1)`);
 
-    expect(await migrate(conn, dir, false)).toBe(7);
+    expect(await migrate(conn, dir, false)).toBe(SCHEMA_VERSION);
     const cards = (await conn.runAndReadAll("SELECT node_id, rank, champion_at_write, delta_vs_parent FROM cards ORDER BY node_id")).getRowObjectsJS();
     expect(cards).toEqual([
       { node_id: "n0000", rank: 1, champion_at_write: true, delta_vs_parent: null },

@@ -4,6 +4,7 @@ import { ERL_RL_TABLES } from "./erl-rl-tables.js";
 import { ERL_TABLES } from "./erl-tables.js";
 import { EVO_CARD_TABLES } from "./evo-cards.js";
 import { EVO_RUN_TABLES } from "./evo-runs.js";
+import { GYM_CORPUS_TABLES } from "./gym-corpus-tables.js";
 import { GYM_TABLES } from "./gym-tables.js";
 import { LLM_TABLES } from "./llm-tables.js";
 import { SANDBOX_TABLES } from "./sandbox-tables.js";
@@ -14,8 +15,11 @@ export type { ColumnDoc, OwnerLayer, TableDoc } from "./table-doc.js";
 export { schemaMarkdown, SCHEMA_DOC_BEGIN, SCHEMA_DOC_END } from "./schema-markdown.js";
 
 const BY_NAME = new Map(
-  [STORE_TABLES, GYM_TABLES, SANDBOX_TABLES, LLM_TABLES, EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES]
-    .flat()
+  [
+    [STORE_TABLES, GYM_TABLES, GYM_CORPUS_TABLES, SANDBOX_TABLES, LLM_TABLES],
+    [EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES],
+  ]
+    .flat(2)
     .map((t) => [t.table, t]),
 );
 
