@@ -202,6 +202,13 @@ describe("frameCandidate: one case per rule", () => {
     expect(f!.spec).toMatchObject({ target: "Reaction", idColumn: "row_id", split: { kind: "group", groupColumn: "id" } });
   });
 
+  it("a feature named x is kept; a row-name X (unique) is dropped", () => {
+    const kept = framingsOf(cand("r-x1"), table(200, [num("x", 50), num("y", 180)]));
+    expect(kept.map((f) => [f.spec.target, f.spec.drop])).toEqual([["y", []]]);
+    const rows = framingsOf(cand("r-x2"), table(200, [int("X", 200, { monotone: true }), num("y", 180)]));
+    expect(rows.map((f) => [f.spec.target, f.spec.drop])).toEqual([["y", ["X"]]]);
+  });
+
   it("a table above maxRows gets the deterministic subsample; a skipped target lacks rows", () => {
     const [big] = framingsOf(cand("r-big"), table(10_000, [num("price", 5000), num("carat", 300)]));
     expect(big!.spec.maxRows).toBe(4000);

@@ -11,7 +11,8 @@ import type { Candidate, ColumnProfile, Framing, TableProfile } from "./types.js
  *
  * 1. Rows: a table with fewer than `minRows` rows is rejected (the quality checks need >= 100 train and
  *    >= 20 test rows after the split); a target with fewer than `minRows` non-missing values is skipped.
- * 2. Roles: id-like columns (`rowname`/`rownames`/`X`, or integer/categorical columns unique per row),
+ * 2. Roles: id-like columns (a row-name column such as `rowname`/`X` that is unique or monotone, or an
+ *    integer/categorical column unique per row),
  *    time-like columns (a datetime column, a monotone column, a year/date/time name) and a group column
  *    (rule 5) are never targets.
  * 3. Targets: `hints.targets` when given (each gives one task). Else at most one classification target
@@ -233,8 +234,9 @@ function isText(col: ColumnProfile, k: FramingConfig): boolean {
 
 /** Unique per row and not a measurement (floats unique per row are measurements), or a row-name column. */
 function isIdLike(col: ColumnProfile, nRows: number): boolean {
-  if (ID_NAMES.has(col.name.toLowerCase())) return true;
   const unique = col.nUnique >= nRows - col.nMissing && nRows > 1;
+  // A row-name column (R's write.csv "X", "rownames"): by name, when it also looks like one.
+  if (ID_NAMES.has(col.name.toLowerCase()) && (unique || col.monotone)) return true;
   return unique && (col.type === "integer" || col.type === "categorical");
 }
 
