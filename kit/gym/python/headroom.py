@@ -134,14 +134,16 @@ def pixels(public, paths):
     return out
 
 
-def models(classification):
+def models(classification, n_classes=2):
     from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     if classification:
         return {
-            "hgb": lambda: HistGradientBoostingClassifier(max_iter=100, random_state=0),
+            # Multi-class boosting fits one tree per class per round: fewer rounds keep it to seconds.
+            "hgb": lambda: HistGradientBoostingClassifier(max_iter=100 if n_classes <= 2 else max(30, 200 // n_classes),
+                                                          random_state=0),
             "linear": lambda: make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)),
         }
     return {
@@ -265,7 +267,7 @@ def main(public, utils, o):
         raise ValueError("the fit rows hold one class only")
     for view, xf, xv in feature_sets(train, fit_m, public, o, cfg):
         sparse = view == "tfidf"
-        for name, make in models(classification).items():
+        for name, make in models(classification, len(classes)).items():
             # Boosting on TF-IDF or 256 pixels x many classes is far past the few-seconds budget.
             if name == "hgb" and view in ("tfidf", "pixels"):
                 continue
