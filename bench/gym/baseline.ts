@@ -17,10 +17,10 @@ const { values: a } = parseArgs({
     jobs: { type: "string", default: "2" }, out: { type: "string", default: "bench/gym" },
   },
 });
-const index = readCorpusIndex();
+const index = await readCorpusIndex();
 const tasks = suiteTasks(index, a.suite as "all");
 interface Row { task: string; suite: string; modality: string; metric: string; nodes: number; valid: number;
-  best: number | null; headroom: number; wall_s: number }
+  best: number | null; headroom: number | null; wall_s: number }
 const rows: Row[] = [];
 let next = 0;
 const worker = async () => {
@@ -37,11 +37,11 @@ const worker = async () => {
       const scores = valid.map((n) => n.validScore!);
       const best = scores.length ? (task.meta.higherIsBetter ? Math.max(...scores) : Math.min(...scores)) : null;
       rows.push({ task: t.id, suite: t.suite, modality: t.modality, metric: t.metric, nodes: r.nodes.length,
-        valid: valid.length, best, headroom: t.headroom.normalised, wall_s: (Date.now() - t0) / 1000 });
+        valid: valid.length, best, headroom: t.headroom, wall_s: (Date.now() - t0) / 1000 });
       process.stderr.write(`${rows.length}/${tasks.length} ${t.id}: ${valid.length}/${r.nodes.length} valid, best ${best?.toPrecision(4) ?? "—"}\n`);
     } catch (e) {
       rows.push({ task: t.id, suite: t.suite, modality: t.modality, metric: t.metric, nodes: 0, valid: 0, best: null,
-        headroom: t.headroom.normalised, wall_s: (Date.now() - t0) / 1000 });
+        headroom: t.headroom, wall_s: (Date.now() - t0) / 1000 });
       process.stderr.write(`${t.id}: failed: ${(e as Error).message.split("\n")[0]}\n`);
     } finally {
       ws.close();

@@ -51,7 +51,7 @@ const result = {
   funnel: table,
 };
 writeFileSync(join(a.out!, "corpus.json"), `${JSON.stringify(result, null, 1)}\n`);
-console.log(funnelText(table));
+console.log(funnelText(table, s.buildId));
 console.log(`\n${s.candidates} candidates (${s.cached} cached), ${s.index.tasks.length} accepted from ${result.studies} studies, ` +
   `wall ${s.wallS.toFixed(0)} s, peak memory ${(peak - base).toFixed(0)} MiB above the idle level`);
 console.log("stage seconds (summed over jobs):", Object.entries(result.stage_seconds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", "));

@@ -86,7 +86,7 @@ export function registerCorpusBuild(task: Command): void {
           { build_id: s.buildId, wall_s: s.wallS, cached_candidates: s.cached, funnel: table },
           () =>
             [
-              funnelText(table),
+              funnelText(table, s.buildId),
               "",
               `build ${s.buildId}: ${s.candidates} candidates (${s.cached} from the cache) in ` +
                 `${s.wallS.toFixed(0)} s; packages under ${where.tasks}` +

@@ -18,6 +18,7 @@ import {
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
 import { printableLine } from "../util/index.js";
+import { registerCorpusBuild } from "./corpus-build-cmd.js";
 import { registerTaskFunnel, registerTaskList } from "./corpus-cmd.js";
 import { fileFlag, readFileFlag } from "./path-flag.js";
 import { formatScore } from "./format.js";
@@ -129,6 +130,7 @@ export function registerTask(program: Command): void {
     );
 
   registerTaskList(task);
+  registerCorpusBuild(task);
   registerTaskFunnel(task);
 
   task

@@ -37,3 +37,5 @@ export {
 export { recordTaskReview } from "./record-review.js";
 export { taskDirections, storedTaskDir, type TaskRow, type TaskReviewRow } from "./task-store.js";
 export { importMlebench, liteLeaderboardPath, liteCompetitions, leaderboardHigherIsBetter } from "./mlebench-import.js";
+// The task corpus (issue 27): its own public API in corpus/index.ts.
+export * from "./corpus/index.js";

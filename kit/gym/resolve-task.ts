@@ -26,7 +26,7 @@ export async function resolveTask(idOrDir: string, opts: { cacheDir?: string } =
   if (looksLikePath || (existsSync(asPath) && statSync(asPath).isDirectory())) return loadTask(asPath);
   if (!(BUILTIN_IDS as readonly string[]).includes(idOrDir)) {
     const corpus = corpusPaths();
-    if (existsSync(corpus.index) && readCorpusIndex().tasks.some((t) => t.id === idOrDir))
+    if (existsSync(corpus.index) && (await readCorpusIndex()).tasks.some((t) => t.id === idOrDir))
       return loadTask(join(corpus.tasks, idOrDir));
     getBuiltin(idOrDir); // unknown ids throw listing the valid ones
   }

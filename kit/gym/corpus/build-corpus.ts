@@ -152,7 +152,7 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
   const tasks: CorpusTask[] = cands.flatMap((c) =>
     results.get(c.id)!.tasks.map((t) => ({ ...t, study: studies.get(c.id) ?? byId.get(c.id)!.study ?? c.id })),
   );
-  const suites = assignSuites(tasks, SuiteConfig.parse(cfg.suites), BUILTIN_IDS);
+  const suites = assignSuites(tasks, cfg.suites, BUILTIN_IDS).suites;
   const records: StageRecord[] = cands.flatMap((c) => results.get(c.id)!.records.map((r) => ({ ...r, buildId })));
 
   // Step 4: the workspace and the index.
@@ -182,7 +182,7 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
 export async function ensureCorpus(opts: CorpusBuildOptions = {}): Promise<CorpusIndex> {
   const want = manifestHash(opts.manifest ?? loadManifest());
   if (existsSync(corpusPaths(opts.dir).index)) {
-    const idx = readCorpusIndex(opts.dir);
+    const idx = await readCorpusIndex(opts.dir);
     if (idx.manifestHash === want) return idx;
   }
   return (await buildCorpus(opts)).index;
@@ -260,7 +260,7 @@ async function runTaskStages(
   }
   const buildMs = now() - t;
   t = now();
-  let checks: CheckResult[];
+  let checks: readonly CheckResult[];
   try {
     checks = (await checkTask(pkg, { determinism: cfg.determinism })).checks;
   } catch (e) {
@@ -268,7 +268,7 @@ async function runTaskStages(
   }
   const checkMs = now() - t;
   const metricNames = new Set<string>(METRIC_CHECKS);
-  const failed = (xs: CheckResult[]) => xs.filter((x) => x.status === "fail");
+  const failed = (xs: readonly CheckResult[]) => xs.filter((x) => x.status === "fail");
   const metricFail = failed(checks.filter((x) => metricNames.has(x.name)));
   if (metricFail.length) return reject("build", checkReason(metricFail), buildMs);
   rec("build", "pass", `${pkg.meta.nTrain} train / ${pkg.meta.nTest} test rows; metric verified`, buildMs);
@@ -313,7 +313,7 @@ async function exportTo(c: Candidate, dir: string, cfg: z.output<typeof CorpusBu
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   try {
-    await exportCandidate(c, tmp, { config: cfg.export });
+    await exportCandidate(c, tmp, cfg.export);
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } finally {
@@ -328,7 +328,7 @@ async function exportTo(c: Candidate, dir: string, cfg: z.output<typeof CorpusBu
   };
 }
 
-function checkReason(failed: CheckResult[]): string {
+function checkReason(failed: readonly CheckResult[]): string {
   return failed.map((x) => `${x.name}: ${x.message}`).join("; ");
 }
 
