@@ -50,7 +50,7 @@ export function registerCorpusBuild(task: Command): void {
     .option("--only <ids>", "comma-separated candidate ids (a sample; the corpus index is left as it is)")
     .option("--jobs <n>", "candidates processed at once", "2")
     .option("--rebuild", "redo every stage, ignoring cached results")
-    .option("--no-determinism", "skip the two re-runs of prepare.py per task (faster; the check is then skipped)")
+    .option("--determinism", "also re-run prepare.py twice per task (the prepare_deterministic check; slower)")
     .option("--gate", "run the semantic gate through an OpenAI-compatible endpoint (else it is recorded as skipped)")
     .option("--base-url <url>", "chat-completions base URL for --gate", "http://127.0.0.1:8000/v1")
     .option("--model <id>", "model id for --gate", "Qwen/Qwen3-8B")
@@ -61,7 +61,7 @@ export function registerCorpusBuild(task: Command): void {
         only?: string;
         jobs: string;
         rebuild?: boolean;
-        determinism: boolean;
+        determinism?: boolean;
         gate?: boolean;
         baseUrl: string;
         model: string;
@@ -75,7 +75,7 @@ export function registerCorpusBuild(task: Command): void {
         const mode = o.json ? "off" : process.stderr.isTTY ? "bar" : "lines";
         const s = await buildCorpus({
           ...(o.dir ? { dir: o.dir } : {}),
-          config: { jobs, determinism: o.determinism, rebuild: !!o.rebuild, ...(only ? { only } : {}) },
+          config: { jobs, determinism: !!o.determinism, rebuild: !!o.rebuild, ...(only ? { only } : {}) },
           ...(o.gate ? { model: createOpenAIModel({ baseURL: o.baseUrl, model: o.model }) } : {}),
           onEvent: corpusProgress(mode),
         });
