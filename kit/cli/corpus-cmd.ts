@@ -2,13 +2,20 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { listBuiltinTasks } from "../gym/index.js";
-import { isSuiteName, readCorpusIndex, suiteTasks, SUITES, type SuiteEntry } from "../gym/corpus/corpus-index.js";
-import { listCorpusBuilds, loadFunnel } from "../gym/corpus/corpus-store.js";
-import { funnelTable } from "../gym/corpus/funnel.js";
-import { funnelText } from "../gym/corpus/funnel-text.js";
-import { PAPER_FUNNEL } from "../gym/corpus/paper-funnel.js";
-import { corpusPaths } from "../gym/corpus/paths.js";
+import {
+  corpusPaths,
+  funnelTable,
+  funnelText,
+  isSuiteName,
+  listBuiltinTasks,
+  listCorpusBuilds,
+  loadFunnel,
+  PAPER_FUNNEL,
+  readCorpusIndex,
+  suiteTasks,
+  SUITES,
+  type SuiteEntry,
+} from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
 import { formatScore, formatTable } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
