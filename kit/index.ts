@@ -3,8 +3,8 @@
 
 // High-level calls, bottom layer to top.
 export {
-  buildTask, resolveTask, loadTask, scoreSubmission, listBuiltinTasks, type TaskPackage, type TaskMeta,
-  type ScoreResult,
+  buildTask, resolveTask, loadTask, scoreSubmission, listBuiltinTasks, buildCorpus, ensureCorpus, expandTaskList,
+  type TaskPackage, type TaskMeta, type ScoreResult,
 } from "./gym/index.js";
 export {
   runSandbox, SandboxPool, SandboxQueueClient, startSandboxWorker, LocalExecutor, DockerExecutor, FEEDBACK_MODES,
