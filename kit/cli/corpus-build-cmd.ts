@@ -81,17 +81,14 @@ export function registerCorpusBuild(task: Command): void {
         });
         const table = funnelTable(s.records, s.index.tasks);
         const where = corpusPaths(o.dir);
-        output(
-          !!o.json,
-          { build_id: s.buildId, wall_s: s.wallS, cached_candidates: s.cached, funnel: table },
-          () =>
-            [
-              funnelText(table, s.buildId),
-              "",
-              `build ${s.buildId}: ${s.candidates} candidates (${s.cached} from the cache) in ` +
-                `${s.wallS.toFixed(0)} s; packages under ${where.tasks}` +
-                (only ? "; a sample: the corpus index was not changed" : `; index ${where.index}`),
-            ].join("\n"),
+        output(!!o.json, { build_id: s.buildId, wall_s: s.wallS, cached_candidates: s.cached, funnel: table }, () =>
+          [
+            funnelText(table, s.buildId),
+            "",
+            `build ${s.buildId}: ${s.candidates} candidates (${s.cached} from the cache) in ` +
+              `${s.wallS.toFixed(0)} s; packages under ${where.tasks}` +
+              (only ? "; a sample: the corpus index was not changed" : `; index ${where.index}`),
+          ].join("\n"),
         );
       },
     );

@@ -16,9 +16,10 @@ export function taskCacheDir(cacheDir?: string): string {
 }
 
 /**
- * A task from a folder path, a built-in id or a corpus task id (openmle task list --suite all). A folder is loaded as it is; a built-in id is built
- * once into the cache (`<cache>/<id>`) and loaded. Concurrent resolves of the same id are safe:
- * each builds in its own temporary folder and the first to finish is kept.
+ * A task from a folder path, a built-in id or a corpus task id (openmle task list --suite all). A folder is
+ * loaded as it is; a corpus task from the corpus's tasks/ folder; a built-in id is built once into the cache
+ * (`<cache>/<id>`) and loaded. Concurrent resolves of the same id are safe: each builds in its own temporary
+ * folder and the first to finish is kept.
  */
 export async function resolveTask(idOrDir: string, opts: { cacheDir?: string } = {}): Promise<TaskPackage> {
   const asPath = resolve(idOrDir);
