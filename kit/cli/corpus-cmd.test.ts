@@ -1,9 +1,9 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BUILTIN_IDS } from "../gym/index.js";
-import { CorpusMissingError, writeCorpusIndex } from "../gym/corpus/corpus-index.js";
+import { BUILTIN_IDS, loadManifest } from "../gym/index.js";
+import { writeCorpusIndex } from "../gym/corpus/corpus-index.js";
 import { recordCorpusTasks, recordStages } from "../gym/corpus/corpus-store.js";
 import { stage, suited } from "../gym/test-helpers/corpus-fixtures.js";
 import { openWorkspace } from "../store/index.js";
@@ -119,16 +119,24 @@ describe("task-list flags take suite:NAME", () => {
   it("expands through the index of OPENMLE_CACHE", async () => {
     expect(await taskListFlag("penguins,suite:heldout")).toEqual(["penguins", "npm-sotu-party", "sm-sunspots"]);
   });
-  it("without an index a corpus suite says to build the corpus", async () => {
-    process.env.OPENMLE_CACHE = mkdtempSync(join(tmpdir(), "openmle-corpus-none-"));
+  it("without an index a corpus suite builds the corpus first (here a one-candidate manifest)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "openmle-corpus-none-"));
+    process.env.OPENMLE_CACHE = dir;
+    const iris = loadManifest().find((c) => c.id === "sklearn-iris")!;
+    writeFileSync(join(dir, "manifest.json"), JSON.stringify([iris]));
+    process.env.OPENMLE_CORPUS_MANIFEST = join(dir, "manifest.json");
     try {
-      await expect(taskListFlag("suite:train")).rejects.toThrow(CorpusMissingError);
       await expect(cli("task", "list", "--suite", "train")).rejects.toThrow(/openmle task build-corpus/);
       expect(await taskListFlag("suite:core")).toEqual(BUILTIN_IDS);
+      const ids = await taskListFlag("suite:all");
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((id) => id.startsWith("sklearn-iris-"))).toBe(true);
+      expect(existsSync(join(dir, "corpus", "index.json"))).toBe(true);
     } finally {
       process.env.OPENMLE_CACHE = CACHE;
+      delete process.env.OPENMLE_CORPUS_MANIFEST;
     }
-  });
+  }, 300_000);
   it("loop --train-tasks suite:train --heldout-tasks suite:train is refused as overlapping", async () => {
     await expect(
       cli("loop", "--workspace", join(CACHE, "loop-ws"), "--train-tasks", "suite:train", "--heldout-tasks", "r-boston-medv"),

@@ -177,15 +177,12 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
 }
 
 /**
- * The corpus index, building the corpus first when it is missing or was built from another manifest (the loop and
- * the benchmarks call this before expanding `suite:NAME`).
+ * The corpus index, building the corpus first when it has never been built (the loop and the benchmarks call this
+ * before expanding `suite:NAME`). An existing index is used as it is, even when the manifest changed since:
+ * `openmle task build-corpus` brings it up to date (unchanged candidates from the cache).
  */
 export async function ensureCorpus(opts: CorpusBuildOptions = {}): Promise<CorpusIndex> {
-  const want = manifestHash(opts.manifest ?? loadManifest());
-  if (existsSync(corpusPaths(opts.dir).index)) {
-    const idx = await readCorpusIndex(opts.dir);
-    if (idx.manifestHash === want) return idx;
-  }
+  if (existsSync(corpusPaths(opts.dir).index)) return readCorpusIndex(opts.dir);
   return (await buildCorpus(opts)).index;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { GymError } from "../errors.js";
 import { projectRoot } from "../python.js";
@@ -48,8 +48,9 @@ export const CandidateSchema = z
 
 export const ManifestSchema = z.array(CandidateSchema);
 
-/** data/corpus/candidates.json of the project. */
+/** $OPENMLE_CORPUS_MANIFEST (a researcher's own candidate list), else data/corpus/candidates.json of the project. */
 export function defaultManifestPath(): string {
+  if (process.env.OPENMLE_CORPUS_MANIFEST) return resolve(process.env.OPENMLE_CORPUS_MANIFEST);
   return join(projectRoot(), "data", "corpus", "candidates.json");
 }
 
