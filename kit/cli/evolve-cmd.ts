@@ -19,7 +19,7 @@ import { openWorkspace } from "../store/index.js";
 import { journalWriter, writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
 import { formatScore } from "./format.js";
-import { snakeKeys } from "./json-case.js";
+import { snakeKeys } from "../util/index.js";
 import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from "./llm-flags.js";
 import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { printableLine } from "../util/index.js";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { WorkspaceError } from "../store/index.js";
 import { inCliWords } from "./cli-words.js";
-import { snakeKeys } from "./json-case.js";
+import { snakeKeys } from "../util/index.js";
 import { KitError, printable } from "../util/index.js";
 import { trustPackages } from "../gym/index.js";
 

@@ -86,7 +86,7 @@ describe("openmle runs / node", () => {
     expect(node.err.split("\n").filter(Boolean)).toHaveLength(1);
   });
   it("is snake_case everywhere: keys converted deep, values untouched", async () => {
-    const { snakeKeys } = await import("./json-case.js");
+    const { snakeKeys } = await import("../util/index.js");
     expect(snakeKeys({ runId: "r1", byOperator: { draft: 2 }, champion: { validScore: 0.5, testScore: null }, rows: [{ nodeId: "nA" }], when: new Date(0) }))
       .toEqual({ run_id: "r1", by_operator: { draft: 2 }, champion: { valid_score: 0.5, test_score: null }, rows: [{ node_id: "nA" }], when: new Date(0) });
     const r = cli("runs", "list", "--workspace", dir, "--json");

@@ -7,3 +7,4 @@ export { KitError } from "./kit-error.js";
 export { processTree, signalAll } from "./kill-tree.js";
 export { MAX_TIMER_MS, MAX_TIMER_S, timerLimitMessage } from "./timer-limit.js";
 export { printable, printableLine } from "./terminal-safe.js";
+export { snakeKey, snakeKeys, camelKey, camelKeys } from "./key-case.js";

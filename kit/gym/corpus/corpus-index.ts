@@ -7,6 +7,7 @@ import { z } from "zod";
 import { listBuiltinTasks } from "../builtin/build-builtin.js";
 import { BUILTIN_IDS } from "../builtin/registry.js";
 import { GymError } from "../errors.js";
+import { camelKeys, snakeKeys } from "../../util/index.js";
 import type { Modality, TaskType } from "../types.js";
 import type { SuitedTask } from "./corpus-store.js";
 import { corpusPaths } from "./paths.js";
@@ -73,61 +74,11 @@ export interface CorpusIndex {
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function toFile(index: CorpusIndex): z.infer<typeof CorpusIndexFile> {
-  return {
-    build_id: index.buildId,
-    built_at: index.builtAt,
-    manifest_hash: index.manifestHash,
-    tasks: [...index.tasks].sort(byId).map((t) => ({
-      id: t.id,
-      candidate: t.candidate,
-      study: t.study,
-      source: t.source,
-      package: t.package,
-      modality: t.modality,
-      task_type: t.taskType,
-      metric: t.metric,
-      n_rows: t.nRows,
-      package_bytes: t.packageBytes,
-      package_hash: t.packageHash,
-      headroom: {
-        constant: t.headroom.constant,
-        reference: t.headroom.reference,
-        reference_model: t.headroom.referenceModel,
-        normalised: t.headroom.normalised,
-      },
-      synthesised: t.synthesised,
-      suite: t.suite,
-    })),
-  };
+  return snakeKeys({ ...index, tasks: [...index.tasks].sort(byId) }) as z.infer<typeof CorpusIndexFile>;
 }
 
 function fromFile(f: z.infer<typeof CorpusIndexFile>): CorpusIndex {
-  return {
-    buildId: f.build_id,
-    builtAt: f.built_at,
-    manifestHash: f.manifest_hash,
-    tasks: f.tasks.map((t) => ({
-      id: t.id,
-      candidate: t.candidate,
-      study: t.study,
-      source: t.source,
-      package: t.package,
-      modality: t.modality,
-      taskType: t.task_type,
-      metric: t.metric,
-      nRows: t.n_rows,
-      packageBytes: t.package_bytes,
-      packageHash: t.package_hash,
-      headroom: {
-        constant: t.headroom.constant,
-        reference: t.headroom.reference,
-        referenceModel: t.headroom.reference_model,
-        normalised: t.headroom.normalised,
-      },
-      synthesised: t.synthesised,
-      suite: t.suite,
-    })),
-  };
+  return camelKeys(f) as CorpusIndex;
 }
 
 /** Write the index (tasks by id, 2-space JSON) through a temporary file, so a reader never sees half of it. */
