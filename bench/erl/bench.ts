@@ -14,12 +14,13 @@ import { createGrammarPolicy, defaultGrammarParams, type GrammarParams } from ".
 import { runSandbox } from "../../kit/sandbox/index.js";
 import { openWorkspace, type Workspace } from "../../kit/store/index.js";
 import { createRng } from "../../kit/util/index.js";
+import { benchTasks } from "../task-list.js";
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1]! : dflt;
 };
-const taskIds = arg("tasks", "penguins,cars,wine,diabetes").split(",");
+const taskIds = await benchTasks(arg("tasks", "penguins,cars,wine,diabetes"));
 const steps = Number(arg("steps", "4"));
 const attempts = Number(arg("attempts", "8"));
 const drafts = Number(arg("drafts", "16"));

@@ -8,11 +8,12 @@
 import { loop, loadHeldout, refreshBaselines, type HeldoutRow } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { configHash, openWorkspace } from "../../kit/store/index.js";
+import { benchTasks } from "../task-list.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const list = (s: string) => s.split(",").map((x) => x.trim()).filter(Boolean);
-const train = list(arg("train", "penguins,cars,breast-cancer,diabetes,seattle-weather,sentiment"));
-const held = list(arg("heldout", "wine,co2-concentration,spam-assassin,digits"));
+const train = await benchTasks(arg("train", "penguins,cars,breast-cancer,diabetes,seattle-weather,sentiment"));
+const held = await benchTasks(arg("heldout", "wine,co2-concentration,spam-assassin,digits"));
 const config = { preset: arg("preset", "laptop") as "smoke" | "laptop" | "paper", generations: Number(arg("generations", "2")), seeds: list(arg("seeds", "1,2,3")).map(Number) };
 const wsDir = arg("workspace", "workspaces/bench-loop");
 

@@ -11,9 +11,10 @@ import { createGrammarPolicy, defaultGrammarParams, type GrammarParams } from ".
 import { SandboxPool } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
 import { createRng } from "../../kit/util/rng.js";
+import { benchTasks } from "../task-list.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
-const taskIds = arg("tasks", "penguins,wine,breast-cancer").split(",");
+const taskIds = await benchTasks(arg("tasks", "penguins,wine,breast-cancer"));
 const steps = Number(arg("steps", "6"));
 const group = Number(arg("group", "4"));
 const workers = Number(arg("workers", "2"));

@@ -18,6 +18,7 @@ import { resolveTask } from "../../kit/gym/index.js";
 import { createGrammarPolicy } from "../../kit/policy/index.js";
 import { runSandbox } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { benchTasks } from "../task-list.js";
 
 const { values: a } = parseArgs({ options: {
   tasks: { type: "string", default: "penguins,seattle-weather,digits,sentiment" }, seeds: { type: "string", default: "1,2,3" },
@@ -31,7 +32,7 @@ const blFile = join(a.out!, "baselines.json");
 const baselines: Record<string, { trivial: number | null; reference: number | null }> = existsSync(blFile) ? JSON.parse(readFileSync(blFile, "utf8")) : {};
 const harnesses = a.harnesses!.split(",") as (typeof HARNESSES)[number][];
 if (!a["table-only"]) {
-  for (const taskId of a.tasks!.split(",")) {
+  for (const taskId of await benchTasks(a.tasks!)) {
     const task = await resolveTask(taskId);
     if (!baselines[taskId]) {
       const b = await runBaselines(task).catch(() => ({ trivial: null, reference: null }));

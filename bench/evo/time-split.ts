@@ -12,6 +12,7 @@ import { createGrammarPolicy } from "../../kit/policy/index.js";
 import { timeSplit } from "../../kit/report/index.js";
 import { runSandbox } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { benchTasks } from "../task-list.js";
 
 const { values: a } = parseArgs({ options: {
   tasks: { type: "string", default: "penguins,seattle-weather,digits,sentiment" }, steps: { type: "string", default: "4" }, seed: { type: "string", default: "1" },
@@ -21,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), "openmle-bench-split-"));
 const ws = await openWorkspace(join(dir, "ws"));
 try {
   console.log(`load average before ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
-  for (const taskId of a.tasks!.split(",")) {
+  for (const taskId of await benchTasks(a.tasks!)) {
     const task = await resolveTask(taskId);
     await evolve({ task, policy: createGrammarPolicy(), workspace: ws, runId: taskId, evaluate: (job) => runSandbox({ ...job, workspace: ws }),
       config: { seed: Number(a.seed), steps: Number(a.steps), perRunTimeoutS: 300 } });

@@ -12,6 +12,7 @@ import { evolve } from "../../kit/evo/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { runSandbox } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { benchTasks } from "../task-list.js";
 
 const { values: a } = parseArgs({ options: {
   tasks: { type: "string", default: "penguins,cars,seattle-weather,co2-concentration,breast-cancer,wine,diabetes,digits" },
@@ -22,7 +23,7 @@ interface Row { task: string; metric: string; higherIsBetter: boolean; drafts: n
   mean: number; std: number; range: number; relRange: number; secPerDraft: number; scores: number[] }
 const rows: Row[] = [];
 const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(1) : Math.abs(x) >= 1 ? x.toFixed(3) : x.toFixed(4));
-for (const taskId of a.tasks!.split(",")) {
+for (const taskId of await benchTasks(a.tasks!)) {
   const task = await resolveTask(taskId);
   const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "draft-spread-")), "ws"));
   const scores: number[] = [];
