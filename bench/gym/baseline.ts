@@ -1,7 +1,8 @@
 // A per-task baseline for the learning issues (issue 27): a 4-step grammar-policy OpenMLE-Evo run on every accepted
 // corpus task, with its valid rate, best validation score, and the task's reference-model headroom.
-// Usage: npx tsx bench/gym/baseline.ts [--suite all|train|heldout] [--steps 4] [--jobs 2] [--out bench/gym]
-// Each task runs in its own temporary workspace; `jobs` tasks run at once.
+// Usage: npx tsx bench/gym/baseline.ts [--suite all|train|heldout] [--steps 4] [--jobs 2] [--budget-s S] [--out bench/gym]
+// Each task runs in its own temporary workspace; `jobs` tasks run at once. With --budget-s no task starts after that
+// many seconds (the results say how many of the suite's tasks ran); baseline.json is rewritten after every task.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ const { values: a } = parseArgs({
   options: {
     suite: { type: "string", default: "all" }, steps: { type: "string", default: "4" },
     jobs: { type: "string", default: "2" }, out: { type: "string", default: "bench/gym" },
+    "budget-s": { type: "string", default: "0" },
   },
 });
 const index = await readCorpusIndex();
@@ -23,8 +25,13 @@ interface Row { task: string; suite: string; modality: string; metric: string; n
   best: number | null; headroom: number | null; wall_s: number }
 const rows: Row[] = [];
 let next = 0;
+const t0 = Date.now();
+const budgetMs = Number(a["budget-s"]) * 1000;
+const save = () =>
+  writeFileSync(join(a.out!, "baseline.json"), `${JSON.stringify({ suite: a.suite, suite_tasks: tasks.length,
+    steps: Number(a.steps), wall_s: (Date.now() - t0) / 1000, rows }, null, 1)}\n`);
 const worker = async () => {
-  while (next < tasks.length) {
+  while (next < tasks.length && (!budgetMs || Date.now() - t0 < budgetMs)) {
     const t = tasks[next++]!;
     const dir = mkdtempSync(join(tmpdir(), "gym-baseline-"));
     const t0 = Date.now();
@@ -46,10 +53,10 @@ const worker = async () => {
     } finally {
       ws.close();
       rmSync(dir, { recursive: true, force: true });
+      save();
     }
   }
 };
-const t0 = Date.now();
 await Promise.all(Array.from({ length: Number(a.jobs) }, worker));
 rows.sort((x, y) => x.task.localeCompare(y.task));
 const nodes = rows.reduce((s, r) => s + r.nodes, 0);
@@ -60,7 +67,7 @@ for (const r of rows) {
   m.tasks++; m.nodes += r.nodes; m.valid += r.valid; m.anyValid += r.valid > 0 ? 1 : 0;
   byMod.set(r.modality, m);
 }
-writeFileSync(join(a.out!, "baseline.json"), `${JSON.stringify({ steps: Number(a.steps), wall_s: (Date.now() - t0) / 1000, rows }, null, 1)}\n`);
-console.log(`${rows.length} tasks, ${nodes} nodes, valid rate ${((100 * valid) / Math.max(nodes, 1)).toFixed(1)} %, wall ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+save();
+console.log(`${rows.length} of ${tasks.length} tasks of suite ${a.suite}, ${nodes} nodes, valid rate ${((100 * valid) / Math.max(nodes, 1)).toFixed(1)} %, wall ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 console.log("| modality | tasks | nodes | valid rate | tasks with a valid node |\n|---|---|---|---|---|");
 for (const [k, m] of [...byMod].sort()) console.log(`| ${k} | ${m.tasks} | ${m.nodes} | ${((100 * m.valid) / Math.max(m.nodes, 1)).toFixed(1)} % | ${m.anyValid} |`);
