@@ -67,7 +67,7 @@ describe("rejection reasons", () => {
     ["too few rows (45 < 100)", "too few rows"],
     ["Leakage: column 'id' predicts the target", "leakage"],
     ["constant baseline and reference within 0.01 of each other", "constant baseline and reference"],
-    ["144 rows, fewer than the 150 a split needs", "N rows"],
+    ["144 rows, fewer than the 150 a split needs", "N rows fewer than"],
     ["reference tabular-hgb 31.4 vs constant 30.52: -0.0289 of the way", "reference tabular-hgb N vs"],
     ["", "(no reason given)"],
     ["   ", "(no reason given)"],

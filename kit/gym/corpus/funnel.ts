@@ -103,11 +103,11 @@ export interface FunnelTable {
 
 /**
  * A reason's group: lower case, numbers written as N (so "144 rows, fewer than ..." and "98 rows, ..." group
- * together), cut at the first : ( [ , ; = < > quote, its first `words` words.
+ * together), commas dropped, cut at the first : ( [ ; = < > quote, its first `words` words.
  */
 export function reasonKey(reason: string, words = 4): string {
   const numbered = reason.toLowerCase().replace(/[-+]?[0-9][0-9.]*(e[-+]?[0-9]+)?%?/g, "N");
-  const head = numbered.split(/[:([,;=<>"'`]/)[0] ?? "";
+  const head = numbered.replace(/,/g, " ").split(/[:([;=<>"'`]/)[0] ?? "";
   const key = head.trim().split(/\s+/).filter(Boolean).slice(0, words).join(" ");
   return key || "(no reason given)";
 }
