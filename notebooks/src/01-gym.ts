@@ -13,7 +13,7 @@ import * as dfd from "danfojs-node";
 import { existsSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gym, htmlTable, notebookFigure, openWorkspace, report } from "openmle";
+import { corpusFunnelFigure, gym, htmlTable, notebookFigure, openWorkspace } from "openmle";
 
 const dir = mkdtempSync(join(tmpdir(), "nb01-"));
 const suite = gym.listBuiltinTasks();
@@ -108,18 +108,19 @@ tslab.display.html(notebookFigure({
 // the share of candidates with a task still in, the right the paper's share of its ~11,000 competitions.
 // %%
 const corpus = gym.corpusPaths();
-let kitFunnel: gym.FunnelTable;
-let kitBuild: string;
-if (!process.env.OPENMLE_NOTEBOOK_HEADLESS && existsSync(join(corpus.workspace, "openmle.duckdb"))) {
-  const cws = await openWorkspace(corpus.workspace, { readOnly: true });
-  const f = (await gym.loadFunnel(cws))!;
-  cws.close();
-  kitFunnel = gym.funnelTable(f.records, f.tasks);
-  kitBuild = f.buildId;
-} else {
+async function corpusFunnel(): Promise<[gym.FunnelTable, string]> {
+  if (!process.env.OPENMLE_NOTEBOOK_HEADLESS && existsSync(join(corpus.workspace, "openmle.duckdb"))) {
+    const cws = await openWorkspace(corpus.workspace, { readOnly: true });
+    try {
+      const f = (await gym.loadFunnel(cws))!;
+      return [gym.funnelTable(f.records, f.tasks), f.buildId];
+    } finally {
+      cws.close();
+    }
+  }
   const recorded = JSON.parse(readFileSync(join(gym.projectRoot(), "bench", "gym", "corpus.json"), "utf8"));
-  kitFunnel = recorded.funnel;
-  kitBuild = `${recorded.build_id} (recorded: bench/gym/corpus.json)`;
+  return [recorded.funnel, `${recorded.build_id} (recorded: bench/gym/corpus.json)`];
 }
+const [kitFunnel, kitBuild] = await corpusFunnel();
 console.log(gym.funnelText(kitFunnel, kitBuild));
-tslab.display.html(notebookFigure(report.corpusFunnelFigure(kitFunnel, gym.PAPER_FUNNEL)));
+tslab.display.html(notebookFigure(corpusFunnelFigure(kitFunnel, gym.PAPER_FUNNEL)));

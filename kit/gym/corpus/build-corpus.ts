@@ -195,8 +195,16 @@ async function processCandidate(
   now: () => number,
 ): Promise<CandidateResult> {
   const records: Omit<StageRecord, "buildId">[] = [];
+  // Reasons name packages relative to the corpus folder: records and the funnel read the same on any machine.
   const rec = (stage: FunnelStage, status: StageRecord["status"], reason: string, ms: number, taskId?: string) =>
-    records.push({ candidate: c.id, ...(taskId ? { taskId } : {}), stage, status, reason: oneLine(reason), ms });
+    records.push({
+      candidate: c.id,
+      ...(taskId ? { taskId } : {}),
+      stage,
+      status,
+      reason: oneLine(reason.split(`${paths.root}/`).join("")),
+      ms,
+    });
   let t = now();
   let exported: ExportedTable;
   try {
