@@ -25,7 +25,7 @@ export {
   medalPositions, humanRank, natureBench, instanceGap, normalizedScore, searchEfficiency, loadSearchEfficiency, meanStd,
   loadRunStats, runStatsFrames, type RunStats,
 } from "./eval/index.js";
-export { writeReport, notebookFigure, figureHtml, htmlTable, type Figure } from "./report/index.js";
+export { writeReport, notebookFigure, figureHtml, htmlTable, corpusFunnelFigure, type Figure } from "./report/index.js";
 export { createOpenAIModel, recordingModel, startReplayServer, replies, LlmConfig } from "./llm/index.js";
 export { openWorkspace, toArrow, fromArrow, toDanfo, exportParquet, importParquet, configHash } from "./store/index.js";
 export { createRng, sampleIndex, type Rng } from "./util/index.js";
