@@ -11,7 +11,7 @@ import { readCorpusIndex, writeCorpusIndex, type CorpusIndex } from "./corpus-in
 import { exportCandidate, ExportConfig } from "./export.js";
 import { frameCandidate, FramingConfig } from "./framing.js";
 import { HeadroomConfig } from "./headroom.js";
-import { loadManifest, manifestHash } from "./manifest.js";
+import { loadManifest, ManifestError, manifestHash } from "./manifest.js";
 import { corpusPaths } from "./paths.js";
 import { assignSuites, mergeStudies, SuiteConfig } from "./suites.js";
 import { oneLine, runTaskStages } from "./task-stages.js";
@@ -107,8 +107,10 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
   const cands = only ? all.filter((c) => only.has(c.id)) : [...all];
   if (only && cands.length < only.size) {
     const known = new Set(all.map((c) => c.id));
-    throw new Error(
-      `unknown candidate(s) ${[...only].filter((id) => !known.has(id)).join(", ")}. Fix: use ids of the manifest.`,
+    throw new ManifestError(
+      `unknown candidate(s) ${[...only].filter((id) => !known.has(id)).join(", ")}. Fix: use ids of the manifest ` +
+        `(data/corpus/candidates.json, or $OPENMLE_CORPUS_MANIFEST).`,
+      "only",
     );
   }
   const buildId = `corpus-${new Date(t0).toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}`;
@@ -141,7 +143,6 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
   });
 
   // Step 3: studies over the exported tables, then the suites.
-  const byId = new Map(cands.map((c) => [c.id, c]));
   const studies = mergeStudies(
     cands
       .filter((c) => results.get(c.id)?.profile)
@@ -151,7 +152,7 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
       }),
   );
   const tasks: CorpusTask[] = cands.flatMap((c) =>
-    results.get(c.id)!.tasks.map((t) => ({ ...t, study: studies.get(c.id) ?? byId.get(c.id)!.study ?? c.id })),
+    results.get(c.id)!.tasks.map((t) => ({ ...t, study: studies.get(c.id) ?? c.study ?? c.id })),
   );
   const suites = assignSuites(tasks, cfg.suites, BUILTIN_IDS).suites;
   const records: StageRecord[] = cands.flatMap((c) => results.get(c.id)!.records.map((r) => ({ ...r, buildId })));
