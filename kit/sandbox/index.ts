@@ -24,6 +24,7 @@ export { LocalExecutor, probeBwrap, UNSAFE_WARNING, type LocalExecutorOptions } 
 export { DockerExecutor, DEFAULT_IMAGE, type DockerExecutorOptions } from "./docker-executor.js";
 export { importHostPythonImage } from "./docker-image.js";
 export { ensureDockerEngine, type EngineHandle } from "./docker-engine.js";
+export { SANDBOX_STARTS, type SandboxStart } from "./sandbox-start.js";
 export { createExecutor, EXECUTORS, type ExecutorName, type ExecutorSettings } from "./make-executor.js";
 export { SandboxPool, type PoolOptions } from "./scheduler.js";
 export {

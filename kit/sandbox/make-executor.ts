@@ -2,12 +2,15 @@ import { DockerExecutor } from "./docker-executor.js";
 import { SandboxConfigError } from "./errors.js";
 import type { Executor } from "./executor.js";
 import { LocalExecutor } from "./local-executor.js";
+import type { SandboxStart } from "./sandbox-start.js";
 
 export interface ExecutorSettings {
   readonly unsafe?: boolean;
   /** Local backend: the interpreter (SandboxConfig.python; empty → OPENMLE_PYTHON or /usr/bin/python3). */
   readonly python?: string;
   readonly dockerImage?: string;
+  /** Local backend: cold (a fresh interpreter per program, default) or warm (forked from a zygote); see sandbox-start.ts. */
+  readonly start?: SandboxStart;
   readonly onWarning?: (message: string) => void;
 }
 
