@@ -55,6 +55,11 @@ export class JobCgroup {
     return CONTROLLERS.map((c) => `echo $$ > ${join(this.dirs[c], "cgroup.procs")}`).join(" && ");
   }
 
+  /** Move a running process (and so everything it starts later) into this cgroup (needs root, as create). */
+  add(pid: number): void {
+    for (const c of CONTROLLERS) writeFileSync(join(this.dirs[c], "cgroup.procs"), String(pid));
+  }
+
   pids(): number[] {
     try {
       return readFileSync(join(this.dirs.pids, "cgroup.procs"), "utf8").split("\n").filter(Boolean).map(Number);

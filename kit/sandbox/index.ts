@@ -21,6 +21,7 @@ export {
   SANDBOX_WORKDIR, SANDBOX_DATA_DIR, MAX_JOB_FILES, sandboxEnv, type Executor, type ExecSpec, type ExecResult,
 } from "./executor.js";
 export { LocalExecutor, probeBwrap, UNSAFE_WARNING, type LocalExecutorOptions } from "./local-executor.js";
+export { WarmExecutor, WarmStartConfig, type WarmExecutorOptions } from "./warm-executor.js";
 export { DockerExecutor, DEFAULT_IMAGE, type DockerExecutorOptions } from "./docker-executor.js";
 export { importHostPythonImage } from "./docker-image.js";
 export { ensureDockerEngine, type EngineHandle } from "./docker-engine.js";

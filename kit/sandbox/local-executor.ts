@@ -185,7 +185,7 @@ export class LocalExecutor implements Executor {
 }
 
 /** The job folder (and what the kit put in it) belongs to the sandbox user, so the program can write it. */
-function chownTree(dir: string, user: HostUser): void {
+export function chownTree(dir: string, user: HostUser): void {
   chownSync(dir, user.uid, user.gid);
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);

@@ -3,6 +3,7 @@ import { SandboxConfigError } from "./errors.js";
 import type { Executor } from "./executor.js";
 import { LocalExecutor } from "./local-executor.js";
 import type { SandboxStart } from "./sandbox-start.js";
+import { WarmExecutor } from "./warm-executor.js";
 
 export interface ExecutorSettings {
   readonly unsafe?: boolean;
@@ -17,8 +18,16 @@ export interface ExecutorSettings {
 /** The executor backends by name (the queue backend is a client, see queue-client.ts). */
 export const EXECUTORS = {
   local: (s: ExecutorSettings): Executor =>
-    new LocalExecutor({ unsafe: s.unsafe, onWarning: s.onWarning, python: s.python || undefined }),
-  docker: (s: ExecutorSettings): Executor => new DockerExecutor({ image: s.dockerImage }),
+    s.start === "warm"
+      ? new WarmExecutor({ unsafe: s.unsafe, onWarning: s.onWarning, python: s.python || undefined })
+      : new LocalExecutor({ unsafe: s.unsafe, onWarning: s.onWarning, python: s.python || undefined }),
+  docker: (s: ExecutorSettings): Executor => {
+    if (s.start === "warm")
+      (s.onWarning ?? ((m: string) => process.stderr.write(`openmle: ${m}\n`)))(
+        "warm start unavailable: the docker backend has no zygote; programs start cold (a fresh interpreter each).",
+      );
+    return new DockerExecutor({ image: s.dockerImage });
+  },
 } satisfies Record<string, (s: ExecutorSettings) => Executor>;
 export type ExecutorName = keyof typeof EXECUTORS;
 

@@ -1,0 +1,432 @@
+"""Warm start (issue 28): a fork server inside a bubblewrap sandbox of its own.
+
+The host (kit/sandbox/zygote.ts) starts this as uid 1000 of a user namespace in which it holds every
+capability, with the task's public data at /data, the jobs root at /.jobs and this folder at /.zygote.
+It imports the preload modules once, then forks one child per program (protocol: one JSON line per
+command on stdin; binary frames on stdout, see `frame`). A child C, once the host has put it in the
+job's cgroup and said "go":
+  1. unshares mount, pid, net, ipc, uts and cgroup namespaces; mounts the job folder at /workspace,
+     hides /.jobs and /.zygote under empty read-only tmpfs, mounts a fresh /tmp and /dev; brings up its own loopback;
+  2. forks G, PID 1 of the new pid namespace (everything G starts dies with it), and exits with G's
+     status (128 + signal when G was killed, as bubblewrap reports it);
+G mounts its own /proc read-only, sets the rlimits, drops every capability (bounding and ambient sets
+too), sets no_new_privs and a seccomp filter that refuses namespace and mount calls, and only then runs
+code/main.py as __main__. Nothing a program does reaches this process: it is not dumpable, lives in a
+pid namespace the program cannot see, and its memory is copy-on-write in the child.
+"""
+
+import ctypes
+import errno
+import fcntl
+import json
+import os
+import platform
+import resource
+import select
+import signal
+import socket
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIBC = ctypes.CDLL(None, use_errno=True)
+
+CLONE = {"ns": 0x00020000, "cgroup": 0x02000000, "uts": 0x04000000, "ipc": 0x08000000,
+         "user": 0x10000000, "pid": 0x20000000, "net": 0x40000000, "time": 0x00000080}
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
+PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 22, 47, 4
+
+# Syscall numbers per architecture: (audit arch, capset, the refused calls, clone, clone3).
+ARCHES = {
+    "x86_64": (0xC000003E, 126, {"unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
+                                 "chroot": 161}, 56, 435),
+    "aarch64": (0xC00000B7, 91, {"unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
+                                 "chroot": 51}, 220, 435),
+}
+# The new mount API (same numbers on every architecture since 5.2).
+NEW_MOUNT_API = {"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
+                 "mount_setattr": 442}
+
+
+def check(ret, what):
+    if ret != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, f"{what}: {os.strerror(e)}")
+
+
+def mount(src, target, fstype, flags, data=None):
+    enc = lambda s: None if s is None else s.encode()  # noqa: E731
+    check(LIBC.mount(enc(src), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
+
+
+def frame(kind, job, payload=b""):
+    """One frame to the host: kind (1 byte), job id (u32), length (u32), payload."""
+    data = struct.pack("<cII", kind.encode(), job, len(payload)) + payload
+    view = memoryview(data)
+    while view:
+        n = os.write(1, view)
+        view = view[n:]
+
+
+def seccomp_program(arch):
+    """BPF: refuse namespace and mount calls (EPERM), clone3 (ENOSYS: libc falls back to clone, whose flags
+    are checked), foreign-architecture and x32 calls; allow the rest."""
+    audit, _, refused, clone, clone3 = ARCHES[arch]
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
+    ns_flags = sum(v for k, v in CLONE.items() if k != "time")  # (CLONE_NEWTIME only exists for clone3/unshare)
+    nrs = list(refused.values()) + list(NEW_MOUNT_API.values())
+    prog = [(ld, 0, 0, 4), (jeq, 1, 0, audit), (ret, 0, 0, eperm), (ld, 0, 0, 0)]
+    if arch == "x86_64":
+        prog += [(jge, 0, 1, 0x40000000), (ret, 0, 0, eperm)]
+    for nr in nrs:
+        prog += [(jeq, 0, 1, nr), (ret, 0, 0, eperm)]
+    prog += [(jeq, 0, 1, clone3), (ret, 0, 0, enosys)]
+    # clone: the flags are args[0] (low word at offset 16 on little-endian machines).
+    prog += [(jeq, 0, 3, clone), (ld, 0, 0, 16), (jset, 0, 1, ns_flags), (ret, 0, 0, eperm), (ret, 0, 0, allow)]
+    return prog
+
+
+class SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
+
+
+def drop_privileges(arch):
+    """Every capability gone (bounding, ambient, effective, permitted, inheritable), no_new_privs, seccomp."""
+    last = int(open("/proc/sys/kernel/cap_last_cap").read())
+    for cap in range(last + 1):
+        check(LIBC.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0), "drop bounding capability")
+    check(LIBC.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "clear ambient capabilities")
+    header = struct.pack("<Ii", 0x20080522, 0)
+    data = bytes(24)
+    hbuf, dbuf = ctypes.create_string_buffer(header), ctypes.create_string_buffer(data)
+    check(LIBC.syscall(ARCHES[arch][1], hbuf, dbuf), "capset")
+    check(LIBC.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "dumpable")
+    check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    prog = seccomp_program(arch)
+    arr = (SockFilter * len(prog))(*[SockFilter(*p) for p in prog])
+    fprog = SockFprog(len(prog), arr)
+    check(LIBC.prctl(PR_SET_SECCOMP, 2, ctypes.byref(fprog), 0, 0), "seccomp")
+
+
+def loopback_up():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        req = struct.pack("16sH22x", b"lo", 0)
+        flags = struct.unpack("16sH22x", fcntl.ioctl(s, 0x8913, req))[1]
+        fcntl.ioctl(s, 0x8914, struct.pack("16sH22x", b"lo", flags | 0x1 | 0x40))  # IFF_UP | IFF_RUNNING
+    finally:
+        s.close()
+
+
+def fresh_dev():
+    """A /dev like bubblewrap's --dev: a tmpfs with the six character devices bound in, the usual links,
+    shm and a new devpts instance; built at /.stage, then moved over the zygote's /dev."""
+    mount("tmpfs", "/.stage", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    for name in ("null", "zero", "full", "random", "urandom", "tty"):
+        open(f"/.stage/{name}", "w").close()
+        mount(f"/dev/{name}", f"/.stage/{name}", None, MS_BIND)
+    links = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1",
+             "stderr": "/proc/self/fd/2", "core": "/proc/kcore", "ptmx": "pts/ptmx"}
+    for name, target in links.items():
+        os.symlink(target, f"/.stage/{name}")
+    os.mkdir("/.stage/shm", 0o755)
+    os.mkdir("/.stage/pts", 0o755)
+    mount("devpts", "/.stage/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
+    mount("/.stage", "/dev", None, MS_MOVE)
+
+
+def setup_child(spec):
+    """Step 1 (in C, still holding the zygote's capabilities): namespaces and mounts."""
+    flags = sum(CLONE[k] for k in ("ns", "pid", "net", "ipc", "uts", "cgroup"))
+    check(LIBC.unshare(flags), "unshare")
+    mount("none", "/", None, MS_REC | MS_PRIVATE)
+    job = spec["job"]
+    if "/" in job or job in ("", ".", ".."):
+        raise ValueError(f"bad job folder name {job!r}")
+    mount(f"/.jobs/{job}", "/workspace", None, MS_BIND)
+    # bubblewrap's mounts are locked here (its last user namespace is a child of the one that made them), so they
+    # cannot be unmounted; an empty read-only tmpfs over each hides them, and is locked in turn for the program.
+    for hidden in ("/.jobs", "/.zygote"):
+        mount("tmpfs", hidden, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555")
+    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    fresh_dev()
+    loopback_up()
+
+
+def become_program(spec, arch):
+    """Step 3 (in G, PID 1 of its own namespaces): /proc, limits, privileges, environment."""
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY)
+    fsize = spec.get("fsizeBytes")
+    if fsize:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    as_bytes = spec.get("asBytes")
+    if as_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (as_bytes, as_bytes))
+    drop_privileges(arch)
+    for sig in range(1, signal.NSIG):
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError, RuntimeError):
+            pass
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as CPython sets it at start-up
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    os.environ.clear()
+    os.environ.update(spec["env"])
+    os.chdir("/workspace")
+
+
+class RunProgram(BaseException):
+    """Raised in G to unwind out of the server loop, so the program runs from the module's top level."""
+
+    def __init__(self, spec):
+        super().__init__()
+        self.spec = spec
+
+
+def child(spec, go_fd, out_w, err_w, arch):
+    """C: wait for the host's go, set up, fork G, relay its status as an exit code."""
+    LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    os.setsid()
+    os.dup2(out_w, 1)
+    os.dup2(err_w, 2)
+    os.dup2(os.open("/dev/null", os.O_RDONLY), 0)
+    go = os.read(go_fd, 1)
+    os.closerange(3, 1 << 16)
+    if go != b"g":
+        os._exit(125)
+    try:
+        setup_child(spec)
+    except BaseException as e:  # noqa: BLE001 - reported as the sandbox's own failure
+        os.write(2, f"openmle-sandbox: warm start failed: {e}\n".encode())
+        os._exit(1)
+    pid = os.fork()
+    if pid == 0:
+        LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        try:
+            become_program(spec, arch)
+        except BaseException as e:  # noqa: BLE001
+            os.write(2, f"openmle-sandbox: warm start failed: {e}\n".encode())
+            os._exit(1)
+        raise RunProgram(spec)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def preload(modules):
+    """Import what programs commonly need; a module that fails to import is reported, never fatal."""
+    failed = []
+    for name in modules:
+        try:
+            __import__(name)
+        except Exception as e:  # noqa: BLE001
+            failed.append(f"{name}: {type(e).__name__}: {e}")
+    return failed
+
+
+def serve(arch):
+    """The server loop: run commands from the host, relay each child's output and exit status."""
+    jobs = {}  # job id -> {pid, go, fds: {fd: kind}}
+    by_fd = {}
+    by_pid = {}
+    rfd, wfd = os.pipe()
+    os.set_blocking(wfd, False)
+    signal.set_wakeup_fd(wfd)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    pending = b""
+    while True:
+        readable, _, _ = select.select([0, rfd, *by_fd], [], [])
+        if rfd in readable:
+            try:
+                os.read(rfd, 4096)
+            except BlockingIOError:
+                pass
+        for fd in [f for f in readable if f in by_fd]:
+            job, kind = by_fd[fd]
+            chunk = os.read(fd, 65536)
+            if chunk:
+                frame(kind, job, chunk)
+                continue
+            os.close(fd)
+            del by_fd[fd]
+            frame(kind, job)  # the end of that stream: an empty frame
+            jobs[job]["open"] -= 1
+        reap(jobs, by_pid)
+        for job in [j for j, s in jobs.items() if s["open"] == 0 and s["status"] is not None]:
+            frame("x", job, json.dumps({"code": jobs.pop(job)["status"]}).encode())
+        if 0 in readable:
+            data = os.read(0, 65536)
+            if not data:
+                return
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                msg = json.loads(line)
+                if msg["op"] == "run":
+                    start(msg, jobs, by_fd, by_pid, arch)
+                elif msg["op"] == "go" and msg["id"] in jobs:
+                    go = jobs[msg["id"]]["go"]
+                    os.write(go, b"g")
+                    os.close(go)
+                elif msg["op"] == "kill" and msg["id"] in jobs:
+                    try:
+                        os.kill(jobs[msg["id"]]["pid"], signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+
+
+def start(msg, jobs, by_fd, by_pid, arch):
+    job = msg["id"]
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    go_r, go_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        child(msg, go_r, out_w, err_w, arch)
+    for fd in (out_w, err_w, go_r):
+        os.close(fd)
+    jobs[job] = {"pid": pid, "go": go_w, "open": 2, "status": None}
+    by_fd[out_r] = (job, "1")
+    by_fd[err_r] = (job, "2")
+    by_pid[pid] = job
+    frame("s", job, json.dumps({"pid": pid}).encode())
+
+
+def reap(jobs, by_pid):
+    """Collect every finished child (and any orphan reparented here); note the status of our own."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        job = by_pid.pop(pid, None)
+        if job is not None and job in jobs:
+            if os.WIFSIGNALED(status):
+                jobs[job]["status"] = {"signal": os.WTERMSIG(status)}
+            else:
+                jobs[job]["status"] = {"exit": os.waitstatus_to_exitcode(status)}
+
+
+def run_program(spec):
+    """G, at the module's top level: run code/main.py as `python3 code/main.py` would, and end as it would."""
+    import types
+
+    path = "/workspace/code/main.py"
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = __builtins__
+    main.__cached__ = None
+    sys.modules["__main__"] = main
+    sys.argv[:] = spec.get("argv") or ["code/main.py"]
+    sys.path[0] = "/workspace/code"
+    sys.excepthook = strip_own_frames
+    with open(path, "rb") as f:
+        source = f.read()
+    code = compile(source, path, "exec", dont_inherit=True)
+    del spec, source, f
+    status = 0
+    try:
+        exec(code, main.__dict__)
+    except SystemExit as e:
+        status = exit_status(e)
+    except BaseException as e:  # noqa: BLE001 - printed as the interpreter prints it
+        sys.excepthook(type(e), e, e.__traceback__)
+        status = 1
+    finish(status)
+
+
+def exit_status(e):
+    """SystemExit's code as the interpreter reads it: None is 0, an int itself, anything else printed and 1."""
+    if e.code is None:
+        return 0
+    if isinstance(e.code, int):
+        return e.code & 0xFF
+    print(e.code, file=sys.stderr)
+    return 1
+
+
+def finish(status):
+    """The parts of interpreter shutdown a program can observe: non-daemon threads joined, atexit handlers
+    (also weakref.finalize and multiprocessing's), every file object the program left open flushed (gc.freeze
+    in the zygote means only the program's own objects are seen). Then _exit: tearing down the zygote's heap
+    would copy every page of it (~1.5 s) for nothing the program can see."""
+    import atexit
+    import gc
+    import io
+    import threading
+
+    try:
+        threading._shutdown()
+    except BaseException:  # noqa: BLE001
+        pass
+    try:
+        atexit._run_exitfuncs()
+    except SystemExit as e:
+        status = exit_status(e)
+    for obj in gc.get_objects():
+        if isinstance(obj, io.IOBase):
+            try:
+                if not obj.closed:
+                    obj.flush()
+            except BaseException:  # noqa: BLE001
+                pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+    os._exit(status)
+
+
+def strip_own_frames(kind, value, tb):
+    """Uncaught exceptions print as from the program itself, without this file's frames."""
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    if isinstance(value, BaseException):
+        value = value.with_traceback(tb)  # (the default hook prints value.__traceback__, not tb)
+    sys.__excepthook__(kind, value, tb)
+
+
+def main():
+    arch = platform.machine()
+    if arch not in ARCHES:
+        frame("f", 0, f"warm start is not available on {arch}".encode())
+        return
+    LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    failed = preload([m for m in sys.argv[1:] if m])
+    sys.path[0] = "/workspace/code"
+    import gc
+
+    gc.collect()
+    gc.freeze()  # the zygote's objects: never scanned, so never written (copied) by a child's collections
+    frame("r", 0, json.dumps({"failed": failed}).encode())
+    serve(arch)
+
+
+if __name__ == "__main__":
+    _spec = None
+    try:
+        main()
+    except RunProgram as r:
+        _spec = r.spec
+    # Outside the handler, so the program's own exceptions carry no context from this one.
+    if _spec is not None:
+        run_program(_spec)
