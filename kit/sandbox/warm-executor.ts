@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { chmodSync, statSync } from "node:fs";
 import { arch, constants } from "node:os";
 import { basename, dirname } from "node:path";
 import { z } from "zod";
@@ -109,6 +110,11 @@ export class WarmExecutor implements Executor {
     return this.runWarm(spec, zygote);
   }
 
+  /** Host pids of the running zygotes (for tests and the bench: nothing a program does may change them). */
+  zygotePids(): number[] {
+    return [...this.zygotes.values()].filter((z) => z.alive).map((z) => z.pid);
+  }
+
   /** Stop every zygote (they also die with this process). */
   async close(): Promise<void> {
     await Promise.all([...this.zygotes.values()].map((z) => z.close()));
@@ -127,6 +133,7 @@ export class WarmExecutor implements Executor {
   private async zygote(spec: ExecSpec, env: Record<string, string>): Promise<Zygote> {
     const gpuDevices = spec.limits.gpus > 0 ? nvidiaDevices() : [];
     const jobsRoot = dirname(spec.jobDir);
+    if (this.user) searchableByOthers(jobsRoot);
     const key = stableHash({ python: this.python, publicDir: spec.publicDir, jobsRoot, env, gpuDevices });
     let z = this.zygotes.get(key);
     if (z && !z.alive) {
@@ -247,6 +254,16 @@ export class WarmExecutor implements Executor {
       cg?.remove();
     }
   }
+}
+
+/**
+ * The zygote reaches each job folder through the jobs folder above it, so the sandbox user must be able to
+ * pass through it (o+x: search, not list; a mkdtemp folder is 0700). Folders above it that the user cannot
+ * pass are bridged by the staging mounts (zygote.ts).
+ */
+function searchableByOthers(dir: string): void {
+  const mode = statSync(dir).mode & 0o7777;
+  if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
 }
 
 /** Node's name for a signal number, as a cold start's `exit` event gives it. */

@@ -149,6 +149,11 @@ export class Zygote {
     this.send({ op: "kill", id });
   }
 
+  /** The zygote's host pid (0 until it is ready). */
+  get pid(): number {
+    return this.hostPid;
+  }
+
   get busy(): number {
     return this.jobs.size;
   }
