@@ -12,6 +12,7 @@ import { attempts as specData } from "./attempts/spec-data.js";
 import { attempts as packageCode } from "./attempts/package-code.js";
 import { attempts as quotaCaps } from "./attempts/quota-caps.js";
 import { attempts as cliInput } from "./attempts/cli-input.js";
+import { attempts as warmStart } from "./attempts/warm-start.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -25,4 +26,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "package-code", attempts: packageCode },
   { group: "quota-caps", attempts: quotaCaps },
   { group: "cli-input", attempts: cliInput },
+  { group: "warm-start", attempts: warmStart },
 ];

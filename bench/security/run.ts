@@ -1,5 +1,5 @@
 // Adversarial security suite (issue 10): every attempt of bench/security/attempts on the local
-// backend and, where a Docker engine runs or can be started, on Docker. Prints one line per
+// backend, cold and warm (issue 28), and, where a Docker engine runs or can be started, on Docker. Prints one line per
 // attempt and the totals: attempts, held, broke. Exit code 1 when anything broke.
 // Usage: npx tsx bench/security/run.ts [--only <id-substring>] [--no-docker]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadTask } from "../../kit/gym/index.js";
-import { DockerExecutor, ensureDockerEngine, importHostPythonImage, LocalExecutor, type Executor } from "../../kit/sandbox/index.js";
+import { DockerExecutor, ensureDockerEngine, importHostPythonImage, LocalExecutor, WarmExecutor, type Executor } from "../../kit/sandbox/index.js";
 import { startCanary, TINY_TASK_DIR } from "../../kit/sandbox/test-helpers.js";
 import type { AttemptContext, Outcome } from "./attempt.js";
 import { ATTEMPT_MODULES } from "./registry.js";
@@ -39,7 +39,8 @@ const redis = await startRedis();
 const task = await loadTask(TINY_TASK_DIR);
 const ctx: AttemptContext = { task, meta: task.meta, dir, canaryPort: canary.port, canaryConnections: canary.connections, redisUrl: redis?.url ?? null };
 
-const executors: { name: string; ex: Executor }[] = [{ name: "local", ex: new LocalExecutor() }];
+const warm = new WarmExecutor();
+const executors: { name: string; ex: Executor }[] = [{ name: "local", ex: new LocalExecutor() }, { name: "warm", ex: warm }];
 let stopEngine = () => undefined as void;
 if (!noDocker) {
   const engine = await ensureDockerEngine();
@@ -56,7 +57,8 @@ const rows: { id: string; backend: string; source: string; held: boolean; detail
 const t0 = performance.now();
 for (const mod of ATTEMPT_MODULES) {
   for (const a of mod.attempts) {
-    const runs = a.perExecutor ? executors : [{ name: mod.group.startsWith("queue") ? "queue" : "host", ex: null }];
+    const host = mod.group.startsWith("queue") ? "queue" : mod.group === "warm-start" ? "warm" : "host";
+    const runs = a.perExecutor ? executors : [{ name: host, ex: null }];
     for (const { name, ex } of runs) {
       const id = `${mod.group}/${a.id}`;
       if (only && !id.includes(only)) continue;
@@ -78,6 +80,7 @@ const broke = rows.filter((r) => !r.held).length;
 console.log(`\nattempts ${rows.length}   held ${rows.length - broke}   broke ${broke}   (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
 
 canary.close();
+await warm.close();
 redis?.proc.kill("SIGKILL");
 stopEngine();
 rmSync(dir, { recursive: true, force: true });
