@@ -14,21 +14,29 @@ const cache = new Map<string, { fingerprint: string; hash: string }>();
  * Content hash of a task package: sha256 (first 16 hex digits) over the relative path and bytes
  * of every file under data/, utils/ and task.json, in sorted order. Any change to the data, the
  * metric, prepare.py or its config gives a new hash. Files are re-read only when their size, mtime or inode
- * changed since the last call in this process.
+ * changed since the last call in this process; that check costs one listing per folder and one stat per file
+ * (≈ 10 µs a file: a 25,000-file package ≈ 0.25 s a call).
  */
 export function packageHash(dir: string): string {
   const root = resolve(dir);
   const files: string[] = [];
-  const walk = (p: string) => {
-    if (!existsSync(p)) return;
-    const st = statSync(p);
-    if (!st.isDirectory()) {
+  // Entry types come from the folder listing (no stat per entry); links are followed as before: a link to a
+  // folder is walked, a broken one is left out.
+  const walk = (p: string, kind: "dir" | "file" | "unknown") => {
+    if (kind === "unknown") {
+      if (!existsSync(p)) return;
+      kind = statSync(p).isDirectory() ? "dir" : "file";
+    }
+    if (kind === "file") {
       files.push(p);
       return;
     }
-    for (const name of readdirSync(p).sort()) walk(join(p, name));
+    const entries = readdirSync(p, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    for (const e of entries) walk(join(p, e.name), e.isDirectory() ? "dir" : e.isSymbolicLink() ? "unknown" : "file");
   };
-  for (const part of HASHED_PARTS) walk(join(root, part));
+  for (const part of HASHED_PARTS) walk(join(root, part), "unknown");
   const fp = createHash("sha256");
   for (const f of files) {
     const st = statSync(f, { bigint: true });

@@ -1,12 +1,14 @@
 // The disk quota counts deleted files a job keeps open (issue 25, break 6): the message, and what
 // deletedOpenFiles finds in a real Python process's descriptors and mappings.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deletedOpenFiles } from "./deleted-open-files.js";
-import { quotaMessage, type DiskUsage } from "./disk-quota.js";
+import {
+  diskUsage, diskUsageSync, quotaMessage, SYNC_WALK_ENTRIES, watchDiskQuota, type DiskUsage,
+} from "./disk-quota.js";
 
 const MiB = 1024 * 1024;
 const q = { maxBytes: 64 * MiB, maxFiles: 50_000 };
@@ -82,5 +84,35 @@ describe("deletedOpenFiles", () => {
     const pid = await holder("main-thread-exits");
     const r = await deletedOpenFiles([pid], new Set([statSync(dir).dev]));
     expect(r.bytes).toBe((3 + mapped) * MiB);
+  });
+});
+
+// Issue 28 point 2: a small folder is walked without the thread pool; a large one still asynchronously.
+describe("diskUsageSync and the quota's final check", () => {
+  const dir = mkdtempSync(join(tmpdir(), "disk-usage-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, "small", "code"), { recursive: true });
+  writeFileSync(join(dir, "small", "code", "main.py"), "print(1)\n");
+  writeFileSync(join(dir, "small", "big.bin"), Buffer.alloc(3 * MiB, 1));
+  mkdirSync(join(dir, "many"));
+  for (let i = 0; i <= SYNC_WALK_ENTRIES; i++) writeFileSync(join(dir, "many", `${i}.txt`), "x");
+
+  it("sums what diskUsage sums, or gives up past its entry budget", async () => {
+    const small = join(dir, "small");
+    expect(diskUsageSync([small])).toEqual(await diskUsage([small]));
+    expect(diskUsageSync([small])!.files).toBe(3); // code/, code/main.py, big.bin
+    const many = join(dir, "many");
+    expect(diskUsageSync([many], SYNC_WALK_ENTRIES + 1)).toEqual(await diskUsage([many]));
+    expect(diskUsageSync([many])).toBeNull(); // 1,001 entries, over the default budget of 1,000
+    expect(diskUsageSync([join(dir, "missing")])).toEqual({ bytes: 0, files: 0 });
+  });
+
+  it.each<[string, string, number, string | null]>([
+    ["small folder over its bytes", "small", 2 * MiB, "disk quota exceeded: the job folder holds 3.0 MiB, over its 2.0 MiB limit (limits.diskMb); the job was killed"],
+    ["small folder within", "small", 4 * MiB, null],
+    ["folder past the sync budget, over its files", "many", 4 * MiB, "disk quota exceeded: the job folder holds over 1000 files and folders; the job was killed"],
+  ])("stop() reports %s", async (_, sub, maxBytes, message) => {
+    const q = watchDiskQuota([join(dir, sub)], { maxBytes, maxFiles: 1000 }, () => {}, { intervalMs: 60_000, pids: () => [] });
+    expect(await q.stop()).toBe(message);
   });
 });

@@ -1,3 +1,4 @@
+import { lstatSync, readdirSync } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { deletedOpenFiles } from "./deleted-open-files.js";
@@ -27,6 +28,43 @@ export async function diskUsage(dirs: readonly string[], stopAtFiles = Infinity)
       const p = join(d, n);
       try {
         const st = await lstat(p);
+        bytes += st.blocks * 512;
+        files++;
+        if (st.isDirectory()) stack.push(p);
+      } catch {
+        /* removed meanwhile */
+      }
+    }
+  }
+  return { bytes, files };
+}
+
+/** Entries a quota check walks synchronously before it hands the walk to diskUsage (a few ms at most). */
+export const SYNC_WALK_ENTRIES = 1000;
+
+/**
+ * diskUsage without the thread pool, for the small folders most jobs leave: the same sums, or null once
+ * more than `maxEntries` entries were seen (the caller then walks asynchronously, not blocking the event
+ * loop for a large tree). Each asynchronous step is a round trip through libuv's thread pool, which on a
+ * loaded host waits for a core; a job's final check walked 2–5 of them after every run.
+ */
+export function diskUsageSync(dirs: readonly string[], maxEntries = SYNC_WALK_ENTRIES): DiskUsage | null {
+  let bytes = 0;
+  let files = 0;
+  const stack = [...dirs];
+  while (stack.length) {
+    const d = stack.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      continue;
+    }
+    if (files + names.length > maxEntries) return null;
+    for (const n of names) {
+      const p = join(d, n);
+      try {
+        const st = lstatSync(p);
         bytes += st.blocks * 512;
         files++;
         if (st.isDirectory()) stack.push(p);
@@ -69,7 +107,8 @@ export function quotaMessage(u: DiskUsage, q: DiskQuota): string | null {
  * polls a job can overshoot by what it writes in `intervalMs`; RLIMIT_FSIZE (set by the
  * executors to the byte limit) stops any single file from growing past it. With `pids` (the job's
  * processes now), deleted files they hold open on the folders' filesystems count too
- * (deleted-open-files.ts): unlinked, they leave the walk but not the disk.
+ * (deleted-open-files.ts): unlinked, they leave the walk but not the disk. A folder of up to
+ * SYNC_WALK_ENTRIES entries is walked synchronously (diskUsageSync), a larger one through the thread pool.
  */
 export function watchDiskQuota(
   dirs: readonly string[],
@@ -84,14 +123,15 @@ export function watchDiskQuota(
   let inFlight: Promise<void> = Promise.resolve();
   let devs: Promise<Set<number>> | undefined;
   const usage = async (): Promise<DiskUsage> => {
-    const u = await diskUsage(dirs, q.maxFiles);
-    if (!opts.pids) return u;
+    const u = diskUsageSync(dirs) ?? (await diskUsage(dirs, q.maxFiles));
+    const pids = opts.pids ? [...opts.pids()] : [];
+    if (pids.length === 0) return opts.pids ? { ...u, deleted: { bytes: 0, files: 0 } } : u;
     const deviceOf = (d: string) =>
       stat(d)
         .then((s): number => s.dev)
         .catch(() => -1);
     devs ??= Promise.all(dirs.map(deviceOf)).then((a) => new Set(a));
-    const d = await deletedOpenFiles(opts.pids(), await devs);
+    const d = await deletedOpenFiles(pids, await devs);
     return { bytes: u.bytes + d.bytes, files: u.files + d.files, deleted: d };
   };
   const check = async () => {
