@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openWorkspace } from "../store/index.js";
 import { loadThroughput } from "./load-throughput.js";
-import { formatNodesPerMin, formatShare, formatTimeSplit, throughput, type ThroughputInput } from "./throughput.js";
+import { formatNodesPerMin, formatShare, formatSplit, formatTimeSplit, throughput, type ThroughputInput } from "./throughput.js";
 
 const base: ThroughputInput = { nodes: 0, startedMs: 0, endedMs: null, lastNodeMs: null, programS: 0, workers: 1 };
 
@@ -57,8 +57,15 @@ describe("throughput: nodes per minute and the share of time in programs", () =>
     [0.634, "63%"], [0.05, "5.0%"], [0, "0%"], [1, "100%"], [null, "—"],
   ])("formatShare(%s) = %s", (x, s) => expect(formatShare(x)).toBe(s));
 
+  it.each([
+    [0.63, "63%", "37%"], [0.375, "38%", "62%"], [0.0504, "5.0%", "95%"], [0.9496, "95%", "5.0%"], [1, "100%", "0%"], [0, "0%", "100%"],
+    [null, "—", "—"],
+  ])("formatSplit(%s): programs %s, kit %s (adding up to 100)", (p, programs, kit) => {
+    expect(formatSplit(p)).toEqual({ programs, kit });
+  });
+
   it("formatTimeSplit names both sides", () => {
-    expect(formatTimeSplit({ programShare: 0.63, kitShare: 0.37 })).toBe("63% in programs, 37% kit");
+    expect(formatTimeSplit({ programShare: 0.63 })).toBe("63% in programs, 37% kit");
   });
 });
 

@@ -59,12 +59,14 @@ export function throughput(r: ThroughputInput): Throughput {
   return { ...base, nodesPerMin: r.nodes / (wallS / 60), programShare, kitShare: 1 - programShare };
 }
 
-/** "12.4 nodes/min": whole from 100 up, one decimal from 10, else 3 significant digits; null → "— nodes/min". */
-export function formatNodesPerMin(x: number | null): string {
-  if (x === null || !Number.isFinite(x)) return "— nodes/min";
-  const s = x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : String(Number(x.toPrecision(3)));
-  return `${s} nodes/min`;
+/** A rate for people: whole from 100 up, one decimal from 10, else 3 significant digits; null/NaN → "—". */
+export function formatRate(x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return "—";
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : String(Number(x.toPrecision(3)));
 }
+
+/** "12.4 nodes/min" (formatRate), "— nodes/min" without a wall time. */
+export const formatNodesPerMin = (x: number | null): string => `${formatRate(x)} nodes/min`;
 
 /** A share as a percentage: whole from 10 % up (and 0), one decimal below; null → "—". */
 export function formatShare(x: number | null): string {
@@ -73,7 +75,18 @@ export function formatShare(x: number | null): string {
   return `${p >= 10 || p === 0 ? p.toFixed(0) : p.toFixed(1)}%`;
 }
 
+/**
+ * The programs / kit split as percentages that add up to 100: the programs' share by formatShare, the kit's as
+ * 100 − the programs' shown percentage (37.5 % → "38%" and "62%", not "63%"); null → "—" both.
+ */
+export function formatSplit(programShare: number | null): { readonly programs: string; readonly kit: string } {
+  if (programShare === null || !Number.isFinite(programShare)) return { programs: "—", kit: "—" };
+  const programs = formatShare(programShare);
+  return { programs, kit: formatShare(1 - Number.parseFloat(programs) / 100) };
+}
+
 /** "63% in programs, 37% kit" (or "— in programs, — kit" without a wall time). */
-export function formatTimeSplit(t: Pick<Throughput, "programShare" | "kitShare">): string {
-  return `${formatShare(t.programShare)} in programs, ${formatShare(t.kitShare)} kit`;
+export function formatTimeSplit(t: Pick<Throughput, "programShare">): string {
+  const { programs, kit } = formatSplit(t.programShare);
+  return `${programs} in programs, ${kit} kit`;
 }
