@@ -105,7 +105,10 @@ export interface RunThroughputRow {
   /** config.workers as stored; null when the config has none. */
   readonly workers: number | null;
   readonly nodes: number;
-  /** Sum over the nodes of node_timings.program_s, else (no timing row) executions.wall_s, else 0. */
+  /**
+   * Sum over the nodes of node_timings.program_s (0 for a reused record); a node without a timing row counts its
+   * record's executions.wall_s when the record is its own (same run_id and node_id), else 0 (reused from another).
+   */
   readonly program_s: number;
 }
 
@@ -115,7 +118,8 @@ export async function readRunThroughput(ws: Workspace, runIds?: readonly string[
   return ws.query<RunThroughputRow>(
     `WITH per_run AS (
        SELECT n.run_id, count(*) AS nodes, epoch_us(max(n.created_at)) / 1000 AS last_node_ms,
-              sum(coalesce(t.program_s, e.wall_s, 0)) AS program_s
+              sum(coalesce(t.program_s, CASE WHEN e.run_id = n.run_id AND e.node_id = n.node_id THEN e.wall_s END, 0))
+                AS program_s
        FROM nodes n LEFT JOIN executions e ON e.execution_id = n.execution_id
        LEFT JOIN node_timings t ON t.run_id = n.run_id AND t.node_id = n.node_id GROUP BY n.run_id)
      SELECT r.run_id, r.status, epoch_us(r.started_at) / 1000 AS started_ms, epoch_us(r.ended_at) / 1000 AS ended_ms,

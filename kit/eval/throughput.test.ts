@@ -70,7 +70,7 @@ describe("throughput: nodes per minute and the share of time in programs", () =>
 });
 
 describe("loadThroughput over a real workspace", () => {
-  it("reads runs, nodes, execution records and node timings; a reused record's program time is 0", async () => {
+  it("reads runs, nodes, execution records and node timings; a reused record's program time is 0, timed or not", async () => {
     const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "openmle-throughput-")), "ws"));
     try {
       const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -81,7 +81,9 @@ describe("loadThroughput over a real workspace", () => {
         { run_id: "r3", task_id: "t", harness: "openmle", status: "running", started_at: at(20) },
       ]);
       const node = (run: string, id: string, s: number) => ({ run_id: run, node_id: id, step: 0, execution_id: `${run}-${id}`, created_at: at(s) });
-      await ws.append("nodes", [node("r1", "n0000", 40), node("r1", "n0001", 80), node("r1", "n0002", 110), node("r2", "n0000", 40)]);
+      await ws.append("nodes", [node("r1", "n0000", 40), node("r1", "n0001", 80), node("r1", "n0002", 110), node("r2", "n0000", 40),
+        // r1's n0003 reuses r2's record and has no timing row: the record is not its own, so 0 s.
+        { ...node("r1", "n0003", 115), execution_id: "r2-n0000" }]);
       await ws.append("executions", [
         { execution_id: "r1-n0000", run_id: "r1", node_id: "n0000", wall_s: 30 },
         { execution_id: "r1-n0001", run_id: "r1", node_id: "n0001", wall_s: 66 },
@@ -90,10 +92,10 @@ describe("loadThroughput over a real workspace", () => {
       ]);
       await ws.append("node_timings", [{ run_id: "r1", node_id: "n0002", node_s: 2, program_s: 0 }]);
       const [r1, r2, r3] = await loadThroughput(ws);
-      // r1: 3 nodes in 120 s → 1.5/min; programs 30 + 66 + 0 = 96 s of 2 × 120 lane-seconds → 40 %.
-      expect(r1).toMatchObject({ runId: "r1", status: "finished", nodes: 3, workers: 2, wallUntil: "run-end", programS: 96 });
+      // r1: 4 nodes in 120 s → 2/min; programs 30 + 66 + 0 + 0 = 96 s of 2 × 120 lane-seconds → 40 %.
+      expect(r1).toMatchObject({ runId: "r1", status: "finished", nodes: 4, workers: 2, wallUntil: "run-end", programS: 96 });
       expect(r1!.wallS).toBeCloseTo(120, 9);
-      expect(r1!.nodesPerMin).toBeCloseTo(1.5, 9);
+      expect(r1!.nodesPerMin).toBeCloseTo(2, 9);
       expect(r1!.programShare).toBeCloseTo(0.4, 9);
       // r2 (running): wall from 10 s to its node at 40 s = 30 s; 1 node → 2/min; 15 of 30 s → 50 %; 1 worker.
       expect(r2).toMatchObject({ runId: "r2", nodes: 1, workers: 1, wallUntil: "last-node" });

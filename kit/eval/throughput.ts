@@ -4,8 +4,8 @@
  *                   the time its latest node was written (nodes.created_at); never below 0;
  *   nodes_per_min = nodes / (wall_s / 60);
  *   program_share = min(1, max(0, program_s / (wall_s · workers))),   kit_share = 1 − program_share,
- * with program_s the sum of the nodes' program seconds (the program's process, start to exit: the execution
- * record's wall_s, 0 for a record reused from the store) and workers the run's executions in flight
+ * with program_s the sum of the nodes' program seconds (the program's process, start to exit: node_timings.program_s,
+ * or the node's own execution record's wall_s; 0 for a record reused from the store) and workers the run's executions in flight
  * (EvolveConfig.workers; each worker lane offers wall_s seconds, so the denominator is the lane time).
  * Edge cases, all without NaN:
  *   - no start, or a running run without nodes (no end yet): wall_s, nodes_per_min and both shares are null;
