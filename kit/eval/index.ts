@@ -26,7 +26,8 @@ export {
 } from "./search-efficiency.js";
 export { loadSearchRows, loadSearchEfficiency, type SearchRows } from "./load-search-stats.js";
 export {
-  throughput, formatRate, formatNodesPerMin, formatShare, formatSplit, formatTimeSplit, type Throughput, type ThroughputInput,
+  throughput, formatRate, formatNodesPerMin, formatShare, formatSplit, formatTimeSplit, type Throughput,
+  type ThroughputInput,
 } from "./throughput.js";
 export { loadThroughput, type RunThroughput } from "./load-throughput.js";
 export {

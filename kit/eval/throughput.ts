@@ -5,8 +5,8 @@
  *   nodes_per_min = nodes / (wall_s / 60);
  *   program_share = min(1, max(0, program_s / (wall_s · workers))),   kit_share = 1 − program_share,
  * with program_s the sum of the nodes' program seconds (the program's process, start to exit: node_timings.program_s,
- * or the node's own execution record's wall_s; 0 for a record reused from the store) and workers the run's executions in flight
- * (EvolveConfig.workers; each worker lane offers wall_s seconds, so the denominator is the lane time).
+ * or the node's own execution record's wall_s; 0 for a record reused from the store) and workers the run's
+ * executions in flight (EvolveConfig.workers; each worker lane offers wall_s seconds: the denominator is lane time).
  * Edge cases, all without NaN:
  *   - no start, or a running run without nodes (no end yet): wall_s, nodes_per_min and both shares are null;
  *   - wall_s = 0 (ended the moment it started, or an end before the start): the rates are null, wall_s is 0;
