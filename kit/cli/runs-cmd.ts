@@ -1,6 +1,8 @@
 import type { Command } from "commander";
+import { formatRate, formatSplit, loadThroughput } from "../eval/index.js";
 import { runNodeCounts } from "../evo/index.js";
 import { taskDirections } from "../gym/index.js";
+import { formatSeconds } from "../report/index.js";
 import { openWorkspace } from "../store/index.js";
 import { formatScore, formatTable } from "./format.js";
 import { output } from "./run-cli.js";
@@ -19,29 +21,47 @@ export interface RunListRow {
   readonly best: number | null;
   readonly status: string;
   readonly startedAt: string | null;
+  /** Throughput (kit/eval/throughput.ts): first start to last end, or to the latest node while running. */
+  readonly wallS: number | null;
+  readonly workers: number;
+  readonly nodesPerMin: number | null;
+  /** Share of the workers' wall time spent in programs; kitShare = 1 − programShare. */
+  readonly programShare: number | null;
+  readonly kitShare: number | null;
 }
 
 /**
- * The runs of a workspace with their node counts and best validation score. The direction of "best"
- * comes from the task row evolve records (higher_is_better); a run of an unknown task counts higher as better.
+ * The runs of a workspace with their node counts, best validation score and throughput. The direction of
+ * "best" comes from the task row evolve records (higher_is_better); a run of an unknown task counts higher as
+ * better. Throughput is kit/eval's rule (throughput.ts): nodes per minute of wall time and the share of the
+ * workers' wall time spent in programs.
  */
 export async function listRuns(dir: string): Promise<RunListRow[]> {
   const ws = await openWorkspace(dir, { readOnly: true });
   try {
     const rows = await runNodeCounts(ws);
     const higherIsBetter = await taskDirections(ws);
-    return rows.map((r) => ({
-      runId: r.run_id,
-      taskId: r.task_id,
-      harness: r.harness,
-      policy: r.policy,
-      seed: Number(r.seed),
-      nodes: Number(r.nodes),
-      validNodes: Number(r.valid_nodes),
-      best: higherIsBetter.get(r.task_id) === false ? r.best_lo : r.best_hi,
-      status: r.status,
-      startedAt: r.started_at,
-    }));
+    const speed = new Map((await loadThroughput(ws)).map((t) => [t.runId, t]));
+    return rows.map((r) => {
+      const t = speed.get(r.run_id);
+      return {
+        runId: r.run_id,
+        taskId: r.task_id,
+        harness: r.harness,
+        policy: r.policy,
+        seed: Number(r.seed),
+        nodes: Number(r.nodes),
+        validNodes: Number(r.valid_nodes),
+        best: higherIsBetter.get(r.task_id) === false ? r.best_lo : r.best_hi,
+        status: r.status,
+        startedAt: r.started_at,
+        wallS: t?.wallS ?? null,
+        workers: t?.workers ?? 1,
+        nodesPerMin: t?.nodesPerMin ?? null,
+        programShare: t?.programShare ?? null,
+        kitShare: t?.kitShare ?? null,
+      };
+    });
   } finally {
     ws.close();
   }
@@ -51,7 +71,10 @@ export function registerRuns(program: Command): void {
   const runs = program.command("runs").description("List the search runs stored in a workspace");
   runs
     .command("list")
-    .description("Runs with task, harness, policy, seed, nodes, best validation score and status")
+    .description(
+      "Runs with task, harness, policy, seed, nodes, best validation score, status, wall time, nodes per " +
+        "minute and the share of the workers' time in programs vs the kit",
+    )
     .requiredOption("--workspace <dir>", "workspace folder")
     .option("--json", "machine-readable output (snake_case keys)")
     .action(async (o: { workspace: string; json?: boolean }) => {
@@ -69,6 +92,9 @@ export function registerRuns(program: Command): void {
                 nodes: `${r.validNodes}/${r.nodes} valid`,
                 best: formatScore(r.best),
                 status: r.status,
+                wall: formatSeconds(r.wallS) ?? "—",
+                "nodes/min": formatRate(r.nodesPerMin),
+                "programs / kit": ((p) => `${p.programs} / ${p.kit}`)(formatSplit(r.programShare)),
               })),
             ),
       );

@@ -90,7 +90,7 @@ describe("openmle runs / node", () => {
     expect(snakeKeys({ runId: "r1", byOperator: { draft: 2 }, champion: { validScore: 0.5, testScore: null }, rows: [{ nodeId: "nA" }], when: new Date(0) }))
       .toEqual({ run_id: "r1", by_operator: { draft: 2 }, champion: { valid_score: 0.5, test_score: null }, rows: [{ node_id: "nA" }], when: new Date(0) });
     const r = cli("runs", "list", "--workspace", dir, "--json");
-    expect(Object.keys(JSON.parse(r.out)[0])).toEqual(["run_id", "task_id", "harness", "policy", "seed", "nodes", "valid_nodes", "best", "status", "started_at"]);
+    expect(Object.keys(JSON.parse(r.out)[0])).toEqual(["run_id", "task_id", "harness", "policy", "seed", "nodes", "valid_nodes", "best", "status", "started_at", "wall_s", "workers", "nodes_per_min", "program_share", "kit_share"]);
   });
 });
 

@@ -6,8 +6,8 @@ export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "A live dashboard of a workspace (tree, best-score curve, current step, recent nodes), read " +
-        "from its live journal while evolve writes it",
+      "A live dashboard of a workspace (tree, best-score curve, current step, nodes per minute, recent nodes), " +
+        "read from its live journal while evolve writes it",
     )
     .requiredOption("--workspace <dir>", "the workspace folder")
     .option("--port <n>", "port (0 = any free port)", "8765")

@@ -52,9 +52,9 @@ export type SearchNodeRow = EffNode & {
   generation: number | null;
 };
 
-/** The runs' filter: every run, or those of `runIds`. */
-const runFilter = (runIds?: readonly string[]) => ({
-  where: runIds ? `WHERE n.run_id IN (SELECT unnest(from_json($ids, '["VARCHAR"]')))` : "",
+/** The runs' filter on column `col`: every run, or those of `runIds`. */
+const runFilter = (runIds?: readonly string[], col = "n.run_id") => ({
+  where: runIds ? `WHERE ${col} IN (SELECT unnest(from_json($ids, '["VARCHAR"]')))` : "",
   // The ids travel as one JSON text: a JS array is no DuckDB parameter ("Cannot create values of type ANY").
   params: runIds ? { ids: JSON.stringify([...runIds]) } : undefined,
 });
@@ -91,5 +91,42 @@ export interface RunTaskRow {
 export async function readRunTasks(ws: Workspace): Promise<RunTaskRow[]> {
   return ws.query<RunTaskRow>(
     "SELECT r.run_id, r.task_id, t.higher_is_better FROM runs r LEFT JOIN tasks t USING (task_id)",
+  );
+}
+
+/** What a run's throughput is computed from (throughput.ts): its times, worker count and nodes' program time. */
+export interface RunThroughputRow {
+  readonly run_id: string;
+  readonly status: string | null;
+  /** runs.started_at / ended_at and the latest nodes.created_at, in ms since the epoch (null when absent). */
+  readonly started_ms: number | null;
+  readonly ended_ms: number | null;
+  readonly last_node_ms: number | null;
+  /** config.workers as stored; null when the config has none. */
+  readonly workers: number | null;
+  readonly nodes: number;
+  /**
+   * Sum over the nodes of node_timings.program_s (0 for a reused record); a node without a timing row counts its
+   * record's executions.wall_s when the record is its own (same run_id and node_id), else 0 (reused from another).
+   */
+  readonly program_s: number;
+}
+
+/** Every run's throughput inputs (or those of `runIds`), in start order. */
+export async function readRunThroughput(ws: Workspace, runIds?: readonly string[]): Promise<RunThroughputRow[]> {
+  const { where, params } = runFilter(runIds, "r.run_id");
+  return ws.query<RunThroughputRow>(
+    `WITH per_run AS (
+       SELECT n.run_id, count(*) AS nodes, epoch_us(max(n.created_at)) / 1000 AS last_node_ms,
+              sum(coalesce(t.program_s, CASE WHEN e.run_id = n.run_id AND e.node_id = n.node_id THEN e.wall_s END, 0))
+                AS program_s
+       FROM nodes n LEFT JOIN executions e ON e.execution_id = n.execution_id
+       LEFT JOIN node_timings t ON t.run_id = n.run_id AND t.node_id = n.node_id GROUP BY n.run_id)
+     SELECT r.run_id, r.status, epoch_us(r.started_at) / 1000 AS started_ms, epoch_us(r.ended_at) / 1000 AS ended_ms,
+            p.last_node_ms, TRY_CAST(json_extract_string(r.config, '$.workers') AS DOUBLE) AS workers,
+            coalesce(p.nodes, 0) AS nodes, coalesce(p.program_s, 0) AS program_s
+     FROM runs r LEFT JOIN per_run p USING (run_id) ${where}
+     ORDER BY r.started_at, r.run_id`,
+    params,
   );
 }

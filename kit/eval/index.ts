@@ -1,5 +1,5 @@
 // kit/eval: MLE-bench grading, evaluate() over a workspace, NatureBench gaps, search-efficiency statistics,
-// trajectory analysis (per operator, best-score curve, champion lineage, gain share by phase).
+// trajectory analysis (per operator, best-score curve, champion lineage, gain share by phase), run throughput.
 export { EvalError, UnknownCompetitionError, InvalidScoreError, LeaderboardFormatError } from "./errors.js";
 export { medalPositions, type MedalPositions } from "./medal-positions.js";
 export { humanRank } from "./human-rank.js";
@@ -25,6 +25,11 @@ export {
   type TracePoint, type RunEfficiency, type OperatorEfficiency, type SearchEfficiency, type MatchedTotals,
 } from "./search-efficiency.js";
 export { loadSearchRows, loadSearchEfficiency, type SearchRows } from "./load-search-stats.js";
+export {
+  throughput, formatRate, formatNodesPerMin, formatShare, formatSplit, formatTimeSplit, type Throughput,
+  type ThroughputInput,
+} from "./throughput.js";
+export { loadThroughput, type RunThroughput } from "./load-throughput.js";
 export {
   championVsDraft, type ChampionVsDraft, type ChampionDraftState, type ComparedNode, type ComparedScores,
 } from "./champion-vs-draft.js";

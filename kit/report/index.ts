@@ -36,7 +36,7 @@ export {
   journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun,
 } from "./live-journal.js";
 export {
-  serveDashboard, dashboardState, dashboardHtml, PortInUseError, type DashboardServer,
+  serveDashboard, dashboardState, dashboardHtml, liveNodesPerMin, PortInUseError, type DashboardServer,
 } from "./serve-dashboard.js";
 export { openRecordedRuns, recordedRunsDir } from "./recorded-runs.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";

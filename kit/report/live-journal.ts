@@ -108,6 +108,10 @@ export interface LiveRun {
   readonly higherIsBetter: boolean;
   readonly steps: number;
   readonly finished: boolean;
+  /** The first run-start's time (ISO), as runs.started_at; null when the journal has none. */
+  readonly startedAt: string | null;
+  /** The last run-end's time (ISO) unless a run-start (a resume) came after it, as runs.ended_at. */
+  readonly endedAt: string | null;
   readonly nodes: readonly JournalNode[];
 }
 
@@ -119,14 +123,24 @@ export function journalReader(workspaceDir: string): { read: () => LiveRun[] } {
   const offsets = new Map<string, number>();
   const runs = new Map<
     string,
-    { start?: Extract<JournalRecord, { type: "run-start" }>; nodes: JournalNode[]; finished: boolean }
+    {
+      start?: Extract<JournalRecord, { type: "run-start" }>;
+      startedAt: string | null;
+      endedAt: string | null;
+      nodes: JournalNode[];
+      finished: boolean;
+    }
   >();
   const take = (r: JournalRecord) => {
-    const run = runs.get(r.runId) ?? { nodes: [], finished: false };
+    const run = runs.get(r.runId) ?? { nodes: [], finished: false, startedAt: null, endedAt: null };
     runs.set(r.runId, run);
-    if (r.type === "run-start") ((run.start = r), (run.finished = false));
-    else if (r.type === "node") run.nodes.push(r);
-    else run.finished = true;
+    if (r.type === "run-start") {
+      run.start = r;
+      run.finished = false;
+      run.startedAt ??= r.at;
+      run.endedAt = null;
+    } else if (r.type === "node") run.nodes.push(r);
+    else ((run.finished = true), (run.endedAt = r.at));
   };
   return {
     read() {
@@ -159,6 +173,8 @@ export function journalReader(workspaceDir: string): { read: () => LiveRun[] } {
         higherIsBetter: r.start?.higherIsBetter ?? true,
         steps: r.start?.steps ?? r.nodes.length,
         finished: r.finished,
+        startedAt: r.startedAt,
+        endedAt: r.endedAt,
         nodes: r.nodes,
       }));
     },

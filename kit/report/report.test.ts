@@ -149,7 +149,8 @@ describe("writeReport over a real evolve run (tiny task, real Python programs)",
       await page.goto(`file://${r.html}`);
       await page.waitForSelector(`#tree-${runId}[data-drawn="1"]`);
       const head = await page.locator(".openmle-headline").first().innerText();
-      for (const k of ["task", "harness · policy", "champion", "validation score", "hidden test score", "grade", "node valid rate", "submission validity", "budget used"]) expect(head).toContain(k);
+      for (const k of ["task", "harness · policy", "champion", "validation score", "hidden test score", "grade", "node valid rate", "submission validity", "throughput", "budget used"]) expect(head).toContain(k);
+      expect(head).toMatch(/throughput\s+[\d.]+ nodes\/min \(14 nodes in [\d.]+ s of wall time, 1 worker\) · [\d.]+% in programs, [\d.]+% kit/);
       expect(head).toContain(r.results[0]!.champion!.nodeId);
       await page.screenshot({ path: join(shots, "report-top.png") });
       // Click a real marker of the tree (plotly's click handling: move, then click at its centre).

@@ -1,5 +1,13 @@
 import { champion } from "../evo/index.js";
-import { championVsDraft, type ChampionVsDraft, type GradedRun } from "../eval/index.js";
+import {
+  championVsDraft,
+  formatNodesPerMin,
+  formatRate,
+  formatTimeSplit,
+  type ChampionVsDraft,
+  type GradedRun,
+  type Throughput,
+} from "../eval/index.js";
 import { cellHtml, escapeHtml, formatNumber, formatPercent, formatSeconds } from "./format.js";
 import type { RunView, ViewNode } from "./run-view.js";
 import { validationGap, type ValidationGap } from "./validation-gap.js";
@@ -30,8 +38,11 @@ export interface RunResult {
   readonly vsDraft: ChampionVsDraft;
   readonly stepBudget: number | null;
   readonly sandboxS: number;
+  /** The run's wall time: its throughput's (first start to last end) when known, else the stored summary's. */
   readonly wallS: number | null;
   readonly tokens: number;
+  /** Nodes per minute and the programs / kit split (kit/eval/throughput.ts); null when not loaded. */
+  readonly throughput: Throughput | null;
 }
 
 const good = (n: ViewNode) => n.status === "success" && n.fitness !== null;
@@ -44,12 +55,13 @@ const good = (n: ViewNode) => n.status === "success" && n.fitness !== null;
 export function runResult(
   v: RunView,
   graded?: GradedRun,
-  opts: { baselines?: { trivial: number; reference: number }; gapThreshold?: number } = {},
+  opts: { baselines?: { trivial: number; reference: number }; gapThreshold?: number; throughput?: Throughput } = {},
 ): RunResult {
   const champ = champion(v.nodes) as ViewNode | null;
   const drafts = v.nodes.filter((n) => n.operator === "draft" && good(n));
   const bestDraft = drafts.length ? drafts.reduce((a, b) => (b.fitness! > a.fitness! ? b : a)).validScore : null;
-  const wall = v.summary && typeof v.summary.wallS === "number" ? v.summary.wallS : null;
+  const stored = v.summary && typeof v.summary.wallS === "number" ? v.summary.wallS : null;
+  const wall = opts.throughput?.wallS ?? stored;
   return {
     runId: v.runId,
     task: v.taskName ? `${v.taskName} (${v.taskId})` : v.taskId,
@@ -75,7 +87,25 @@ export function runResult(
     sandboxS: v.nodes.reduce((s, n) => s + n.sandboxS, 0),
     wallS: wall,
     tokens: v.nodes.reduce((s, n) => s + (n.usage?.promptTokens ?? 0) + (n.usage?.completionTokens ?? 0), 0),
+    throughput: opts.throughput ?? null,
   };
+}
+
+/**
+ * The throughput row: "12.4 nodes/min (31 nodes in 2.5 min of wall time, 4 workers) · 38% in programs, 62% kit";
+ * "—" with the reason when the run has no wall time yet.
+ */
+export function throughputHtml(t: Throughput | null): string {
+  if (t === null) return cellHtml(null, "the run's times were not loaded");
+  if (t.wallS === null || t.nodesPerMin === null)
+    return cellHtml(null, t.wallS === 0 ? "the run ended the moment it started" : "the run has no end and no node yet");
+  const until = t.wallUntil === "last-node" ? " up to its latest node" : "";
+  const lanes = `${t.workers} worker${t.workers === 1 ? "" : "s"}`;
+  return (
+    `<b>${escapeHtml(formatNodesPerMin(t.nodesPerMin))}</b> <span class="openmle-muted">(${t.nodes} nodes in ` +
+    `${escapeHtml(formatSeconds(t.wallS) ?? "")} of wall time${until}, ${lanes})</span> · ` +
+    `${escapeHtml(formatTimeSplit(t))} <span class="openmle-muted">(share of the workers' wall time)</span>`
+  );
 }
 
 const num = (x: number | null) => (x === null ? null : formatNumber(x));
@@ -146,6 +176,7 @@ ${row("validation – test gap", r.validationGap ? `${r.validationGap.large ? `<
 ${row("grade", r.grade ? `${escapeHtml(r.grade)}${r.humanRank === null ? "" : ` · beats ${formatPercent(r.humanRank)} of leaderboard teams`}` : cellHtml(null, "no MLE-bench leaderboard for this task"))}
 ${row("node valid rate", `${formatPercent(r.nodeValidRate)} <span class="openmle-muted">(${r.nodesScored} of ${r.nodes} nodes ran and scored)</span>`)}
 ${row("submission validity", r.submissionValid ? "valid (the champion's submission scored on the hidden split)" : "invalid or missing")}
+${row("throughput", throughputHtml(r.throughput))}
 ${row("budget used", escapeHtml([`${r.nodes}${r.stepBudget === null ? "" : ` of ${r.stepBudget}`} steps`, `sandbox ${formatSeconds(r.sandboxS)}`, r.wallS === null ? null : `wall ${formatSeconds(r.wallS)}`, r.tokens ? `${formatNumber(r.tokens)} tokens` : "no LLM tokens"].filter(Boolean).join(" · ")))}
 </table>
 ${c ? `<details class="openmle-champion-code" open><summary>Champion's code${opts.solutionFile ? ` (also written as <code>${escapeHtml(opts.solutionFile)}</code>)` : ""}</summary><pre class="openmle-code">${escapeHtml(c.code)}</pre></details>` : ""}
@@ -160,6 +191,7 @@ export function resultRow(r: RunResult): Record<string, unknown> {
     harness: r.harness,
     policy: r.policy,
     nodes: r.nodes,
+    "nodes/min": r.throughput?.nodesPerMin == null ? null : formatRate(r.throughput.nodesPerMin),
     "node valid rate": formatPercent(r.nodeValidRate),
     champion: r.champion ? `${r.champion.nodeId} (${r.champion.operator}, ${r.champion.methodFamily})` : null,
     validation: r.validScore,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { formatNodesPerMin, throughput } from "../eval/index.js";
 import { MissingWorkspaceError, ReportError } from "./errors.js";
 import { journalReader, type LiveRun } from "./live-journal.js";
 import { clearOfModebar, plotlyScriptTag, type Figure } from "./plotly.js";
@@ -19,12 +20,33 @@ const clear = (f: Figure): Figure => ({
   layout: clearOfModebar({ height: 480, margin: { t: 48, r: 24, b: 40, l: 56 }, ...f.layout }),
 });
 
-/** What the dashboard page polls: per run its progress, figures (plotly JSON) and most recent nodes. */
+const ms = (iso: string | null | undefined): number | null => {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isFinite(t) ? t : null;
+};
+
+/**
+ * A live run's nodes per minute, by kit/eval's throughput rule over the journal's times: first run-start to the
+ * last run-end, or to the latest node while it runs (the journal keeps no program time: only the rate is used).
+ */
+export function liveNodesPerMin(r: Pick<LiveRun, "startedAt" | "endedAt" | "nodes">): number | null {
+  return throughput({
+    nodes: r.nodes.length,
+    startedMs: ms(r.startedAt),
+    endedMs: ms(r.endedAt),
+    lastNodeMs: ms(r.nodes.at(-1)?.at),
+    programS: 0,
+    workers: 1,
+  }).nodesPerMin;
+}
+
+/** What the dashboard page polls: per run its progress and nodes/min, figures (plotly JSON) and most recent nodes. */
 export function dashboardState(runs: readonly LiveRun[]) {
   return {
     at: new Date().toISOString(),
     runs: runs.map((r) => {
       const sign = r.higherIsBetter ? 1 : -1;
+      const nodesPerMin = liveNodesPerMin(r);
       let best: number | null = null;
       const trace = r.nodes.map((n, i) => {
         if (n.validScore !== null && (best === null || sign * n.validScore > sign * best)) best = n.validScore;
@@ -37,6 +59,8 @@ export function dashboardState(runs: readonly LiveRun[]) {
         steps: r.steps,
         done: r.nodes.length,
         finished: r.finished,
+        nodesPerMin,
+        nodesPerMinText: formatNodesPerMin(nodesPerMin),
         best,
         tree: clear(
           searchTreeFigure(
@@ -100,7 +124,8 @@ function render(s){document.getElementById("updated").textContent="updated "+s.a
   s.runs.forEach(function(r){var el=ensure(r);
     el.querySelector("h2").textContent=r.runId+" · "+r.harness+" on "+r.taskId;
     var p=el.querySelector(".progress"); p.innerHTML=""; var b=document.createElement("b"); b.className="current-step"; b.textContent=r.done+" / "+r.steps;
-    p.appendChild(document.createTextNode("nodes done ")); p.appendChild(b); p.appendChild(document.createTextNode(" · best "+fmt(r.best)+" · "+(r.finished?"finished":"running")));
+    var v=document.createElement("b"); v.className="nodes-per-min"; v.textContent=r.nodesPerMinText;
+    p.appendChild(document.createTextNode("nodes done ")); p.appendChild(b); p.appendChild(document.createTextNode(" · ")); p.appendChild(v); p.appendChild(document.createTextNode(" · best "+fmt(r.best)+" · "+(r.finished?"finished":"running")));
     el.setAttribute("data-done", r.done); el.setAttribute("data-finished", r.finished?"1":"0");
     draw(el.querySelector(".tree"), r.tree); draw(el.querySelector(".curve"), r.curve);
     var tb=el.querySelector(".recent tbody"); tb.innerHTML="";

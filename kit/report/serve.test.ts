@@ -38,6 +38,7 @@ describe("openmle serve: a live dashboard beside a running evolve", () => {
           expect(await page.locator("section.run .tree .scatterlayer .point").count()).toBeGreaterThanOrEqual(2);
           expect(await page.locator(".recent-node").count()).toBeGreaterThanOrEqual(2);
           expect(await run.locator(".current-step").innerText()).toMatch(/^\d+ \/ 5$/);
+          expect(await run.locator(".nodes-per-min").innerText()).toMatch(/^\d+(\.\d+)? nodes\/min$/);
           // plotly's mode bar (shown on hover) never covers a chart title, at a wide and a narrow window.
           for (const width of [1400, 900]) {
             await page.setViewportSize({ width, height: 1000 });

@@ -34,7 +34,7 @@ describe("validationGap", () => {
     const r: RunResult = {
       runId: "run-1", task: "Seattle daily weather type (seattle-weather)", metric: "macro_f1, higher is better", harness: "openmle", policy: "grammar",
       champion: null, validScore: 0.728, testScore: 0.43, validationGap: validationGap(0.728, 0.43, true), grade: null, humanRank: null,
-      nodeValidRate: 1, nodesScored: 40, nodes: 40, submissionValid: true, bestDraft: 0.6, vsDraft: championVsDraft([], true), stepBudget: 40, sandboxS: 100, wallS: null, tokens: 0,
+      nodeValidRate: 1, nodesScored: 40, nodes: 40, submissionValid: true, bestDraft: 0.6, vsDraft: championVsDraft([], true), stepBudget: 40, sandboxS: 100, wallS: null, tokens: 0, throughput: null,
     };
     expect(resultHtml(r, { status: "done" })).toContain("⚠ +0.298 (41% of the scores; large): validation promised more than the hidden test gave");
     expect(resultRow(r)["val – test gap"]).toBe("+0.298 (41% of the scores; large)");

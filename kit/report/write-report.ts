@@ -6,6 +6,7 @@ import {
   loadRunOutcomes,
   loadRunStats,
   loadSearchRows,
+  loadThroughput,
   searchEfficiency,
   type EvaluateOptions,
 } from "../eval/index.js";
@@ -152,8 +153,13 @@ export async function writeReport(
     };
     const efficiency = searchEfficiency(search.nodes, search.calls, (id) => search.higherIsBetter.get(id) ?? true);
     opts.onEvent?.({ type: "evaluated", runs: views.length });
+    const speed = new Map((await loadThroughput(ws, runIds)).map((t) => [t.runId, t]));
     const results = views.map((v) =>
-      runResult(v, graded.get(v.runId), { baselines: opts.baselines?.[v.taskId], gapThreshold: cfg.gapThreshold }),
+      runResult(v, graded.get(v.runId), {
+        baselines: opts.baselines?.[v.taskId],
+        gapThreshold: cfg.gapThreshold,
+        throughput: speed.get(v.runId),
+      }),
     );
     const best = bestRun(views, results);
 
