@@ -14,7 +14,6 @@ import {
 import { championVsDraft, type ChampionVsDraft } from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
 import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
-import { runSandbox } from "../sandbox/index.js";
 import { openWorkspace } from "../store/index.js";
 import { journalWriter, writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
@@ -24,10 +23,17 @@ import { addLlmFlags, llmConfigFromFlags, modelsFromFlags, type LlmFlags } from 
 import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { printableLine } from "../util/index.js";
 import { intFlag, numberFlag, SEED_RANGE, type FlagRange } from "./numeric-flag.js";
-import { output, UsageError } from "./run-cli.js";
-import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption } from "./sandbox-flags.js";
+import { output, printErr, UsageError } from "./run-cli.js";
+import {
+  addSearchSandboxOptions,
+  checkSearchSandboxFlags,
+  PROGRAM_TIMEOUT_RANGE,
+  programTimeoutOption,
+  withSearchSandbox,
+  type SearchSandboxFlags,
+} from "./sandbox-flags.js";
 
-export interface EvolveFlags extends LlmFlags {
+export interface EvolveFlags extends LlmFlags, SearchSandboxFlags {
   task: string;
   harness: string;
   policy: string;
@@ -78,10 +84,12 @@ export function registerEvolve(program: Command): void {
     )
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
     .option("--json", "print the run summary as JSON");
+  addSearchSandboxOptions(cmd);
   addLlmFlags(cmd).action(async (o: EvolveFlags, command: Command) => {
     if (o.policy !== "grammar" && o.policy !== "openai")
       throw new UsageError(`unknown policy "${o.policy}". Valid: grammar, openai.`);
     const { config, parsed } = evolveSettings(o, command);
+    checkSearchSandboxFlags(o);
     const task = await resolveTask(o.task);
     if (o.params && o.policy !== "grammar") throw new UsageError("--params applies to --policy grammar only.");
     if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
@@ -105,21 +113,25 @@ export function registerEvolve(program: Command): void {
           higherIsBetter: task.meta.higherIsBetter,
         });
         const bar = progressBar(process.stderr.isTTY ? (o.json ? "off" : "bar") : "lines");
-        const res = await evolve({
-          task,
-          policy,
-          workspace: ws,
-          memoryModel: models?.memoryModel,
-          config,
-          resume: o.resume,
-          // One worker: the sandbox stores and reuses records by idempotency key in the workspace.
-          evaluate: (job) => runSandbox({ ...job, workspace: parsed.workers === 1 ? ws : undefined }),
-          onEvent: (e) => {
-            if (e.type === "run-start") runId = e.runId;
-            bar(e);
-            journal(e);
-          },
-        });
+        // One worker: the sandbox (or the queue client) stores and reuses records by idempotency key in the
+        // workspace; several write nodes concurrently on its connection, so the nodes carry the records.
+        const sandbox = { workspace: parsed.workers === 1 ? ws : undefined, onWarning: warn };
+        const res = await withSearchSandbox(o, sandbox, (sb) =>
+          evolve({
+            task,
+            policy,
+            workspace: ws,
+            memoryModel: models?.memoryModel,
+            config,
+            resume: o.resume,
+            evaluate: sb.evaluate,
+            onEvent: (e) => {
+              if (e.type === "run-start") runId = e.runId;
+              bar(e);
+              journal(e);
+            },
+          }),
+        );
         let reportNote = "";
         const vsDraft = championVsDraft(res.nodes, task.meta.higherIsBetter, res.champion?.nodeId);
         if (o.report) reportNote = await report(ws, o.report, res.summary, vsDraft);
@@ -133,6 +145,8 @@ export function registerEvolve(program: Command): void {
     );
   });
 }
+
+const warn = (m: string) => printErr(`openmle: warning: ${m}`);
 
 /** The grammar policy with params from --params; named grammar:<checkpoint> unless default. */
 async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof openWorkspace>>) {

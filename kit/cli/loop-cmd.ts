@@ -5,13 +5,19 @@ import { configHash } from "../store/index.js";
 import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { intFlag, SEED_RANGE } from "./numeric-flag.js";
 import { formatScore } from "./format.js";
-import { output, UsageError } from "./run-cli.js";
+import { output, printErr, UsageError } from "./run-cli.js";
+import {
+  addSearchSandboxOptions,
+  checkSearchSandboxFlags,
+  withSearchSandbox,
+  type SearchSandboxFlags,
+} from "./sandbox-flags.js";
 import { TASK_LIST_HELP, taskListFlag } from "./task-list-flag.js";
 
 /** Generations to train: each is a whole evolve → collect → SFT → RL round, so a thousand is past any plan. */
 const GENERATIONS = { min: 0, max: 1_000 } as const;
 
-interface LoopFlags {
+interface LoopFlags extends SearchSandboxFlags {
   workspace: string;
   trainTasks: string;
   heldoutTasks: string;
@@ -33,7 +39,7 @@ const f = (x: number | null | undefined, d = 3) =>
   x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(d);
 
 export function registerLoop(program: Command): void {
-  program
+  const cmd = program
     .command("loop")
     .description(
       "The closed loop: evolve → collectSft → SFT → trainRL → checkpoint k+1, each checkpoint " +
@@ -51,50 +57,58 @@ export function registerLoop(program: Command): void {
     .option("--from <checkpoint>", "generation 0's policy: default, a checkpoint name or a params .json file")
     .option("--loop <id>", "loop id (default: derived from the tasks and settings, so the same command resumes)")
     .option("--no-baselines", "skip kit/eval's trivial/reference baselines (no normalised score)")
-    .option("--json", "print the loop's result as JSON")
-    .action(async (o: LoopFlags) => {
-      const config: LoopConfigInput = {
-        ...(o.preset ? { preset: o.preset as LoopConfigInput["preset"] } : {}),
-        ...(o.generations ? { generations: intFlag("generations", o.generations, GENERATIONS) } : {}),
-        ...(o.seeds ? { seeds: list(o.seeds).map((s) => intFlag("seeds", s, SEED_RANGE)) } : {}),
-        ...(o.from ? { from: o.from } : {}),
-        baselines: o.baselines,
-      };
-      const parsed = LoopConfig.safeParse(config);
-      if (!parsed.success)
-        throw new UsageError(
-          `bad loop settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
-        );
-      const train = await taskListFlag(o.trainTasks);
-      const held = await taskListFlag(o.heldoutTasks);
-      const overlap = train.filter((t) => held.includes(t));
-      if (overlap.length)
-        throw new UsageError(
-          `--train-tasks and --heldout-tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen.`,
-        );
-      const trainTasks: TaskPackage[] = [];
-      for (const id of train) trainTasks.push(await resolveTask(id));
-      const heldoutTasks: TaskPackage[] = [];
-      for (const id of held) heldoutTasks.push(await resolveTask(id));
-      const loopId = o.loop ?? `loop-${configHash({ train, held, config: parsed.data }).slice(0, 8)}`;
-      // The loop id is derived from the tasks and settings, so the same command resumes where it stopped.
-      const resume = () => `${sameCommand(process.argv.slice(2))} (the same command resumes loop ${loopId})`;
-      await withCommandWorkspace(
-        o.workspace,
-        async (ws) => {
-          const res = await loop({
+    .option("--json", "print the loop's result as JSON");
+  addSearchSandboxOptions(cmd).action(async (o: LoopFlags) => {
+    checkSearchSandboxFlags(o);
+    const config: LoopConfigInput = {
+      ...(o.preset ? { preset: o.preset as LoopConfigInput["preset"] } : {}),
+      ...(o.generations ? { generations: intFlag("generations", o.generations, GENERATIONS) } : {}),
+      ...(o.seeds ? { seeds: list(o.seeds).map((s) => intFlag("seeds", s, SEED_RANGE)) } : {}),
+      ...(o.from ? { from: o.from } : {}),
+      baselines: o.baselines,
+    };
+    const parsed = LoopConfig.safeParse(config);
+    if (!parsed.success)
+      throw new UsageError(
+        `bad loop settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
+    const train = await taskListFlag(o.trainTasks);
+    const held = await taskListFlag(o.heldoutTasks);
+    const overlap = train.filter((t) => held.includes(t));
+    if (overlap.length)
+      throw new UsageError(
+        `--train-tasks and --heldout-tasks overlap (${overlap.join(", ")}): held-out tasks must be unseen.`,
+      );
+    const trainTasks: TaskPackage[] = [];
+    for (const id of train) trainTasks.push(await resolveTask(id));
+    const heldoutTasks: TaskPackage[] = [];
+    for (const id of held) heldoutTasks.push(await resolveTask(id));
+    const loopId = o.loop ?? `loop-${configHash({ train, held, config: parsed.data }).slice(0, 8)}`;
+    // The loop id is derived from the tasks and settings, so the same command resumes where it stopped.
+    const resume = () => `${sameCommand(process.argv.slice(2))} (the same command resumes loop ${loopId})`;
+    await withCommandWorkspace(
+      o.workspace,
+      async (ws) => {
+        // Every stage's programs (evolve, held-out evolve, collect, baselines, RL) run on the backend: local and
+        // Docker through the executor (each stage stores records as it does by itself), the queue through its
+        // client (no workspace: evolve's workers write nodes concurrently, and the nodes carry the records).
+        const onWarning = (m: string) => printErr(`openmle: warning: ${m}`);
+        const res = await withSearchSandbox(o, { onWarning }, (sb) =>
+          loop({
+            ...(sb.executor ? { executor: sb.executor } : { evaluate: sb.evaluate }),
             workspace: ws,
             loopId,
             trainTasks,
             heldoutTasks,
             config,
             onEvent: progress(!o.json),
-          });
-          output(!!o.json, res, () => human(res));
-        },
-        { resume },
-      );
-    });
+          }),
+        );
+        output(!!o.json, res, () => human(res));
+      },
+      { resume },
+    );
+  });
 }
 
 function progress(on: boolean): (e: LoopEvent) => void {

@@ -13,9 +13,17 @@ import { openWorkspace } from "../store/index.js";
 import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { EVOLVE_MAX } from "../evo/index.js";
 import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
-import { output, UsageError } from "./run-cli.js";
+import { output, printErr, UsageError } from "./run-cli.js";
 import { TASK_LIST_HELP, taskListFlag } from "./task-list-flag.js";
-import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption, SANDBOX_FLAG_MAX } from "./sandbox-flags.js";
+import {
+  addSearchSandboxOptions,
+  checkSearchSandboxFlags,
+  PROGRAM_TIMEOUT_RANGE,
+  programTimeoutOption,
+  SANDBOX_FLAG_MAX,
+  withSearchSandbox,
+  type SearchSandboxFlags,
+} from "./sandbox-flags.js";
 
 /** Updates (each stores a checkpoint) as many as evolve's steps; a group's programs and the slots as CPU slots. */
 const RL_RANGES = {
@@ -24,7 +32,7 @@ const RL_RANGES = {
   workers: { min: 1, max: SANDBOX_FLAG_MAX.cpus },
 } as const;
 
-interface TrainFlags {
+interface TrainFlags extends SearchSandboxFlags {
   workspace: string;
   tasks: string;
   from: string;
@@ -46,7 +54,8 @@ export function registerRl(program: Command): void {
   const rl = program
     .command("rl")
     .description("Execution-grounded RL of the grammar policy (trainRL) and rollout exports for LLM trainers");
-  rl.command("train")
+  const train = rl
+    .command("train")
     .description("Train the grammar policy with rollout groups executed in the sandbox; every step stores a checkpoint")
     .requiredOption("--workspace <dir>", "workspace folder")
     .requiredOption("--tasks <idsOrDirs>", `the tasks to train on: ${TASK_LIST_HELP}`)
@@ -62,39 +71,45 @@ export function registerRl(program: Command): void {
     .option("--resume <runId>", "continue a killed run from its last stored step")
     .option("--judge-base-url <url>", "an OpenAI-compatible endpoint for the pre-execution reward-hacking judge")
     .option("--judge-model <id>", "the judge's model id", "Qwen/Qwen3-8B")
-    .option("--json", "print the run's result as JSON")
-    .action(async (o: TrainFlags) => {
-      if (o.async && o.sync) throw new UsageError("pass --async or --sync, not both.");
-      const config: RlConfigInput = {
-        ...(o.steps ? { steps: intFlag("steps", o.steps, RL_RANGES.steps) } : {}),
-        ...(o.group ? { group: intFlag("group", o.group, RL_RANGES.group) } : {}),
-        ...(o.workers ? { workers: intFlag("workers", o.workers, RL_RANGES.workers) } : {}),
-        ...(o.seed ? { seed: intFlag("seed", o.seed, SEED_RANGE) } : {}),
-        ...(o.sync ? { mode: "sync" as const } : o.async ? { mode: "async" as const } : {}),
-        ...(o.timeout ? { perRunTimeoutS: numberFlag("timeout", o.timeout, PROGRAM_TIMEOUT_RANGE) } : {}),
-      };
-      const parsed = RlConfig.safeParse(config);
-      if (!parsed.success)
-        throw new UsageError(
-          `bad rl settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
-        );
-      const ids = await taskListFlag(o.tasks);
-      if (!ids.length) throw new UsageError("--tasks needs at least one task id or folder.");
-      const tasks: TaskPackage[] = [];
-      for (const id of ids) tasks.push(await resolveTask(id));
-      const judge = o.judgeBaseUrl ? createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }) : undefined;
-      const ac = new AbortController();
-      const stop = () => ac.abort();
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-      let runId: string | null = o.resume ?? null;
-      const show = progress(!o.json);
-      const resume = () => (runId ? sameCommand(process.argv.slice(2), "--resume", runId) : null);
-      try {
-        await withCommandWorkspace(
-          o.workspace,
-          async (ws) => {
-            const res = await trainRL({
+    .option("--json", "print the run's result as JSON");
+  addSearchSandboxOptions(train).action(async (o: TrainFlags) => {
+    if (o.async && o.sync) throw new UsageError("pass --async or --sync, not both.");
+    checkSearchSandboxFlags(o);
+    const config: RlConfigInput = {
+      ...(o.steps ? { steps: intFlag("steps", o.steps, RL_RANGES.steps) } : {}),
+      ...(o.group ? { group: intFlag("group", o.group, RL_RANGES.group) } : {}),
+      ...(o.workers ? { workers: intFlag("workers", o.workers, RL_RANGES.workers) } : {}),
+      ...(o.seed ? { seed: intFlag("seed", o.seed, SEED_RANGE) } : {}),
+      ...(o.sync ? { mode: "sync" as const } : o.async ? { mode: "async" as const } : {}),
+      ...(o.timeout ? { perRunTimeoutS: numberFlag("timeout", o.timeout, PROGRAM_TIMEOUT_RANGE) } : {}),
+    };
+    const parsed = RlConfig.safeParse(config);
+    if (!parsed.success)
+      throw new UsageError(
+        `bad rl settings: ${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
+    const ids = await taskListFlag(o.tasks);
+    if (!ids.length) throw new UsageError("--tasks needs at least one task id or folder.");
+    const tasks: TaskPackage[] = [];
+    for (const id of ids) tasks.push(await resolveTask(id));
+    const judge = o.judgeBaseUrl ? createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }) : undefined;
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    let runId: string | null = o.resume ?? null;
+    const show = progress(!o.json);
+    const resume = () => (runId ? sameCommand(process.argv.slice(2), "--resume", runId) : null);
+    try {
+      await withCommandWorkspace(
+        o.workspace,
+        async (ws) => {
+          // Local, Docker: trainRL pools its groups on --workers slots of the executor; queue: the workers' slots
+          // bound them. RL stores no execution records (its rollouts are its records), on any backend.
+          const onWarning = (m: string) => printErr(`openmle: warning: ${m}`);
+          const res = await withSearchSandbox(o, { onWarning }, (sb) =>
+            trainRL({
+              ...(sb.executor ? { executor: sb.executor } : { execute: sb.evaluate }),
               workspace: ws,
               tasks,
               from: o.from,
@@ -107,16 +122,17 @@ export function registerRl(program: Command): void {
                 if (e.type === "run-start") runId = e.runId;
                 show(e);
               },
-            });
-            output(!!o.json, res, () => human(res, ws.dir));
-          },
-          { resume },
-        );
-      } finally {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-      }
-    });
+            }),
+          );
+          output(!!o.json, res, () => human(res, ws.dir));
+        },
+        { resume },
+      );
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
+  });
   rl.command("export")
     .description(
       "Write an RL run's rollouts (task, operator, prompt messages, program, reward, advantage, " +

@@ -1,24 +1,43 @@
 // The sandbox flags of the CLI, each written once: where programs run (--backend, --docker-image,
-// --unsafe, --python), a program's limits (--timeout, --memory, --cpus, --gpus, --disk) and the
-// per-program time limit of the search commands. Commands add them with `addOption` in their own
-// help order; the functions below turn the parsed strings into the sandbox's settings.
+// --unsafe, --python, --sandbox-start; the queue's --redis and --queue-key-file), a program's limits
+// (--timeout, --memory, --cpus, --gpus, --disk) and the per-program time limit of the search commands.
+// Commands add them with `addOption` in their own help order; the functions below turn the parsed
+// strings into the sandbox's settings.
 import { Option, type Command } from "commander";
-import { createExecutor, type Executor, type SandboxLimits } from "../sandbox/index.js";
+import {
+  createExecutor,
+  openSandboxBackend,
+  SANDBOX_STARTS,
+  type Executor,
+  type SandboxBackend,
+  type SandboxLimits,
+  type SandboxStart,
+  type SearchBackend,
+} from "../sandbox/index.js";
+import type { Workspace } from "../store/index.js";
 import { MAX_TIMER_S } from "../util/index.js";
 import { intFlag, numberFlag, type FlagRange } from "./numeric-flag.js";
 import { UsageError } from "./run-cli.js";
 
-/** The commands that run programs themselves: `sandbox run` (one job) and `worker` (a queue's jobs). */
-export type SandboxCommand = "sandbox run" | "worker";
+/**
+ * The commands that run programs: `sandbox run` (one job), `worker` (a queue's jobs) and the search
+ * commands (`evolve`, `sft collect`, `rl train`, `loop`: many programs, here or on the queue's workers).
+ */
+export type SandboxCommand = "sandbox run" | "worker" | "search";
 
-/** `sandbox run` may also hand its job to a queue; a worker is that queue's far end. */
+/** `sandbox run` and the search commands may also hand their jobs to a queue; a worker is that queue's far end. */
 const BACKENDS: Readonly<Record<SandboxCommand, readonly string[]>> = {
   "sandbox run": ["local", "docker", "queue"],
   worker: ["local", "docker"],
+  search: ["local", "docker", "queue"],
 };
 
 /** What --unsafe warns about: `sandbox run` runs one job, a worker warns on each job it runs. */
-const UNSAFE_WARNS: Readonly<Record<SandboxCommand, string>> = { "sandbox run": "warns", worker: "warns every run" };
+const UNSAFE_WARNS: Readonly<Record<SandboxCommand, string>> = {
+  "sandbox run": "warns",
+  worker: "warns every run",
+  search: "warns every run",
+};
 
 /** The executor flags as parsed (strings, as commander gives them). */
 export interface ExecutorFlags {
@@ -26,6 +45,8 @@ export interface ExecutorFlags {
   readonly dockerImage: string;
   readonly unsafe?: boolean;
   readonly python?: string;
+  /** cold | warm (`worker` and the search commands). */
+  readonly sandboxStart?: string;
 }
 
 /** The limit flags of `sandbox run` as parsed. */
@@ -70,7 +91,7 @@ export function addLimitOptions(cmd: Command): Command {
     .option("--disk <MB>", "disk quota of the job folder in MiB", "8192");
 }
 
-/** --queue-key-file of the queue's clients (`sandbox run --backend queue`) and workers. */
+/** --queue-key-file of the queue's clients (`sandbox run`, the search commands with --backend queue) and workers. */
 export function queueKeyFileOption(): Option {
   return new Option(
     "--queue-key-file <file>",
@@ -91,9 +112,96 @@ export function checkBackend(command: SandboxCommand, backend: string): void {
   }
 }
 
+/** --sandbox-start of `worker` and the search commands: how the local backend starts each program. */
+export function sandboxStartOption(): Option {
+  return new Option(
+    "--sandbox-start <how>",
+    "local backend: cold (a fresh interpreter per program) | warm (forked from a per-task zygote)",
+  ).default("cold");
+}
+
+/** A --sandbox-start value, or a usage error naming the valid ones. */
+export function sandboxStartFromFlag(value: string | undefined): SandboxStart {
+  const v = value ?? "cold";
+  if (!(SANDBOX_STARTS as readonly string[]).includes(v))
+    throw new UsageError(`--sandbox-start ${v} is invalid: use ${SANDBOX_STARTS.join(" or ")}.`);
+  return v as SandboxStart;
+}
+
 /** The executor of a local or docker --backend (checked with `checkBackend` first). */
 export function executorFromFlags(o: ExecutorFlags, onWarning: (message: string) => void): Executor {
-  return createExecutor(o.backend, { unsafe: o.unsafe, python: o.python, dockerImage: o.dockerImage, onWarning });
+  return createExecutor(o.backend, {
+    unsafe: o.unsafe,
+    python: o.python,
+    dockerImage: o.dockerImage,
+    start: sandboxStartFromFlag(o.sandboxStart),
+    onWarning,
+  });
+}
+
+/** The sandbox flags of the search commands as parsed. */
+export interface SearchSandboxFlags {
+  readonly backend: string;
+  readonly redis: string;
+  readonly queueKeyFile?: string;
+  readonly sandboxStart: string;
+  readonly dockerImage: string;
+}
+
+/**
+ * Add --backend, --redis, --queue-key-file, --sandbox-start and --docker-image: where a search command
+ * (evolve, sft collect, rl train, loop) runs its programs.
+ */
+export function addSearchSandboxOptions(cmd: Command): Command {
+  const flags = executorOptions("search");
+  return cmd
+    .addOption(flags.backend)
+    .option("--redis <url>", "Redis URL for --backend queue", "redis://127.0.0.1:6379")
+    .addOption(queueKeyFileOption())
+    .addOption(sandboxStartOption())
+    .addOption(flags.dockerImage);
+}
+
+/** The search flags checked (a usage error names the bad value), before anything connects or loads. */
+export function checkSearchSandboxFlags(o: SearchSandboxFlags): void {
+  checkBackend("search", o.backend);
+  sandboxStartFromFlag(o.sandboxStart);
+}
+
+/**
+ * The backend of a search command's flags: `{ evaluate, executor?, close }` (kit/sandbox
+ * openSandboxBackend). queue: a SandboxQueueClient on --redis with the key of --queue-key-file (else
+ * OPENMLE_QUEUE_KEY) and `workspace`, so records are written once; local, docker: createExecutor with
+ * --sandbox-start. The caller closes it when the command ends, also on error (`withSearchSandbox`).
+ */
+export function searchSandboxFromFlags(
+  o: SearchSandboxFlags,
+  opts: { readonly workspace?: Workspace; readonly onWarning?: (message: string) => void } = {},
+): Promise<SandboxBackend> {
+  checkSearchSandboxFlags(o);
+  return openSandboxBackend({
+    backend: o.backend as SearchBackend,
+    redisUrl: o.redis,
+    queueKey: o.queueKeyFile ? { keyFile: o.queueKeyFile } : {},
+    start: sandboxStartFromFlag(o.sandboxStart),
+    dockerImage: o.dockerImage,
+    workspace: opts.workspace,
+    onWarning: opts.onWarning,
+  });
+}
+
+/** Run `fn` with the backend of a search command's flags; the backend is closed afterwards, also on error. */
+export async function withSearchSandbox<T>(
+  o: SearchSandboxFlags,
+  opts: { readonly workspace?: Workspace; readonly onWarning?: (message: string) => void },
+  fn: (b: SandboxBackend) => Promise<T>,
+): Promise<T> {
+  const backend = await searchSandboxFromFlags(o, opts);
+  try {
+    return await fn(backend);
+  } finally {
+    await backend.close();
+  }
 }
 
 /** A program's time limit (--timeout of every command): at most what a Node timer can wait. */

@@ -22,9 +22,17 @@ import { printableLine } from "../util/index.js";
 import { formatScore } from "./format.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 import { TASK_LIST_HELP, taskListFlag } from "./task-list-flag.js";
-import { PROGRAM_TIMEOUT_RANGE, programTimeoutOption, SANDBOX_FLAG_MAX } from "./sandbox-flags.js";
+import {
+  addSearchSandboxOptions,
+  checkSearchSandboxFlags,
+  PROGRAM_TIMEOUT_RANGE,
+  programTimeoutOption,
+  SANDBOX_FLAG_MAX,
+  withSearchSandbox,
+  type SearchSandboxFlags,
+} from "./sandbox-flags.js";
 
-interface CollectFlags {
+interface CollectFlags extends SearchSandboxFlags {
   workspace: string;
   tasks?: string;
   runs?: string;
@@ -113,7 +121,7 @@ export function registerSft(program: Command): void {
   const sft = program
     .command("sft")
     .description("Execution-grounded SFT data (collect, export) and SFT of the grammar policy (train)");
-  sft
+  const collect = sft
     .command("collect")
     .description("Collect SFT examples from parallel drafts and/or stored evolution trees into a named dataset")
     .requiredOption("--workspace <dir>", "workspace folder")
@@ -136,39 +144,44 @@ export function registerSft(program: Command): void {
     .option("--judge-base-url <url>", "the causal-inheritance judge's endpoint (omit to skip the judge)")
     .option("--judge-model <id>", "the judge's model id", "Qwen/Qwen3-8B")
     .option("--replace", "overwrite an existing dataset of that name")
-    .option("--json", "print the result as JSON")
-    .action(async (o: CollectFlags) => {
-      if (!o.tasks && !o.runs && !o.allRuns)
-        throw new UsageError("nothing to collect: pass --tasks and/or --runs/--all-runs.");
-      if (o.runs && o.allRuns) throw new UsageError("pass --runs or --all-runs, not both.");
-      const config = {
-        maxAttempts: intFlag("attempts", o.attempts!, COLLECT_RANGES.attempts),
-        batchSize: intFlag("batch", o.batch!, COLLECT_RANGES.batch),
-        perTaskCap: intFlag("cap", o.cap!, COLLECT_RANGES.cap),
-        seed: intFlag("seed", o.seed!, SEED_RANGE),
-        ...(o.timeout ? { perRunTimeoutS: numberFlag("timeout", o.timeout, PROGRAM_TIMEOUT_RANGE) } : {}),
-      };
-      const parsed = CollectSftConfig.safeParse(config);
-      if (!parsed.success)
-        throw new UsageError(
-          `bad sft settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-        );
-      const tasks = o.tasks ? await Promise.all((await taskListFlag(o.tasks)).map((t) => resolveTask(t))) : undefined;
-      // A failed collect stores no dataset (it is written at the end), so the same command starts it again.
-      await withCommandWorkspace(o.workspace, async (ws) => {
-        const teachers: Teachers | undefined = tasks
-          ? {
-              primary: await teacherOf(o.teacher, ws, o, "--teacher"),
-              ...(o.secondaryTeacher
-                ? { secondary: await teacherOf(o.secondaryTeacher, ws, o, "--secondary-teacher") }
-                : {}),
-            }
-          : undefined;
-        // Every model call (teacher, judge) is logged in llm_calls.
-        const judge = o.judgeBaseUrl
-          ? recordingModel(createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }), ws)
-          : undefined;
-        const res = await collectSft({
+    .option("--json", "print the result as JSON");
+  addSearchSandboxOptions(collect).action(async (o: CollectFlags) => {
+    if (!o.tasks && !o.runs && !o.allRuns)
+      throw new UsageError("nothing to collect: pass --tasks and/or --runs/--all-runs.");
+    if (o.runs && o.allRuns) throw new UsageError("pass --runs or --all-runs, not both.");
+    checkSearchSandboxFlags(o);
+    const config = {
+      maxAttempts: intFlag("attempts", o.attempts!, COLLECT_RANGES.attempts),
+      batchSize: intFlag("batch", o.batch!, COLLECT_RANGES.batch),
+      perTaskCap: intFlag("cap", o.cap!, COLLECT_RANGES.cap),
+      seed: intFlag("seed", o.seed!, SEED_RANGE),
+      ...(o.timeout ? { perRunTimeoutS: numberFlag("timeout", o.timeout, PROGRAM_TIMEOUT_RANGE) } : {}),
+    };
+    const parsed = CollectSftConfig.safeParse(config);
+    if (!parsed.success)
+      throw new UsageError(
+        `bad sft settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
+    const tasks = o.tasks ? await Promise.all((await taskListFlag(o.tasks)).map((t) => resolveTask(t))) : undefined;
+    // A failed collect stores no dataset (it is written at the end), so the same command starts it again.
+    await withCommandWorkspace(o.workspace, async (ws) => {
+      const teachers: Teachers | undefined = tasks
+        ? {
+            primary: await teacherOf(o.teacher, ws, o, "--teacher"),
+            ...(o.secondaryTeacher
+              ? { secondary: await teacherOf(o.secondaryTeacher, ws, o, "--secondary-teacher") }
+              : {}),
+          }
+        : undefined;
+      // Every model call (teacher, judge) is logged in llm_calls.
+      const judge = o.judgeBaseUrl
+        ? recordingModel(createOpenAIModel({ baseURL: o.judgeBaseUrl, model: o.judgeModel }), ws)
+        : undefined;
+      // The drafts' records are stored once per idempotency key in the workspace, whichever backend runs them.
+      const onWarning = (m: string) => printErr(`openmle: warning: ${m}`);
+      const res = await withSearchSandbox(o, { workspace: ws, onWarning }, (sb) =>
+        collectSft({
+          evaluate: sb.evaluate,
           workspace: ws,
           dataset: o.dataset,
           replace: !!o.replace,
@@ -185,11 +198,12 @@ export function registerSft(program: Command): void {
                   .filter(Boolean)
               : undefined,
           onEvent: progress(!o.json && process.stderr.isTTY),
-        });
-        const { examples: _e, ...rest } = res;
-        output(!!o.json, { ...rest, examples: res.examples.length }, () => human(res, ws.dir));
-      });
+        }),
+      );
+      const { examples: _e, ...rest } = res;
+      output(!!o.json, { ...rest, examples: res.examples.length }, () => human(res, ws.dir));
     });
+  });
   sft
     .command("export")
     .description('Export a dataset as chat JSONL ({"messages": [...]} per line) or Parquet (all metadata columns)')

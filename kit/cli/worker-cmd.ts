@@ -11,6 +11,8 @@ import {
   executorOptions,
   queueKeyFileOption,
   SANDBOX_FLAG_MAX,
+  sandboxStartFromFlag,
+  sandboxStartOption,
   type ExecutorFlags,
 } from "./sandbox-flags.js";
 
@@ -47,6 +49,7 @@ export function registerWorker(program: Command): void {
     .option("--gpus <n>", "GPU slots (also takes GPU jobs when > 0)", "0")
     .addOption(flags.dockerImage)
     .addOption(flags.unsafe)
+    .addOption(sandboxStartOption())
     .option("--lock-ms <ms>", "job lock duration; a dead worker's job is retried after it", "30000")
     .option("--stalled-ms <ms>", "how often to look for stalled jobs", "15000")
     .option("--id <id>", "worker id (default host-pid)")
@@ -69,6 +72,7 @@ export function registerWorker(program: Command): void {
       const lockDurationMs = int("lock-ms", o.lockMs, 100, MAX_TIMER_MS);
       const stalledIntervalMs = int("stalled-ms", o.stalledMs, 100, MAX_TIMER_MS);
       checkBackend("worker", o.backend);
+      sandboxStartFromFlag(o.sandboxStart);
       const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${jsonText(e)}\n`);
       if (o.task.length === 0)
         throw new UsageError(

@@ -1,5 +1,5 @@
 import type { TaskPackage } from "../gym/index.js";
-import { runSandbox, type ExecutionRecord, type RunSandboxOptions } from "../sandbox/index.js";
+import { runSandbox, type ExecutionRecord, type RunSandboxOptions, type SandboxJob } from "../sandbox/index.js";
 import { EvalError } from "./errors.js";
 
 /**
@@ -151,11 +151,14 @@ export interface BaselineScores {
 
 /**
  * Run both baselines of a tabular task in the sandbox and return their hidden test scores
- * (null when a baseline did not succeed; its execution record says why).
+ * (null when a baseline did not succeed; its execution record says why). With `evaluate` (e.g. the queue
+ * client's), the programs run through it and the other options are unused.
  */
 export async function runBaselines(
   task: TaskPackage,
-  opts: Omit<RunSandboxOptions, "task" | "code"> = {},
+  opts: Omit<RunSandboxOptions, "task" | "code"> & {
+    readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
+  } = {},
 ): Promise<BaselineScores> {
   const { train, test } = task.meta.files;
   if (!train.endsWith(".csv") || !test.endsWith(".csv")) {
@@ -164,7 +167,9 @@ export async function runBaselines(
         `need CSV train/test files.`,
     );
   }
-  const trivial = await runSandbox({ ...opts, task, code: baselineProgram(task, "trivial") });
-  const reference = await runSandbox({ ...opts, task, code: baselineProgram(task, "reference") });
+  const { evaluate, ...sandbox } = opts;
+  const run = evaluate ?? ((job: SandboxJob) => runSandbox({ ...sandbox, ...job }));
+  const trivial = await run({ task, code: baselineProgram(task, "trivial") });
+  const reference = await run({ task, code: baselineProgram(task, "reference") });
   return { trivial: trivial.testScore, reference: reference.testScore, records: { trivial, reference } };
 }

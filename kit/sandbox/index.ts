@@ -14,6 +14,7 @@ export {
   persistentScorer, type PersistentScorer, type PersistentScorerOptions, type ScorerEvent, type ScorerStopReason,
 } from "./persistent-scorer.js";
 export { submissionCaps, checkSubmission, type SubmissionCaps } from "./submission-caps.js";
+export { submissionPrint, predictionRows, type SubmissionPrint } from "./submission-print.js";
 export { csvHeaderColumns } from "./csv-header-columns.js";
 export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "../jail/disk-quota.js";
 export { sandboxHostUser, lookupUser, SANDBOX_USER_NAME, type HostUser } from "../jail/sandbox-user.js";
@@ -32,7 +33,11 @@ export {
   SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueSubmit, type QueueClientOptions,
   type QueueClientEvent,
 } from "./queue-client.js";
-export { startSandboxWorker, type WorkerOptions, type WorkerEvent } from "./queue-worker.js";
+export { startSandboxWorker, MAX_STALLED_RETRIES, type WorkerOptions, type WorkerEvent } from "./queue-worker.js";
+export {
+  openSandboxBackend, withSandboxBackend, queueEvaluate, checkSandboxStart, SEARCH_BACKENDS, type Evaluate,
+  type SearchBackend, type SandboxBackend, type SandboxBackendOptions,
+} from "./sandbox-backend.js";
 export {
   QUEUE_KEY_ENV, MIN_QUEUE_KEY_CHARS, resolveQueueKey, signJob, verifyJob, sealRecord, openRecord, jobDataHash,
   type QueueKeySource, type SealedRecord,

@@ -119,8 +119,9 @@ export class SandboxQueueClient {
       { ...data, tag: signJob(this.key, key, { ...data }) },
       {
         jobId: key,
-        attempts: 3,
-        backoff: { type: "fixed", delay: 500 },
+        // No retry of a job that threw on its worker: the error comes back to this client at once. A worker
+        // that dies mid-job is another matter: the job runs once more elsewhere (MAX_STALLED_RUNS, queue-worker.ts).
+        attempts: 1,
         priority: bullPriority(s.priority ?? 0),
         removeOnComplete: { age: 24 * 3600 },
         removeOnFail: { age: 24 * 3600 },

@@ -17,6 +17,14 @@ import { CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND } from "./queue-client.js";
 import { acceptJob, refusalText, resolveWorkerCaps, type QueueJobData, type WorkerCaps } from "./queue-job.js";
 import { SandboxPool } from "./scheduler.js";
 
+/**
+ * How often a job whose worker died (its lock expired) goes back to waiting and runs on another worker:
+ * once. BullMQ's stalled check moves a job without a lock back to waiting while its stall count is at most
+ * maxStalledCount; past it the job fails for good with "job stalled more than allowable limit" (no
+ * `attempts` retry), so a program that kills every worker that runs it costs two workers, not all of them.
+ */
+export const MAX_STALLED_RETRIES = 1;
+
 export type WorkerEvent =
   | {
       readonly type: "ready";
@@ -157,7 +165,7 @@ export async function startSandboxWorker(
     prefix: opts.prefix ?? "openmle",
     lockDuration: opts.lockDurationMs ?? 30_000,
     stalledInterval: opts.stalledIntervalMs ?? 15_000,
-    maxStalledCount: 3,
+    maxStalledCount: MAX_STALLED_RETRIES,
   };
   const names = gpus > 0 ? [CPU_QUEUE, GPU_QUEUE] : [CPU_QUEUE];
   const workers = names.map((name) => {

@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Workspace } from "../store/index.js";
@@ -14,6 +23,7 @@ import { LocalExecutor, probeBwrap } from "./local-executor.js";
 import { persistentScorer } from "./persistent-scorer.js";
 import { sandboxedScorer } from "./sandboxed-scorer.js";
 import { checkSubmission, submissionCaps } from "./submission-caps.js";
+import { submissionPrint, type SubmissionPrint } from "./submission-print.js";
 import { findExecution, writeExecution } from "./record-store.js";
 import { jobDirPrefix, sweepStaleJobDirs } from "./stale-jobs.js";
 import type { ExecutionRecord, SandboxJob } from "./types.js";
@@ -165,6 +175,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
     const submission = SUBMISSION_FILES.map((f) => join(jobDir, f)).find((f) => existsSync(f) || isLink(f));
     let score: ScoreResult | undefined;
     let scoringS: number | undefined;
+    let print: SubmissionPrint | undefined;
     if (submission && r.exitCode === 0 && !r.timedOut && !r.sandboxError && !r.diskQuota) {
       const scoringStart = performance.now();
       try {
@@ -172,6 +183,8 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
         const tooBig = regularFileInside(jobDir, submission)
           ? checkSubmission(submission, submissionCaps(opts.task))
           : undefined;
+        // What a caller without the job folder (a queue client) compares with the sample (submission-print.ts).
+        if (tooBig === null) print = submissionPrint(readFileSync(submission, "utf8"));
         score =
           tooBig === undefined
             ? {
@@ -217,6 +230,7 @@ export async function runSandbox(opts: RunSandboxOptions): Promise<ExecutionReco
       warnings: [...r.warnings, ...c.warnings],
       ...(keep ? { workDir: jobDir } : {}),
       ...(scoringS === undefined ? {} : { scoringS }),
+      ...(print ? { submissionPrint: print } : {}),
     };
     return await finish(opts, record);
   } finally {

@@ -1,4 +1,5 @@
 import type { TaskPackage } from "../gym/types.js";
+import type { SubmissionPrint } from "./submission-print.js";
 
 /** The six feedback modes of spec §2.3. */
 export const FEEDBACK_MODES = [
@@ -76,6 +77,8 @@ export interface ExecutionRecordExtras {
   readonly worker?: string;
   /** Seconds the hidden-test scorer took on this run (absent when nothing was scored). */
   readonly scoringS?: number;
+  /** The submission's prediction rows, hashed (submission-print.ts); absent when it was not scored. */
+  readonly submissionPrint?: SubmissionPrint;
   /** Non-fatal notes: metric_parse_failed, unsafe mode, output truncated. */
   readonly warnings?: readonly string[];
 }

@@ -9,6 +9,7 @@ import {
 import { normalizedScore, runBaselines } from "../../eval/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { Policy } from "../../policy/types.js";
+import type { Executor } from "../../sandbox/executor.js";
 import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
 import type { Workspace } from "../../store/index.js";
 import { replaceHeldout, type HeldoutRow } from "./heldout-store.js";
@@ -18,11 +19,14 @@ export type Baselines = Record<string, { readonly trivial: number | null; readon
 /**
  * The hidden test scores of kit/eval's trivial and reference baselines per held-out task (once per
  * loop), for the normalised score; null pairs when `enabled` is false or kit/eval has none for the task.
+ * The programs run through `evaluate` when given (the loop's backend), else runSandbox on `executor` with the
+ * workspace.
  */
 export async function heldoutBaselines(
   ws: Workspace,
   tasks: readonly TaskPackage[],
   enabled: boolean,
+  run: { readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>; readonly executor?: Executor } = {},
 ): Promise<Baselines> {
   const out: Baselines = {};
   for (const t of tasks) {
@@ -31,7 +35,7 @@ export async function heldoutBaselines(
       continue;
     }
     try {
-      const b = await runBaselines(t, { workspace: ws });
+      const b = await runBaselines(t, { workspace: ws, ...run });
       out[t.meta.id] = { trivial: b.trivial, reference: b.reference };
     } catch {
       out[t.meta.id] = { trivial: null, reference: null }; // kit/eval has no baseline programs for this modality

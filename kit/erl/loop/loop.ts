@@ -1,5 +1,6 @@
 import type { EvoEvent } from "../../evo/index.js";
 import type { TaskPackage } from "../../gym/types.js";
+import type { Executor } from "../../sandbox/executor.js";
 import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
 import { endRun, type Workspace } from "../../store/index.js";
 import { loadCheckpoint, resolvePolicyParams } from "../checkpoints.js";
@@ -10,7 +11,7 @@ import { stageSettings, type LoopConfig, type LoopConfigInput } from "./loop-con
 import type { LoopStage } from "./loop-store.js";
 import { openLoop } from "./open-loop.js";
 import { stageRunner } from "./stage-runner.js";
-import { policyFor, trainGeneration, type LoopRun } from "./train-generation.js";
+import { evolveEvaluate, policyFor, trainGeneration, type LoopRun } from "./train-generation.js";
 
 export type LoopEvent =
   | { readonly type: "stage-start"; readonly generation: number; readonly stage: LoopStage }
@@ -25,9 +26,15 @@ export interface LoopOptions {
   readonly trainTasks: readonly TaskPackage[];
   readonly heldoutTasks: readonly TaskPackage[];
   readonly config?: LoopConfigInput;
-  /** Runs one program for evolve and collectSft (default: the sandbox, cached in the workspace); trainRL uses its own
-   * pool. */
+  /**
+   * Runs one program for every stage: evolve (training and held-out runs), collectSft's drafts, the held-out
+   * baselines and trainRL's groups, e.g. the queue client's (kit/sandbox queueEvaluate). Default: runSandbox
+   * on `executor`, as each call does by itself (collectSft and the baselines store records in the workspace,
+   * trainRL pools its groups on `workers` slots).
+   */
   readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
+  /** Without `evaluate`: where every stage's programs run (local or Docker; default the local executor). */
+  readonly executor?: Executor;
   /** The clock of the loop's own records (loops, loop_stages) and of trainRL (default Date.now). */
   readonly now?: () => number;
   readonly onEvent?: (e: LoopEvent) => void;
@@ -95,12 +102,15 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
     settings: stageSettings(cfg),
     trainTasks: opts.trainTasks,
     evaluate: opts.evaluate,
+    executor: opts.executor,
     evoEvent,
     stage,
     now,
   };
   try {
-    const baselines = await stage(-1, "baselines", () => heldoutBaselines(ws, opts.heldoutTasks, cfg.baselines));
+    const baselines = await stage(-1, "baselines", () =>
+      heldoutBaselines(ws, opts.heldoutTasks, cfg.baselines, { evaluate: opts.evaluate, executor: opts.executor }),
+    );
     const start = await resolvePolicyParams(cfg.from, ws);
     const checkpoints = [start.checkpoint];
     let params = start.params;
@@ -118,7 +128,7 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
           seeds: cfg.seeds,
           evolve: run.settings.evolve,
           baselines,
-          evaluate: opts.evaluate,
+          evaluate: evolveEvaluate(run),
           onEvent: evoEvent,
         });
         return { runs: rows.map((r) => r.runId) };

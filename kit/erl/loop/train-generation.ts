@@ -2,7 +2,7 @@ import { runHasSuccess, type EvoEvent } from "../../evo/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import { createCheckpointPolicy, type GrammarParams } from "../../policy/grammar/index.js";
 import type { Policy } from "../../policy/types.js";
-import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
+import { runSandbox, type ExecutionRecord, type Executor, type SandboxJob } from "../../sandbox/index.js";
 import { configHash, readRun, type Workspace } from "../../store/index.js";
 import { loadCheckpoint, saveCheckpoint } from "../checkpoints.js";
 import { trainRL } from "../rl/train-rl.js";
@@ -22,9 +22,17 @@ export interface LoopRun {
   readonly settings: LoopStageSettings;
   readonly trainTasks: readonly TaskPackage[];
   readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
+  /** Without `evaluate`: the executor every stage's programs run on (LoopOptions.executor). */
+  readonly executor?: Executor;
   readonly evoEvent: (e: EvoEvent) => void;
   readonly stage: RunStage;
   readonly now: () => number;
+}
+
+/** The evaluate of the loop's evolve runs: the loop's, else runSandbox on its executor, else evolve's default. */
+export function evolveEvaluate(run: LoopRun): ((job: SandboxJob) => Promise<ExecutionRecord>) | undefined {
+  const executor = run.executor;
+  return run.evaluate ?? (executor ? (job) => runSandbox({ ...job, executor }) : undefined);
 }
 
 /** Generation k's policy: the grammar policy with checkpoint k's params, named after the checkpoint. */
@@ -55,7 +63,7 @@ export async function trainGeneration(
           runId,
           policyFor(params, ck),
           { ...s.evolve, seed },
-          { evaluate: run.evaluate, onEvent: run.evoEvent },
+          { evaluate: evolveEvaluate(run), onEvent: run.evoEvent },
         );
         runs.push(runId);
       }
@@ -77,7 +85,9 @@ export async function trainGeneration(
       teachers: { primary: policyFor(params, ck) },
       runs: scored,
       config: { ...s.collect, seed: k },
-      evaluate: run.evaluate,
+      evaluate:
+        run.evaluate ??
+        (run.executor ? (job) => runSandbox({ ...job, workspace: ws, executor: run.executor }) : undefined),
     });
     return { dataset, examples: r.examples.length, composition: r.composition };
   });
@@ -99,6 +109,7 @@ export async function trainGeneration(
       to: rlRun,
       config: { ...s.rl, seed: (s.rl.seed ?? 1) + k },
       now: run.now,
+      ...(run.evaluate ? { execute: run.evaluate } : { executor: run.executor }),
       ...(row ? { resume: rlRun } : { runId: rlRun }),
     });
     return { runId: r.runId, checkpoint: r.checkpoint };

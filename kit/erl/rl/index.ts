@@ -15,7 +15,7 @@ export {
 } from "./parent-fitness.js";
 export { ParentStore, type ParentState, type ParentPick } from "./parent-store.js";
 export { leaderboardBounds, type LeaderboardBounds } from "./leaderboard-bounds.js";
-export { submissionHackCheck, type SubmissionHack } from "./submission-hack-check.js";
+export { submissionHackCheck, printHack, type SubmissionHack } from "./submission-hack-check.js";
 export {
   judgeProgram, hackJudgeMessages, hackJudgePrompt, parseHackVerdict, HACK_JUDGE_SYSTEM, type HackJudgePrompt,
   type HackVerdict,

@@ -12,12 +12,12 @@ import {
   type Operator,
   type OperatorContext,
 } from "../../policy/index.js";
-import { SUBMISSION_FILES, type ExecutionRecord, type SandboxJob } from "../../sandbox/index.js";
+import { SUBMISSION_FILES, submissionPrint, type ExecutionRecord, type SandboxJob } from "../../sandbox/index.js";
 import type { Rng } from "../../util/rng.js";
 import { hackJudgePrompt, judgeProgram } from "./hack-judge.js";
-import { submissionHackCheck } from "./submission-hack-check.js";
+import { printHack, submissionHackCheck } from "./submission-hack-check.js";
 
-/** Runs one program; records with `workDir` set get the deterministic submission check. */
+/** Runs one program; records with a submissionPrint (or a kept `workDir`) get the deterministic submission check. */
 export type ExecuteProgram = (job: SandboxJob) => Promise<ExecutionRecord>;
 
 export interface Rollout {
@@ -64,25 +64,34 @@ export interface GroupRunner {
 
 const checked = new Map<string, Promise<{ hack: string | null; reason: string | null }>>();
 
-/** The deterministic check on a successful record's submission (once per execution id; the job folder is removed
- * after). */
+/**
+ * The deterministic check on a successful record's submission, once per execution id: from the record's
+ * submissionPrint (every backend's records carry it, queue records too), else from the kept job folder
+ * (`workDir`, removed after). Records with neither are not checked.
+ */
 function checkSubmission(
   task: TaskPackage,
   rec: ExecutionRecord,
 ): Promise<{ hack: string | null; reason: string | null }> {
-  if (!rec.workDir) return Promise.resolve({ hack: null, reason: null });
+  if (!rec.workDir && !rec.submissionPrint) return Promise.resolve({ hack: null, reason: null });
   let p = checked.get(rec.executionId);
   if (!p) {
     p = (async () => {
-      if (rec.status !== "success") {
-        rmSync(rec.workDir!, { recursive: true, force: true });
-        return { hack: null, reason: null };
+      try {
+        if (rec.status !== "success") return { hack: null, reason: null };
+        const sample = readFileSync(join(task.publicDir, task.meta.files.sampleSubmission), "utf8");
+        const file = rec.workDir
+          ? SUBMISSION_FILES.map((f) => join(rec.workDir!, f)).find((f) => existsSync(f))
+          : undefined;
+        const hack = rec.submissionPrint
+          ? printHack(rec.submissionPrint, submissionPrint(sample))
+          : file
+            ? submissionHackCheck(readFileSync(file, "utf8"), sample)
+            : null;
+        return { hack, reason: hack ? `the submission's predictions are ${hack.replaceAll("_", " ")}` : null };
+      } finally {
+        if (rec.workDir) rmSync(rec.workDir, { recursive: true, force: true });
       }
-      const file = SUBMISSION_FILES.map((f) => join(rec.workDir!, f)).find((f) => existsSync(f));
-      const sample = readFileSync(join(task.publicDir, task.meta.files.sampleSubmission), "utf8");
-      const hack = file ? submissionHackCheck(readFileSync(file, "utf8"), sample) : null;
-      rmSync(rec.workDir!, { recursive: true, force: true });
-      return { hack, reason: hack ? `the submission's predictions are ${hack.replaceAll("_", " ")}` : null };
     })();
     checked.set(rec.executionId, p);
   }

@@ -6,7 +6,7 @@ import type { TaskPackage } from "../../gym/types.js";
 import type { LanguageModel } from "../../llm/spec.js";
 import type { GrammarParams } from "../../policy/grammar/index.js";
 import type { Operator } from "../../policy/types.js";
-import { SandboxPool } from "../../sandbox/index.js";
+import { SandboxPool, type Executor } from "../../sandbox/index.js";
 import { endRun, type Workspace } from "../../store/index.js";
 import { saveCheckpoint } from "../checkpoints.js";
 import { ErlError } from "../errors.js";
@@ -28,8 +28,14 @@ export interface TrainRlOptions {
   /** Continue this run id after a kill (its stored config is used; `config.steps` may extend it). */
   readonly resume?: string;
   readonly runId?: string;
-  /** Runs one program (default: a SandboxPool of `workers` slots). Records with workDir get the submission check. */
+  /**
+   * Runs one program, e.g. the queue client's evaluate (kit/sandbox queueEvaluate), whose workers bound how many
+   * run at once. Default: a SandboxPool of `workers` slots on `executor`. Every record with a submissionPrint gets
+   * the deterministic submission check.
+   */
   readonly execute?: ExecuteProgram;
+  /** The default pool's executor (local or Docker, e.g. with a warm start); ignored with `execute`. */
+  readonly executor?: Executor;
   /** Pre-execution reward-hacking judge (absent: only the deterministic post-execution check). */
   readonly judge?: LanguageModel;
   readonly now?: () => number;
@@ -89,11 +95,13 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
   emit({ type: "run-start", runId, resumed: !!opts.resume, step: start.version, steps: cfg.steps });
   const batchSize = cfg.groupsPerStep ?? opts.tasks.length;
   const jobsDir = mkdtempSync(join(tmpdir(), "openmle-rl-"));
-  const pool = opts.execute ? null : new SandboxPool({ cpuSlots: cfg.workers, jobsDir });
+  const pool = opts.execute ? null : new SandboxPool({ cpuSlots: cfg.workers, jobsDir, executor: opts.executor });
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // one listener per pooled job
-  const execute: ExecuteProgram =
-    opts.execute ?? ((job) => pool!.submit({ ...job, limits: { ...job.limits, cpus: 1 }, signal: abort.signal }));
+  // One thread per program, whichever backend runs it (a group's programs run side by side).
+  const execute: ExecuteProgram = opts.execute
+    ? (job) => opts.execute!({ ...job, limits: { ...job.limits, cpus: 1 } })
+    : (job) => pool!.submit({ ...job, limits: { ...job.limits, cpus: 1 }, signal: abort.signal });
   const runner = {
     execute,
     judge: opts.judge,
