@@ -81,7 +81,8 @@ export class Zygote {
     child.stdout!.on("data", (b: Buffer) => this.onData(b, resolveReady, rejectReady));
     child.stderr!.on("data", (b: Buffer) => (this.stderrTail = (this.stderrTail + b.toString()).slice(-4000)));
     child.on("exit", (code, signal) => {
-      this.dead = `the zygote ended (${signal ?? `exit ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ""}`;
+      const tail = this.stderrTail ? `: ${this.stderrTail.trim()}` : "";
+      this.dead = `the zygote ended (${signal ?? `exit ${code}`})${tail}`;
       rejectReady(new Error(this.dead));
       for (const [id, job] of this.jobs) {
         this.jobs.delete(id);
@@ -205,7 +206,7 @@ export class Zygote {
     }
   }
 
-  /** The host pid of the zygote (PID 1 of its namespace): the descendant of the spawned process whose NSpid ends in 1. */
+  /** The zygote's host pid (PID 1 of its namespace): the spawned process's descendant whose NSpid ends in 1. */
   private findHostPid(nsPid: number): number {
     for (const pid of processTree(this.child.pid ?? 0)) if (nsPidOf(pid)?.at(-1) === nsPid) return pid;
     return 0;
