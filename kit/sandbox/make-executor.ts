@@ -10,7 +10,7 @@ export interface ExecutorSettings {
   /** Local backend: the interpreter (SandboxConfig.python; empty → OPENMLE_PYTHON or /usr/bin/python3). */
   readonly python?: string;
   readonly dockerImage?: string;
-  /** Local backend: cold (a fresh interpreter per program, default) or warm (forked from a zygote), sandbox-start.ts. */
+  /** Local backend: cold (a fresh interpreter per program, default) or warm (forked from a zygote). */
   readonly start?: SandboxStart;
   readonly onWarning?: (message: string) => void;
 }
