@@ -3,10 +3,9 @@
 // local cold, local warm, and the Redis queue (warm workers, equal slots) when redis-server exists.
 // Usage: npx tsx bench/throughput/run.ts [--tasks suite:heldout] [--first 8] [--steps 24] [--workers 2]
 //        [--seed 1] [--modes cold,warm,queue] [--startup-reps 5] [--out bench/throughput/results.json]
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +16,7 @@ import {
   LocalExecutor, runSandbox, SandboxQueueClient, startSandboxWorker, WarmExecutor, type ExecutionRecord, type Executor,
   type SandboxJob,
 } from "../../kit/sandbox/index.js";
+import { startRedis } from "../../kit/sandbox/queue-test-helpers.js";
 import { openWorkspace } from "../../kit/store/index.js";
 import { benchTasks } from "../task-list.js";
 
@@ -55,13 +55,6 @@ const startupRatio = median(startup.warm) / median(startup.cold);
 console.log(`start-up (program wall, median of ${startup.cold.length}): cold ${median(startup.cold).toFixed(3)} s, warm ${median(startup.warm).toFixed(3)} s → ${startupRatio.toFixed(3)}× (goal ≤ 0.25×: ${startupRatio <= 0.25 ? "met" : "not met"})`);
 
 // 2. Nodes per minute: every task, `steps` nodes with `workers` in flight, a fresh workspace per task and mode.
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 type Row = { mode: string; task: string; nodes: number; wallS: number; programS: number; champion: string | null; valid: number | null; test: number | null };
 async function search(mode: string, task: TaskPackage, evaluate: (job: SandboxJob) => Promise<ExecutionRecord>): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), "openmle-bench-tp-"));
@@ -84,10 +77,7 @@ let queue: { client: SandboxQueueClient; stop: () => Promise<void> } | null = nu
 if (modes.includes("queue")) {
   if (spawnSync("redis-server", ["--version"]).error) console.log("queue: skipped (no redis-server)");
   else {
-    const port = await freePort();
-    const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    await new Promise((r) => setTimeout(r, 400));
-    const url = `redis://127.0.0.1:${port}`;
+    const { url, proc: redis } = await startRedis();
     const key = randomBytes(24).toString("hex");
     // `workers` queue workers of one slot each: the same slots as the local runs.
     const ws = await Promise.all(Array.from({ length: workers }, (_, i) => startSandboxWorker({ redisUrl: url, executor: new WarmExecutor(), cpus: 1, key, tasks, workerId: `bench-${i}` })));

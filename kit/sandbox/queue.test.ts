@@ -1,9 +1,8 @@
 // The Redis queue backend against a real redis-server and two real worker processes; one is
 // killed with SIGKILL mid-job and the job must finish elsewhere, recorded exactly once. The workers
 // are capped (--max-timeout 60 --max-memory 1024) and share the test's queue key with its clients.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,9 +16,9 @@ import { QueueJobRefusedError, QueueKeyError } from "./errors.js";
 import { resolveQueueKey, signJob } from "./queue-auth.js";
 import { CPU_QUEUE, SandboxQueueClient } from "./queue-client.js";
 import { copyTask, hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
+import { startRedis, startWorker as startQueueWorker, WORKER_ENTRY, type WorkerProc } from "./queue-test-helpers.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const WORKER_ENTRY = join(ROOT, "kit", "cli", "worker-cmd.ts");
 const KEY_TEXT = "queue-test-key-".padEnd(64, "0");
 const KEY = resolveQueueKey({ key: KEY_TEXT });
 const connect = (url: string, opts: Parameters<typeof SandboxQueueClient.connect>[1] = {}) => SandboxQueueClient.connect(url, { key: KEY_TEXT, ...opts });
@@ -32,58 +31,11 @@ function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
 const why = spawnSync("redis-server", ["--version"]).error ? "redis-server is not installed (apt-get install redis-server)" : probeBwrap();
 if (why) console.warn(`SKIP queue tests: ${why}`);
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-interface WorkerProc {
-  readonly id: string;
-  readonly proc: ChildProcess;
-  readonly events: Record<string, unknown>[];
-  waitFor(pred: (e: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-}
-
-function startWorker(id: string, redisUrl: string): WorkerProc {
-  const proc = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY, "worker", "--redis", redisUrl, "--task", TINY_TASK_DIR, "--cpus", "1", "--lock-ms", "2000", "--stalled-ms", "1000", "--id", id, "--max-timeout", "60", "--max-memory", "1024"], {
-    cwd: ROOT,
-    env: envWith({ OPENMLE_QUEUE_KEY: KEY_TEXT }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const events: Record<string, unknown>[] = [];
-  const waiters: (() => void)[] = [];
-  let buf = "";
-  proc.stdout!.on("data", (b: Buffer) => {
-    buf += b.toString();
-    let i;
-    while ((i = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      try {
-        events.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        /* not an event */
-      }
-      waiters.forEach((w) => w());
-    }
-  });
-  let stderr = "";
-  proc.stderr!.on("data", (b: Buffer) => (stderr += b.toString()));
-  const waitFor = (pred: (e: Record<string, unknown>) => boolean, timeoutMs = 30_000) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const check = () => {
-        const hit = events.find(pred);
-        if (hit) resolve(hit);
-      };
-      waiters.push(check);
-      check();
-      setTimeout(() => reject(new Error(`worker ${id}: no matching event in ${timeoutMs} ms; stderr: ${stderr.slice(-1000)}`)), timeoutMs);
-    });
-  return { id, proc, events, waitFor };
-}
+/** A worker of this file's tests: the fixture task, one slot, short lock and stalled intervals, capped. */
+const startWorker = (id: string, redisUrl: string): WorkerProc =>
+  startQueueWorker(id, redisUrl, KEY_TEXT, [
+    "--task", TINY_TASK_DIR, "--cpus", "1", "--lock-ms", "2000", "--stalled-ms", "1000", "--max-timeout", "60", "--max-memory", "1024",
+  ]);
 
 describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
   let redis: ChildProcess;
@@ -93,9 +45,7 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
   let dir: string;
   let ws: Workspace;
   beforeAll(async () => {
-    const port = await freePort();
-    redisUrl = `redis://127.0.0.1:${port}`;
-    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    ({ url: redisUrl, proc: redis } = await startRedis());
     task = await loadTask(TINY_TASK_DIR);
     dir = mkdtempSync(join(tmpdir(), "sbx-queue-"));
     ws = await openWorkspace(join(dir, "ws"));

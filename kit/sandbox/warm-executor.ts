@@ -188,7 +188,6 @@ export class WarmExecutor implements Executor {
       if (cg) void cg.killAll();
       else if (childPid) signalAll(processTree(childPid), "SIGKILL");
     };
-    const quotaKill = new AbortController();
     const pids = () => (cg ? cg.pids() : childPid > 0 ? processTree(childPid) : []);
     const quota = watchDiskQuota([spec.jobDir], { maxBytes: diskBytes, maxFiles: MAX_JOB_FILES }, () => kill(), {
       pids,
@@ -197,8 +196,7 @@ export class WarmExecutor implements Executor {
       const exit = await new Promise<ZygoteExit>((resolve) => {
         const timer = setTimeout(() => ((timedOut = true), kill()), spec.limits.timeoutS * 1000);
         const onAbort = () => ((cancelled = true), kill());
-        const signal = spec.signal ? AbortSignal.any([spec.signal, quotaKill.signal]) : quotaKill.signal;
-        signal.addEventListener("abort", onAbort, { once: true });
+        spec.signal?.addEventListener("abort", onAbort, { once: true });
         id = zygote.fork(
           basename(spec.jobDir),
           { fsizeBytes: diskBytes, asBytes: cg ? null : memBytes },
@@ -214,12 +212,12 @@ export class WarmExecutor implements Executor {
                 setupError = `warm start could not place the program in its cgroup: ${(e as Error).message}`;
                 return kill();
               }
-              if (signal.aborted) return kill();
+              if (spec.signal?.aborted) return onAbort();
               zygote.go(id);
             },
             onExit: (r) => {
               clearTimeout(timer);
-              signal.removeEventListener("abort", onAbort);
+              spec.signal?.removeEventListener("abort", onAbort);
               resolve(r);
             },
           },
@@ -233,12 +231,11 @@ export class WarmExecutor implements Executor {
       if (out.truncated || err.truncated)
         warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
       const failed = exit.code === 1 && /^openmle-sandbox: warm start failed: /m.test(stderr);
-      const killed = timedOut || cancelled || exit.signal !== null;
       return {
-        exitCode: killed && exit.signal !== null ? null : exit.code,
+        exitCode: exit.code,
         signal: exit.signal !== null ? signalName(exit.signal) : null,
         timedOut,
-        cancelled: cancelled && !!spec.signal?.aborted,
+        cancelled,
         diskQuota,
         oomKilled: !timedOut && !cancelled && (stats?.oomKills ?? 0) > 0,
         sandboxError: setupError ?? exit.lost ?? (failed ? stderr.trim().slice(0, 2000) : null),
