@@ -2,8 +2,10 @@
 // the embedded grammar policy (grammar/) and the LLM policy (llm/).
 export {
   OPERATORS, type Operator, type NodeView, type OperatorContext, type Choice, type PolicyUsage, type PolicyOutput,
-  type Policy,
+  type Policy, type ContextShown, type ShownNode, type ShownSection, type ShownBoard, type ShownSynthesis,
+  type ShownRole, type ChangeKind, CHANGE_KINDS,
 } from "./types.js";
+export { renderShown, budgetLine, synthesisLines } from "./shown-context.js";
 export {
   createLlmPolicy, LlmPolicyConfig, buildPrompt, renderPrompt, parseReply, dataOverview, type LlmPolicy,
   type LlmPolicyConfigInput, type OperatorPrompt, type PromptNode, type ProgramContract, type ParsedReply,
@@ -11,7 +13,7 @@ export {
 export {
   createGrammarPolicy, createCheckpointPolicy, grammarPolicyName, logProb, defaultGrammarParams, gradientStep,
   paramsToJson, paramsFromJson, renderProgram, describeSpec, classifyFailure, REPAIRS_BY_KIND, methodFamily,
-  isSolutionSpec, GrammarParamsError, GrammarReplayError, type GrammarParams, type GrammarChoice, type GrammarOutput,
+  isSolutionSpec, specChange, GrammarParamsError, GrammarReplayError, type GrammarParams, type GrammarChoice, type GrammarOutput,
   type SolutionSpec, type ModelSpec, type FeatureSpec, type FailureKind, type DebugRepair,
 } from "./grammar/index.js";
 export * as grammar from "./grammar/index.js";

@@ -117,6 +117,11 @@ export function runGrammarOperator(
   }
 }
 
+/** The models of a spec as a plan's idea names them: `hist_gb + xgboost (average)`. */
+export function modelList(spec: SolutionSpec): string {
+  return spec.models.map((m) => m.family).join(" + ") + (spec.models.length > 1 ? ` (${spec.ensemble})` : "");
+}
+
 /** The grammar policy: a Policy whose outputs always carry spec, choices and logProb. */
 export interface GrammarPolicy extends Policy {
   readonly params: GrammarParams;
@@ -155,7 +160,7 @@ export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams
         decisionFeatures(task, operator, context),
       );
       const { spec, notes } = runGrammarOperator(ch, task, operator, context);
-      const plan = `${notes.join("\n")}\n${describeSpec(spec)}`;
+      const plan = `${modelList(spec)} | ${notes.join("\n")}\n${describeSpec(spec)}`;
       const code = renderProgram(spec, task, { plan, trace: ch.choices });
       return { plan, code, spec, choices: ch.choices, logProb: ch.logProb };
     },

@@ -22,5 +22,5 @@ export {
 export { taskShape, familiesFor, type TaskShape } from "./task-shape.js";
 export { PARAM_GRIDS, defaultModel } from "./model-grid.js";
 export {
-  methodFamily, isSolutionSpec, MODEL_FAMILIES, type SolutionSpec, type ModelSpec, type FeatureSpec, type ModelFamily,
+  methodFamily, isSolutionSpec, specChange, MODEL_FAMILIES, type SolutionSpec, type ModelSpec, type FeatureSpec, type ModelFamily,
 } from "./spec.js";
