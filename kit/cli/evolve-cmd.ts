@@ -13,7 +13,7 @@ import {
 } from "../evo/index.js";
 import { championVsDraft, type ChampionVsDraft } from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
-import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy } from "../policy/index.js";
+import { createCheckpointPolicy, createGrammarPolicy, createLlmPolicy, grammar } from "../policy/index.js";
 import { openWorkspace } from "../store/index.js";
 import { journalWriter, writeReport } from "../report/index.js";
 import { readConfigFile } from "./config-file.js";
@@ -49,6 +49,7 @@ export interface EvolveFlags extends LlmFlags, SearchSandboxFlags {
   priors?: boolean;
   timeout?: string;
   params?: string;
+  contextFeatures: string;
   preset?: string;
 }
 
@@ -82,6 +83,12 @@ export function registerEvolve(program: Command): void {
       "--params <ref>",
       "--policy grammar: parameters from a checkpoint in the workspace (openmle sft train), a .json file, or default",
     )
+    .option(
+      "--context-features <on|off>",
+      "--policy grammar: off drops the context labels (what the harness's memory tells about each option) from " +
+        "every decision, for ablations",
+      "on",
+    )
     .option("--report <dir>", "write a report (HTML + figures) under this folder, e.g. reports/evolve")
     .option("--json", "print the run summary as JSON");
   addSearchSandboxOptions(cmd);
@@ -92,6 +99,10 @@ export function registerEvolve(program: Command): void {
     checkSearchSandboxFlags(o);
     const task = await resolveTask(o.task);
     if (o.params && o.policy !== "grammar") throw new UsageError("--params applies to --policy grammar only.");
+    if (o.contextFeatures !== "on" && o.contextFeatures !== "off")
+      throw new UsageError(`--context-features takes on or off, not "${o.contextFeatures}".`);
+    if (o.contextFeatures === "off" && o.policy !== "grammar")
+      throw new UsageError("--context-features applies to --policy grammar only.");
     if (o.policy === "openai" || o.memoryModel) llmConfigFromFlags(o); // bad LLM flags fail before a workspace exists
     let runId: string | null = o.resume ?? null;
     const resume = () => (runId ? sameCommand(process.argv.slice(2), "--resume", runId) : null);
@@ -103,8 +114,8 @@ export function registerEvolve(program: Command): void {
         const policy =
           o.policy === "openai"
             ? createLlmPolicy(models!.model)
-            : o.params
-              ? await grammarWithParams(o.params, ws)
+            : o.params || o.contextFeatures === "off"
+              ? await grammarWithParams(o.params ?? "default", ws, o.contextFeatures === "on")
               : createGrammarPolicy();
         // The live journal lets openmle serve and notebooks follow the run without opening the database.
         const journal = journalWriter(ws.dir, {
@@ -148,10 +159,15 @@ export function registerEvolve(program: Command): void {
 
 const warn = (m: string) => printErr(`openmle: warning: ${m}`);
 
-/** The grammar policy with params from --params; named grammar:<checkpoint> unless default. */
-async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof openWorkspace>>) {
+/**
+ * The grammar policy with params from --params; named grammar:<checkpoint> unless default, and
+ * grammar:<checkpoint>/context-off under --context-features off.
+ */
+async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof openWorkspace>>, context: boolean) {
   const { params, checkpoint } = await resolvePolicyParams(ref, ws);
-  return createCheckpointPolicy(params, checkpoint);
+  return context
+    ? createCheckpointPolicy(params, checkpoint)
+    : createCheckpointPolicy(grammar.withoutContextFeatures(params), `${checkpoint}/context-off`);
 }
 
 /**

@@ -1,7 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { projectRoot } from "../gym/index.js";
-import { defaultGrammarParams, paramsFromJson, paramsToJson, type GrammarParams } from "../policy/grammar/index.js";
+import {
+  defaultGrammarParams,
+  handSetGrammarParams,
+  uniformGrammarParams,
+  paramsFromJson,
+  paramsToJson,
+  type GrammarParams,
+} from "../policy/grammar/index.js";
 import { configHash, type Workspace } from "../store/index.js";
 import {
   checkpointExists,
@@ -49,6 +56,16 @@ export interface CheckpointInput {
 
 /** The reserved reference to the built-in params (defaultGrammarParams()). */
 export const DEFAULT_CHECKPOINT = "default";
+/**
+ * The other built-in params by name (reserved): `uniform`, every logit and weight 0 (version 3, so learning
+ * reaches the context weights), and `default@1`, the hand-set defaults before context labels (version 1: the
+ * params of runs recorded before them).
+ */
+export const BUILTIN_PARAMS: Readonly<Record<string, () => GrammarParams>> = {
+  [DEFAULT_CHECKPOINT]: defaultGrammarParams,
+  uniform: uniformGrammarParams,
+  "default@1": handSetGrammarParams,
+};
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 
 let kitVersionCache: string | undefined;
@@ -74,10 +91,10 @@ export async function saveCheckpoint(
   input: CheckpointInput,
   opts: { replace?: boolean } = {},
 ): Promise<Checkpoint> {
-  if (!NAME.test(input.name) || input.name === DEFAULT_CHECKPOINT || input.name.endsWith(".json")) {
+  if (!NAME.test(input.name) || input.name in BUILTIN_PARAMS || input.name.endsWith(".json")) {
     throw new ErlError(
-      `checkpoint name "${input.name}" is not allowed: use letters, digits, . _ : - (not "default", ` +
-        `not ending in .json)`,
+      `checkpoint name "${input.name}" is not allowed: use letters, digits, . _ : - (not ` +
+        `${Object.keys(BUILTIN_PARAMS).join(", ")}, not ending in .json)`,
     );
   }
   // Round-trip through the JSON format so what is stored is exactly what loads.
@@ -136,14 +153,14 @@ export async function loadCheckpoint(ws: Workspace, name: string): Promise<Check
   }
   if (
     r.policy !== "grammar" ||
-    (r.format_version !== 1 && r.format_version !== 2) ||
+    ![1, 2, 3].includes(r.format_version) ||
     kitMajor(r.kit_version) !== kitMajor(kitVersion())
   ) {
     throw new CheckpointVersionError(
       `checkpoint "${name}" was written by kit ${r.kit_version} (policy ${r.policy}, params format ` +
         `${r.format_version}); ` +
-        `this kit ${kitVersion()} reads grammar params formats 1 and ` +
-        `2 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the ` +
+        `this kit ${kitVersion()} reads grammar params formats 1, 2 and ` +
+        `3 of kit ${kitMajor(kitVersion())}.x: open it with kit ${r.kit_version} and export the ` +
         `params as JSON, or retrain it`,
     );
   }
@@ -156,7 +173,7 @@ export async function listCheckpoints(ws: Workspace): Promise<CheckpointSummary[
 }
 
 /**
- * Resolve a `--params` reference: "default" → defaultGrammarParams(); a path ending in .json that
+ * Resolve a `--params` reference: a built-in name (BUILTIN_PARAMS: default, uniform, default@1); a path ending in .json that
  * exists → its params (paramsFromJson); anything else → a checkpoint name in `ws`.
  * `checkpoint` is "default", the resolved file path, or the checkpoint name.
  */
@@ -164,7 +181,8 @@ export async function resolvePolicyParams(
   ref: string,
   ws?: Workspace,
 ): Promise<{ params: GrammarParams; checkpoint: string }> {
-  if (ref === DEFAULT_CHECKPOINT) return { params: defaultGrammarParams(), checkpoint: DEFAULT_CHECKPOINT };
+  const builtin = BUILTIN_PARAMS[ref];
+  if (builtin) return { params: builtin(), checkpoint: ref };
   if (ref.endsWith(".json")) {
     const path = resolve(ref);
     if (!existsSync(path))

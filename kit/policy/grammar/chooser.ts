@@ -1,5 +1,7 @@
 import type { Rng } from "../../util/rng.js";
-import { logSoftmax, type GrammarChoice, type GrammarParams } from "./params.js";
+import type { ContextEvidence } from "./context-evidence.js";
+import type { OptionFeatures } from "./option-features.js";
+import { logSoftmax, usesContext, type GrammarChoice, type GrammarParams } from "./params.js";
 import { KitError } from "../../util/index.js";
 
 /** A (name, value) pair of a recorded trace, as embedded in rendered programs. */
@@ -28,10 +30,25 @@ export class Chooser {
     private readonly trace: readonly TraceStep[] | null,
     /** Decision features of this operator call (decision-features.ts); recorded on every choice. */
     readonly features: readonly string[],
-  ) {}
+    evidence: ContextEvidence | null,
+  ) {
+    this.evidence = usesContext(params) ? evidence : null;
+  }
 
-  static sampling(params: GrammarParams, prefix: string, rng: Rng, features: readonly string[] = []): Chooser {
-    return new Chooser(params, prefix, rng, null, features);
+  /**
+   * What the context tells (context-evidence.ts) when the params read context (version 3), else null: operators
+   * compute option labels from it only then, so versions 1 and 2 decide and replay exactly as recorded.
+   */
+  readonly evidence: ContextEvidence | null;
+
+  static sampling(
+    params: GrammarParams,
+    prefix: string,
+    rng: Rng,
+    features: readonly string[] = [],
+    evidence: ContextEvidence | null = null,
+  ): Chooser {
+    return new Chooser(params, prefix, rng, null, features, evidence);
   }
 
   static replay(
@@ -39,15 +56,21 @@ export class Chooser {
     prefix: string,
     trace: readonly TraceStep[],
     features: readonly string[] = [],
+    evidence: ContextEvidence | null = null,
   ): Chooser {
-    return new Chooser(params, prefix, null, trace, features);
+    return new Chooser(params, prefix, null, trace, features, evidence);
   }
 
-  /** Pick one option of decision `<prefix>.<decision>`; the draw and its log-probability are recorded. */
-  pick<T extends string>(decision: string, options: readonly T[]): T {
+  /**
+   * Pick one option of decision `<prefix>.<decision>`; the draw and its log-probability are recorded, with the
+   * options' context labels (`optionFeatures`, used only while `evidence` is set).
+   */
+  pick<T extends string>(decision: string, options: readonly T[], optionFeatures?: OptionFeatures): T {
     if (options.length === 0) throw new GrammarReplayError(`decision ${decision} has no options`);
     const name = `${this.prefix}.${decision}`;
-    const lp = logSoftmax(this.params, name, options, this.features);
+    const of = this.evidence && optionFeatures && Object.keys(optionFeatures).length ? optionFeatures : undefined;
+    const lp = logSoftmax(this.params, name, options, this.features, of);
+    const extra = of ? { optionFeatures: of } : {};
     let i: number;
     if (this.trace) {
       const step = this.trace[this.cursor++];
@@ -65,6 +88,7 @@ export class Chooser {
           logProb: -Infinity,
           options: [...options],
           features: this.features,
+          ...extra,
         });
         return step.value as T;
       }
@@ -80,7 +104,14 @@ export class Chooser {
         }
       }
     }
-    this.choices.push({ name, value: options[i]!, logProb: lp[i]!, options: [...options], features: this.features });
+    this.choices.push({
+      name,
+      value: options[i]!,
+      logProb: lp[i]!,
+      options: [...options],
+      features: this.features,
+      ...extra,
+    });
     return options[i]!;
   }
 

@@ -1,6 +1,7 @@
 import type { Chooser } from "./chooser.js";
 import { normaliseSpec } from "./draft.js";
 import type { FeatureSpec, SolutionSpec } from "./spec.js";
+import { crossoverModeFeatures } from "./option-features.js";
 
 export const CROSSOVER_MODES = ["ensemble", "swap_features", "union_features"] as const;
 export type CrossoverMode = (typeof CROSSOVER_MODES)[number];
@@ -54,7 +55,8 @@ export function crossoverSpecs(
   best: SolutionSpec,
   other: SolutionSpec,
 ): { spec: SolutionSpec; notes: string[] } {
-  const mode = ch.pick("mode", CROSSOVER_MODES);
+  const labels = ch.evidence ? crossoverModeFeatures(best.models[0]!.family, other.models[0]!.family) : undefined;
+  const mode = ch.pick("mode", CROSSOVER_MODES, labels);
   const ensemble = (): SolutionSpec => {
     const extra = other.models.find((m) => !best.models.some((b) => same(b, m))) ?? other.models[0]!;
     const models = same(best.models[0], extra) ? best.models.slice(0, 3) : [best.models[0]!, extra];

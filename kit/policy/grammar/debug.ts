@@ -2,8 +2,9 @@ import type { NodeView } from "../types.js";
 import type { Chooser } from "./chooser.js";
 import { normaliseSpec, safeSpec } from "./draft.js";
 import { defaultModel } from "./model-grid.js";
-import type { ModelSpec, SolutionSpec } from "./spec.js";
+import type { ModelFamily, ModelSpec, SolutionSpec } from "./spec.js";
 import { FAMILY_MODULE, familiesFor, type TaskShape } from "./task-shape.js";
+import { familyOptionFeatures, repairFeatures } from "./option-features.js";
 
 export const FAILURE_KINDS = [
   "timeout",
@@ -110,7 +111,9 @@ export function debugSpec(
       repair: "safe_config",
     };
   }
-  const repair = ch.pick(`repair.${kind}`, applicableRepairs(kind, parent));
+  const repairs = applicableRepairs(kind, parent);
+  const labels = ch.evidence ? repairFeatures(ch.evidence, repairs, kind, parent.models[0]?.family ?? null) : undefined;
+  const repair = ch.pick(`repair.${kind}`, repairs, labels);
   const s = parent;
   let spec: SolutionSpec;
   let note: string;
@@ -122,7 +125,12 @@ export function debugSpec(
           ? FAMILY_MODULE[m.family] === missing || (m.family === "xgboost" && missing === "xgboost")
           : m === s.models[0];
       const options = familiesFor(shape, avoid).filter((f) => !s.models.some((m) => m.family === f));
-      const to = ch.pick("swap_to", options.length ? options : ["hist_gb"]);
+      const opts: ModelFamily[] = options.length ? options : ["hist_gb"];
+      const to = ch.pick(
+        "swap_to",
+        opts,
+        ch.evidence ? familyOptionFeatures(ch.evidence, opts, shape.modality) : undefined,
+      );
       const models = s.models.map((m) => (bad(m) ? defaultModel(to) : m));
       spec = { ...s, models: models.filter((m, i) => models.findIndex((x) => x.family === m.family) === i) };
       note = `swap ${

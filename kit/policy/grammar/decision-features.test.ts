@@ -4,7 +4,8 @@ import type { Operator, OperatorContext } from "../types.js";
 import { decisionFeatures, parentFeatures, shapeFeatures } from "./decision-features.js";
 import { defaultGrammarParams } from "./default-params.js";
 import { createGrammarPolicy, logProb, replayChoices } from "./grammar-policy.js";
-import { choiceLogProb, gradientStep, type GrammarParams } from "./params.js";
+import { choiceLogProb, type GrammarParams } from "./params.js";
+import { gradientStep } from "./gradient-step.js";
 import { taskShape } from "./task-shape.js";
 import { BUDGET, metaTask, NO_PARENTS, view } from "./test-helpers/tasks.js";
 

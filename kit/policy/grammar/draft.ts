@@ -2,6 +2,7 @@ import type { Chooser } from "./chooser.js";
 import { defaultModel, sampleModel } from "./model-grid.js";
 import type { FeatureSpec, GrammarModality, ModelFamily, ModelSpec, SolutionSpec } from "./spec.js";
 import { familiesFor, HEAVY_FAMILIES, type TaskShape } from "./task-shape.js";
+import { familyOptionFeatures } from "./option-features.js";
 
 const SEED = 42;
 
@@ -102,7 +103,9 @@ export function draftSpec(ch: Chooser, shape: TaskShape, avoidModules: readonly 
   const models: ModelSpec[] = [];
   for (let i = 0; i < count; i++) {
     const left = families.filter((f) => !models.some((m) => m.family === f));
-    models.push(sampleModel(ch, ch.pick("model", left.length ? left : families), shape.nClasses));
+    const opts = left.length ? left : families;
+    const labels = ch.evidence ? familyOptionFeatures(ch.evidence, opts, shape.modality) : undefined;
+    models.push(sampleModel(ch, ch.pick("model", opts, labels), shape.nClasses));
   }
   const features = sampleFeatures(ch, shape.modality, models, shape.taskType);
   const rows = ch.pick("max_rows", rowOptions(shape, models));

@@ -4,6 +4,7 @@ import type { Choice, NodeView, Operator, OperatorContext, Policy, PolicyOutput 
 import { Chooser, GrammarReplayError, type TraceStep } from "./chooser.js";
 import { crossoverSpecs } from "./crossover.js";
 import { decisionFeatures } from "./decision-features.js";
+import { contextEvidence } from "./context-evidence.js";
 import { classifyFailure, debugSpec, missingModule } from "./debug.js";
 import { defaultGrammarParams } from "./default-params.js";
 import { describeSpec } from "./describe-spec.js";
@@ -158,6 +159,7 @@ export function createGrammarPolicy(params: GrammarParams = defaultGrammarParams
         `${operator}.${taskShape(task).modality}`,
         rng,
         decisionFeatures(task, operator, context),
+        contextEvidence(context, task.meta.higherIsBetter),
       );
       const { spec, notes } = runGrammarOperator(ch, task, operator, context);
       const plan = `${modelList(spec)} | ${notes.join("\n")}\n${describeSpec(spec)}`;
@@ -211,6 +213,7 @@ export function replayChoices(
     `${operator}.${taskShape(task).modality}`,
     trace,
     decisionFeatures(task, operator, context),
+    contextEvidence(context, task.meta.higherIsBetter),
   );
   runGrammarOperator(ch, task, operator, context);
   if (!ch.exhausted)

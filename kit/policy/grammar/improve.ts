@@ -4,6 +4,7 @@ import { normaliseSpec, sampleFeatures } from "./draft.js";
 import { PARAM_GRIDS, retuneParam, sampleModel } from "./model-grid.js";
 import { methodFamily, type FeatureSpec, type SolutionSpec } from "./spec.js";
 import { familiesFor, type TaskShape } from "./task-shape.js";
+import { editOptionFeatures, familyOptionFeatures, perModelScores, whichModelFeatures } from "./option-features.js";
 
 /** The edits Improve can make; each changes one part of the parent's spec. */
 export const IMPROVE_EDITS = [
@@ -32,13 +33,7 @@ export function applicableEdits(spec: SolutionSpec): ImproveEdit[] {
   );
 }
 
-/** Per-model validation scores from the parent's stdout (`name#i: validation metric = x`). */
-export function perModelScores(stdout: string | undefined): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const m of (stdout ?? "").matchAll(/#(\d+): validation \S+ = (-?[0-9.]+(?:e-?\d+)?)/g))
-    out.set(Number(m[1]), Number(m[2]));
-  return out;
-}
+export { perModelScores } from "./option-features.js";
 
 /**
  * Improve: apply 1–2 edits to the parent's spec. The edit distribution is conditioned on the
@@ -56,7 +51,9 @@ export function improveSpec(
   let spec = parent;
   const notes: string[] = [];
   for (let i = 0; i < n; i++) {
-    const edit = ch.pick(`edit.${family}`, applicableEdits(spec));
+    const edits = applicableEdits(spec);
+    const labels = ch.evidence ? editOptionFeatures(ch.evidence, edits, spec.models[0]?.family ?? null) : undefined;
+    const edit = ch.pick(`edit.${family}`, edits, labels);
     const r = applyEdit(ch, spec, edit, shape, view, higherIsBetter);
     spec = normaliseSpec(r.spec);
     notes.push(r.note);
@@ -72,15 +69,12 @@ function applyEdit(
   view: NodeView | null,
   higher: boolean,
 ): { spec: SolutionSpec; note: string } {
-  const which = () =>
-    s.models.length > 1
-      ? Number(
-          ch.pick(
-            "which_model",
-            s.models.map((_, i) => String(i)),
-          ),
-        )
-      : 0;
+  const which = () => {
+    if (s.models.length < 2) return 0;
+    const opts = s.models.map((_, i) => String(i));
+    return Number(ch.pick("which_model", opts, ch.evidence ? whichModelFeatures(view, opts, edit, higher) : undefined));
+  };
+  const fams = (opts: string[]) => (ch.evidence ? familyOptionFeatures(ch.evidence, opts, shape.modality) : undefined);
   switch (edit) {
     case "tune": {
       const i = which();
@@ -96,7 +90,7 @@ function applyEdit(
       const i = which();
       const options = familiesFor(shape).filter((f) => !s.models.some((m) => m.family === f));
       if (!options.length) return { spec: s, note: "swap_model: no other family left" };
-      const next = sampleModel(ch, ch.pick("swap_to", options), shape.nClasses);
+      const next = sampleModel(ch, ch.pick("swap_to", options, fams(options)), shape.nClasses);
       return {
         spec: { ...s, models: s.models.map((x, k) => (k === i ? next : x)) },
         note: `swap ${s.models[i]!.family} → ${next.family}`,
@@ -115,11 +109,8 @@ function applyEdit(
     }
     case "add_model": {
       const options = familiesFor(shape).filter((f) => !s.models.some((m) => m.family === f));
-      const next = sampleModel(
-        ch,
-        ch.pick("add_family", options.length ? options : familiesFor(shape)),
-        shape.nClasses,
-      );
+      const opts = options.length ? options : familiesFor(shape);
+      const next = sampleModel(ch, ch.pick("add_family", opts, fams(opts)), shape.nClasses);
       const ensemble = s.models.length > 1 ? s.ensemble : ch.pick("ensemble", ["average", "stack"]);
       return { spec: { ...s, models: [...s.models, next], ensemble }, note: `add ${next.family} (${ensemble})` };
     }

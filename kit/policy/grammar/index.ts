@@ -3,11 +3,19 @@ export {
   createGrammarPolicy, createCheckpointPolicy, grammarPolicyName, logProb, replayChoices, runGrammarOperator,
   type GrammarOutput, type GrammarPolicy,
 } from "./grammar-policy.js";
-export { defaultGrammarParams } from "./default-params.js";
 export {
-  gradientStep, logSoftmax, decisionLogits, choiceLogProb, genericDecision, paramsFromJson, paramsToJson,
-  GrammarParamsError, type GrammarChoice, type GrammarParams, type GradientOptions,
+  defaultGrammarParams, handSetGrammarParams, uniformGrammarParams, withoutContextFeatures,
+} from "./default-params.js";
+export {
+  logSoftmax, decisionLogits, choiceLogProb, genericDecision, optionKey, usesContext, paramsFromJson, paramsToJson,
+  GrammarParamsError, type GrammarChoice, type GrammarParams,
 } from "./params.js";
+export { gradientStep, type GradientOptions } from "./gradient-step.js";
+export { contextEvidence, type ContextEvidence, type FamilyEvidence } from "./context-evidence.js";
+export {
+  familyOptionFeatures, editOptionFeatures, whichModelFeatures, crossoverModeFeatures, repairFeatures, cardFamilyOf,
+  ContextFeatureConfig, type OptionFeatures,
+} from "./option-features.js";
 export { decisionFeatures, shapeFeatures, parentFeatures } from "./decision-features.js";
 export { Chooser, GrammarReplayError, type TraceStep } from "./chooser.js";
 export { renderProgram, traceFromProgram } from "./render-program.js";
@@ -24,3 +32,6 @@ export { PARAM_GRIDS, defaultModel } from "./model-grid.js";
 export {
   methodFamily, isSolutionSpec, specChange, MODEL_FAMILIES, type SolutionSpec, type ModelSpec, type FeatureSpec, type ModelFamily,
 } from "./spec.js";
+export {
+  fitContextWeights, weightsTable, FitContextConfig, type FittedWeight, type LabelledOutcome,
+} from "./fit-context-weights.js";

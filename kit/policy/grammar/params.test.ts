@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { choiceLogProb, genericDecision, gradientStep, logSoftmax, paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams } from "./params.js";
+import { gradientStep } from "./gradient-step.js";
+import { choiceLogProb, genericDecision, logSoftmax, paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams } from "./params.js";
 import { defaultGrammarParams } from "./default-params.js";
 
 const P: GrammarParams = { version: 1, logits: { d: { a: Math.log(3), b: 0 } } };
@@ -45,7 +46,7 @@ describe("grammar params", () => {
   it("JSON round trip; bad JSON names the problem", () => {
     const p = defaultGrammarParams();
     expect(paramsFromJson(paramsToJson(p))).toEqual(p);
-    expect(() => paramsFromJson('{"version":3,"logits":{}}')).toThrow(GrammarParamsError);
+    expect(() => paramsFromJson('{"version":4,"logits":{}}')).toThrow(GrammarParamsError);
     expect(() => paramsFromJson('{"version":1,"logits":{"x":{"a":"high"}}}')).toThrow(/x\[a\]/);
   });
 });

@@ -1,4 +1,5 @@
 import type { Choice } from "../types.js";
+import type { OptionFeatures } from "./option-features.js";
 import { KitError, logSumExp } from "../../util/index.js";
 
 type Row = Readonly<Record<string, number>>;
@@ -6,20 +7,35 @@ type Row = Readonly<Record<string, number>>;
 /**
  * All learnable parameters of the grammar policy: categorical distributions over each decision's
  * options. The logit of option o of decision d (`<operator>.<modality>.<decision>`) under the
- * decision features F (task shape and parent state, see decision-features.ts) is
+ * decision features F (task shape and parent state, see decision-features.ts) and the option's context
+ * labels L(o) (option-features.ts: what the context tells about that option) is
  *
- *     z(o | d, F) = logits[d][o] + Σ_{f ∈ F} conditioned[generic(d)][f][o]
+ *     z(o | d, F, L) = logits[d][o] + Σ_{f ∈ F} conditioned[generic(d)][f][o] + Σ_{l ∈ L(o)} optionWeights[key(d)][l]
  *
  * where generic(d) = `<operator>.<decision>` drops the modality, so a conditioned row is shared by
- * every modality whose tasks show feature f (e.g. `rows:<500`). A missing logit is 0, so an empty
- * object is the uniform policy. Version 1 has no `conditioned` rows (and loads as before);
- * version 2 adds them. JSON in, JSON out.
+ * every modality whose tasks show feature f (e.g. `rows:<500`), and key(d) = `<operator>.<first part of the
+ * decision>` (e.g. `improve.edit` for every `improve.<modality>.edit.<family>`), so one weight says "an option
+ * whose family failed twice" for every family, modality and task. A missing logit or weight is 0, so an empty
+ * object is the uniform policy. Version 1 has neither table; version 2 adds `conditioned`; version 3 adds
+ * `optionWeights` and is the only version whose decisions see context labels (versions 1 and 2 replay as they
+ * were recorded). JSON in, JSON out.
  */
 export interface GrammarParams {
-  readonly version: 1 | 2;
+  readonly version: 1 | 2 | 3;
   readonly logits: Readonly<Record<string, Row>>;
-  /** Version 2: feature-conditioned rows, generic decision → feature → option → logit. */
+  /** Versions 2 and 3: feature-conditioned rows, generic decision → feature → option → logit. */
   readonly conditioned?: Readonly<Record<string, Readonly<Record<string, Row>>>>;
+  /** Version 3: context-label weights, option key → label → weight. */
+  readonly optionWeights?: Readonly<Record<string, Row>>;
+}
+
+/** Whether decisions under these params see context labels (version 3). */
+export const usesContext = (p: GrammarParams): boolean => p.version === 3;
+
+/** `<operator>.<modality>.<decision>[.<more>]` → `<operator>.<decision>` (the key of the option weights). */
+export function optionKey(name: string): string {
+  const parts = name.split(".");
+  return parts.length < 3 ? name : `${parts[0]}.${parts[2]}`;
 }
 
 /** A recorded decision: Choice plus the options it was sampled from and the decision features it saw (needed for
@@ -29,6 +45,8 @@ export interface GrammarChoice extends Choice {
   readonly options: readonly string[];
   /** The decision features active when it was drawn (absent or empty: base row only). */
   readonly features?: readonly string[];
+  /** Version 3: the context labels of each option (options without labels left out). */
+  readonly optionFeatures?: OptionFeatures;
 }
 
 /** Params that cannot be read or used (bad JSON, another format version); the message says which. */
@@ -55,20 +73,23 @@ function checkRow(where: string, row: unknown): void {
 
 export function paramsFromJson(json: string): GrammarParams {
   const raw = JSON.parse(json) as Partial<GrammarParams>;
-  if ((raw.version !== 1 && raw.version !== 2) || typeof raw.logits !== "object" || raw.logits === null) {
+  const v = raw.version;
+  if ((v !== 1 && v !== 2 && v !== 3) || typeof raw.logits !== "object" || raw.logits === null) {
     throw new GrammarParamsError(
-      `grammar params must look like {"version":1|2,"logits":{...}}; got ` +
+      `grammar params must look like {"version":1|2|3,"logits":{...}}; got ` +
         `version=${String(raw.version)}: pass JSON written by paramsToJson`,
     );
   }
   for (const [key, row] of Object.entries(raw.logits)) checkRow(key, row);
-  if (raw.version === 1) {
+  if (v === 1) {
     if (raw.conditioned !== undefined)
       throw new GrammarParamsError(
         `version 1 grammar params have no "conditioned" rows: set "version": 2 or remove them`,
       );
-    return { version: 1, logits: raw.logits };
   }
+  if (v !== 3 && raw.optionWeights !== undefined)
+    throw new GrammarParamsError(`only version 3 grammar params have "optionWeights": set "version": 3 or remove them`);
+  if (v === 1) return { version: 1, logits: raw.logits };
   const conditioned = raw.conditioned ?? {};
   if (typeof conditioned !== "object" || conditioned === null)
     throw new GrammarParamsError(`"conditioned" must be an object of decision → feature → option → logit`);
@@ -77,7 +98,17 @@ export function paramsFromJson(json: string): GrammarParams {
       throw new GrammarParamsError(`conditioned ${key} must be an object of feature → row`);
     for (const [f, row] of Object.entries(byFeature)) checkRow(`${key}|${f}`, row);
   }
-  return { version: 2, logits: raw.logits, conditioned };
+  if (v === 2) return { version: 2, logits: raw.logits, conditioned };
+  const optionWeights = raw.optionWeights ?? {};
+  if (typeof optionWeights !== "object" || optionWeights === null)
+    throw new GrammarParamsError(`"optionWeights" must be an object of option key → label → weight`);
+  for (const [key, row] of Object.entries(optionWeights)) checkRow(`optionWeights ${key}`, row);
+  return {
+    version: 3,
+    logits: raw.logits,
+    ...(raw.conditioned !== undefined ? { conditioned } : {}),
+    optionWeights,
+  };
 }
 
 /** The logits z(o | d, F) of `options` (pure; formula on GrammarParams). */
@@ -86,6 +117,7 @@ export function decisionLogits(
   name: string,
   options: readonly string[],
   features: readonly string[] = [],
+  optionFeatures?: OptionFeatures,
 ): number[] {
   const row = params.logits[name] ?? {};
   const z = options.map((o) => row[o] ?? 0);
@@ -99,6 +131,11 @@ export function decisionLogits(
         });
     }
   }
+  const w = optionFeatures && params.version === 3 ? params.optionWeights?.[optionKey(name)] : undefined;
+  if (w)
+    options.forEach((o, i) => {
+      for (const l of optionFeatures![o] ?? []) z[i]! += w[l] ?? 0;
+    });
   return z;
 }
 
@@ -108,8 +145,9 @@ export function logSoftmax(
   name: string,
   options: readonly string[],
   features: readonly string[] = [],
+  optionFeatures?: OptionFeatures,
 ): number[] {
-  const z = decisionLogits(params, name, options, features);
+  const z = decisionLogits(params, name, options, features, optionFeatures);
   const lse = logSumExp(z);
   return z.map((v) => v - lse);
 }
@@ -117,80 +155,5 @@ export function logSoftmax(
 /** log p of one recorded choice under `params` (its options and features as recorded). */
 export function choiceLogProb(params: GrammarParams, c: GrammarChoice): number {
   const i = c.options.indexOf(c.value);
-  return i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [])[i]!;
-}
-
-export interface GradientOptions {
-  /**
-   * Also update the feature-conditioned rows (version 2 params) of choices that carry features.
-   * Default false: the base rows learn alone and version 1 params stay version 1. Measured in
-   * bench/erl/README.md ("What transfers"): at matched step size the conditioned rows gave no
-   * held-out gain within a modality and a slight loss across modalities on the built-in suite.
-   */
-  readonly conditioned?: boolean;
-}
-
-/**
- * One weighted policy-gradient step (gradient ascent on Σ w · log p(choice)). Every row that
- * enters z(o | d, F) gets the same gradient: for each choice, with p under the *current* params,
- *
- *     logits[d][o] += lr · w · (1[o = value] − p(o))
- *     conditioned[generic(d)][f][o] += lr · w · (1[o = value] − p(o))   for f ∈ F (opt-in: `conditioned`)
- *
- * SFT is w = 1 on kept programs; RL passes advantages as w. Returns new params (input untouched).
- */
-export function gradientStep(
-  params: GrammarParams,
-  samples: readonly { readonly choices: readonly (GrammarChoice | Choice)[]; readonly weight: number }[],
-  lr: number,
-  opts: GradientOptions = {},
-): GrammarParams {
-  const learnConditioned = opts.conditioned ?? false;
-  const delta: Record<string, Record<string, number>> = {};
-  const cdelta: Record<string, Record<string, Record<string, number>>> = {};
-  for (const { choices, weight } of samples) {
-    for (const c of choices) {
-      const value = String(c.value);
-      const options =
-        "options" in c && Array.isArray(c.options)
-          ? c.options.map(String)
-          : [...new Set([...Object.keys(params.logits[c.name] ?? {}), value])];
-      const features = "features" in c && Array.isArray(c.features) ? (c.features as string[]) : [];
-      const lp = logSoftmax(params, c.name, options, features);
-      const g = options.map((o, i) => lr * weight * ((o === value ? 1 : 0) - Math.exp(lp[i]!)));
-      const row = (delta[c.name] ??= {});
-      options.forEach((o, i) => {
-        row[o] = (row[o] ?? 0) + g[i]!;
-      });
-      if (learnConditioned && features.length) {
-        const byFeature = (cdelta[genericDecision(c.name)] ??= {});
-        for (const f of features) {
-          const r = (byFeature[f] ??= {});
-          options.forEach((o, i) => {
-            r[o] = (r[o] ?? 0) + g[i]!;
-          });
-        }
-      }
-    }
-  }
-  const logits: Record<string, Record<string, number>> = {};
-  for (const [k, row] of Object.entries(params.logits)) logits[k] = { ...row };
-  for (const [k, row] of Object.entries(delta)) {
-    const out = (logits[k] ??= {});
-    for (const [o, d] of Object.entries(row)) out[o] = (out[o] ?? 0) + d;
-  }
-  if (!params.conditioned && Object.keys(cdelta).length === 0) return { version: params.version, logits };
-  const conditioned: Record<string, Record<string, Record<string, number>>> = {};
-  for (const [k, byF] of Object.entries(params.conditioned ?? {})) {
-    conditioned[k] = {};
-    for (const [f, row] of Object.entries(byF)) conditioned[k][f] = { ...row };
-  }
-  for (const [k, byF] of Object.entries(cdelta)) {
-    const outF = (conditioned[k] ??= {});
-    for (const [f, row] of Object.entries(byF)) {
-      const out = (outF[f] ??= {});
-      for (const [o, d] of Object.entries(row)) out[o] = (out[o] ?? 0) + d;
-    }
-  }
-  return { version: 2, logits, conditioned };
+  return i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [], c.optionFeatures)[i]!;
 }

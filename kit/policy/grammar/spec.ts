@@ -157,7 +157,10 @@ export function isSolutionSpec(x: unknown): x is SolutionSpec {
  * What `child` changed against `parent` (the first that differs, in this order): model (families, their
  * settings or the ensemble), features, validation, data (training rows), else none.
  */
-export function specChange(parent: SolutionSpec, child: SolutionSpec): "model" | "features" | "validation" | "data" | "none" {
+export function specChange(
+  parent: SolutionSpec,
+  child: SolutionSpec,
+): "model" | "features" | "validation" | "data" | "none" {
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   if (!same(parent.models, child.models) || parent.ensemble !== child.ensemble) return "model";
   if (!same(parent.features, child.features)) return "features";

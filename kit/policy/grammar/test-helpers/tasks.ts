@@ -1,5 +1,5 @@
 import type { TaskMeta, TaskPackage } from "../../../gym/types.js";
-import type { NodeView, OperatorContext } from "../../types.js";
+import type { NodeView, OperatorContext, ShownNode } from "../../types.js";
 import type { GrammarParams } from "../params.js";
 
 /** A task package value for operator tests that only read metadata (no files are touched). */
@@ -25,4 +25,24 @@ export function forcing(base: GrammarParams, picks: Record<string, string>): Gra
   const logits: Record<string, Record<string, number>> = { ...base.logits };
   for (const [name, value] of Object.entries(picks)) logits[name] = { ...(logits[name] ?? {}), [value]: 60 };
   return { version: 1, logits };
+}
+
+/** A shown entry: success with a score, or a failure when score is a status string. */
+export function shown(id: string, models: string[], score: number | string, over: Partial<ShownNode> = {}): ShownNode {
+  const ok = typeof score === "number";
+  return {
+    nodeId: id,
+    operator: "draft",
+    role: "history",
+    methodFamily: "sklearn",
+    models,
+    status: ok ? "success" : (score as ShownNode["status"]),
+    validScore: ok ? score : null,
+    errorSignature: ok ? null : String(score),
+    gain: null,
+    change: null,
+    idea: "",
+    text: `- ${id}`,
+    ...over,
+  };
 }

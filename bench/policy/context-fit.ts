@@ -1,0 +1,118 @@
+// Measures the default context-label weights (kit/policy/grammar/context-weights.ts) on the built-in core suite,
+// never the held-out suite. Usage:
+//   npx tsx bench/policy/context-fit.ts [--tasks suite:core] [--harnesses openmle,aide] [--seeds 1] [--steps 20] \
+//     [--workers 2] [--out bench/policy/context-fit] [--write]
+// 1. Exploration: evolve every task × harness × seed with the hand-set logits and every context weight 0
+//    (version 3 params, so each decision records the labels its options carried, none of them acting).
+// 2. Each labelled decision gets the outcome of the node it wrote: a Draft its execution-grounded reward
+//    (sandboxReward against the run's earlier successes, 0 on failure); an Improve or Crossover 1 when it beat
+//    its best parent on validation, else 0; a Debug 1 when it ran to a score, else 0.
+// 3. fitContextWeights (the log ratio of mean outcomes with / without the label, shrunk and clipped).
+// Samples go to <out>/samples.jsonl (resumable by task/harness/seed); the fit to <out>/fit.json and a table on
+// stdout; --write rewrites context-weights.ts with the fitted table.
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { evolve, sandboxReward, type EvoNode } from "../../kit/evo/index.js";
+import { resolveTask } from "../../kit/gym/index.js";
+import { createGrammarPolicy, grammar, type GrammarChoice } from "../../kit/policy/index.js";
+import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
+import { openWorkspace } from "../../kit/store/index.js";
+import { benchTasks } from "../task-list.js";
+
+const { values: a } = parseArgs({
+  options: {
+    tasks: { type: "string", default: "suite:core" },
+    harnesses: { type: "string", default: "openmle,aide" },
+    seeds: { type: "string", default: "1" },
+    steps: { type: "string", default: "20" },
+    workers: { type: "string", default: "2" },
+    out: { type: "string", default: "bench/policy/context-fit" },
+    write: { type: "boolean", default: false },
+  },
+});
+mkdirSync(a.out!, { recursive: true });
+const samplesFile = join(a.out!, "samples.jsonl");
+type Sample = { run: string; operator: string; choice: GrammarChoice; outcome: number };
+const lines = existsSync(samplesFile) ? readFileSync(samplesFile, "utf8").trim().split("\n").filter(Boolean) : [];
+const done = new Set(lines.map((l) => (JSON.parse(l) as Sample).run));
+
+/** The outcome of a node for the decisions that wrote it (step 2 above). */
+function outcome(n: EvoNode, nodes: readonly EvoNode[]): number {
+  const good = n.status === "success" && n.fitness !== null;
+  if (n.operator === "debug") return good ? 1 : 0;
+  if (n.operator === "draft") {
+    const earlier = nodes.filter((m) => m.step < n.step && m.fitness !== null && m.status === "success");
+    return sandboxReward(good ? n.fitness : null, earlier.map((m) => m.fitness!));
+  }
+  const pf = n.parents.map((p) => nodes.find((m) => m.nodeId === p)?.fitness ?? null).filter((f) => f !== null);
+  return good && pf.length > 0 && n.fitness! > Math.max(...(pf as number[])) ? 1 : 0;
+}
+
+const explore = { version: 3 as const, logits: grammar.handSetGrammarParams().logits, optionWeights: {} };
+const executor = new WarmExecutor({ onWarning: (m) => console.log(`warning: ${m}`) });
+const t0 = Date.now();
+for (const taskId of await benchTasks(a.tasks!)) {
+  const task = await resolveTask(taskId);
+  for (const harness of a.harnesses!.split(",") as ("openmle" | "aide")[])
+    for (const seed of a.seeds!.split(",").map(Number)) {
+      const run = `${taskId}/${harness}/${seed}`;
+      if (done.has(run)) continue;
+      const inner = createGrammarPolicy(explore);
+      const byNode = new Map<string, readonly GrammarChoice[]>();
+      const policy = {
+        ...inner,
+        async propose(...args: Parameters<typeof inner.propose>) {
+          const out = await inner.propose(...args);
+          if (args[2].nodeId) byNode.set(args[2].nodeId, out.choices);
+          return out;
+        },
+      };
+      const dir = mkdtempSync(join(tmpdir(), "openmle-ctx-fit-"));
+      const ws = await openWorkspace(join(dir, "ws"));
+      try {
+        const r0 = Date.now();
+        const res = await evolve({
+          task,
+          policy,
+          workspace: ws,
+          evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }),
+          config: { harness, seed, steps: Number(a.steps), workers: Number(a.workers), perRunTimeoutS: 300 },
+        });
+        let n = 0;
+        for (const node of res.nodes) {
+          const y = outcome(node, res.nodes);
+          for (const choice of byNode.get(node.nodeId) ?? [])
+            if (choice.optionFeatures) {
+              appendFileSync(samplesFile, `${JSON.stringify({ run, operator: node.operator, choice, outcome: y })}\n`);
+              n++;
+            }
+        }
+        console.log(`${run}: ${res.nodes.length} nodes, ${n} labelled decisions, ${((Date.now() - r0) / 1000).toFixed(0)} s`);
+      } finally {
+        ws.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+}
+await executor.close();
+const samples = readFileSync(samplesFile, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Sample);
+const fitted = grammar.fitContextWeights(samples);
+writeFileSync(join(a.out!, "fit.json"), `${JSON.stringify({ date: new Date().toISOString(), tasks: a.tasks, harnesses: a.harnesses, seeds: a.seeds, steps: Number(a.steps), samples: samples.length, runs: new Set(samples.map((s) => s.run)).size, fitted }, null, 1)}\n`);
+const f3 = (x: number) => x.toFixed(3);
+console.log(`\n${samples.length} labelled decisions from ${new Set(samples.map((s) => s.run)).size} runs (${((Date.now() - t0) / 60000).toFixed(1)} min)`);
+console.log("| key | label | n with | n without | mean with | mean without | weight |\n|---|---|---|---|---|---|---|");
+for (const f of fitted) console.log(`| ${f.key} | ${f.label} | ${f.nWith} | ${f.nWithout} | ${f3(f.meanWith)} | ${f3(f.meanWithout)} | ${f3(f.weight)} |`);
+if (a.write) {
+  const table = grammar.weightsTable(fitted);
+  const body = JSON.stringify(table, null, 2).replace(/"([a-z_:.0-9]+)":/gi, (m, k: string) => (/^[a-z_]\w*$/i.test(k) ? `${k}:` : m));
+  writeFileSync(
+    "kit/policy/grammar/context-weights.ts",
+    `/**\n * The default context-label weights (option key → label → weight), measured on the built-in core suite by\n` +
+      ` * bench/policy/context-fit.ts (${a.harnesses} × seeds ${a.seeds} × ${a.steps} steps, ${samples.length} labelled\n` +
+      ` * decisions; fitContextWeights). Labels absent here measured 0 (too little support) or were not seen.\n */\n` +
+      `export const CONTEXT_WEIGHTS: Readonly<Record<string, Readonly<Record<string, number>>>> = ${body};\n`,
+  );
+  console.log("wrote kit/policy/grammar/context-weights.ts");
+}
