@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createOpenAIModel, replies, startReplayServer } from "../llm/index.js";
 import { experienceBoard } from "./board-store.js";
-import { boardLines } from "./board-lines.js";
+import { boardLines, shownBoard } from "./board-lines.js";
 import { buildContext } from "./build-context.js";
 import { EvolveConfig } from "./config.js";
 import { memoryPrompt, synthesizeMemory } from "./memory-synthesis.js";
@@ -28,8 +28,9 @@ describe("OpenMLE-Evo: each operator gets its own context", () => {
     const ws = await seededWorkspace();
     try {
       const b = await experienceBoard(ws, "r1");
-      expect(boardLines(b)).toEqual(BOARD);
-      expect(boardLines(b, 1)[4]).toBe("Score-delta trend (last 1 Improve/Crossover children, gain over the best parent, oldest first): +0.05; mean +0.05, improving");
+      expect(shownBoard(b).lines).toEqual(BOARD);
+      expect(boardLines(shownBoard(b))).toEqual(BOARD);
+      expect(shownBoard(b, 1).lines[4]).toBe("Score-delta trend (last 1 Improve/Crossover children, gain over the best parent, oldest first): +0.05; mean +0.05, improving");
     } finally {
       ws.close();
     }
