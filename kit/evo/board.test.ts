@@ -42,8 +42,10 @@ describe("experience board", () => {
       expect(s.currentBest).toEqual({ nodeId: "n5", methodFamily: "ensemble", score: 0.85 });
       expect(s.runnerUp).toEqual({ nodeId: "n1", methodFamily: "xgboost", score: 0.8 });
       expect(s.families).toEqual([
-        { methodFamily: "ensemble", tried: 1, succeeded: 1, best: 0.85 }, { methodFamily: "xgboost", tried: 1, succeeded: 1, best: 0.8 },
-        { methodFamily: "sklearn", tried: 3, succeeded: 2, best: 0.7 }, { methodFamily: "lightgbm", tried: 1, succeeded: 0, best: null },
+        { methodFamily: "ensemble", tried: 1, succeeded: 1, best: 0.85 },
+        { methodFamily: "xgboost", tried: 1, succeeded: 1, best: 0.8 },
+        { methodFamily: "sklearn", tried: 3, succeeded: 2, best: 0.7 },
+        { methodFamily: "lightgbm", tried: 1, succeeded: 0, best: null },
       ]);
       expect(s.underExplored).toEqual(["ensemble", "xgboost"]);
       expect(s.repeatedErrors).toEqual([{ signature: "import_error", failures: 2, nodes: ["n2", "n4"] }]);

@@ -29,7 +29,8 @@ export { renderBoard } from "./board.js";
 export { boardLines, shownBoard, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";
 export {
   selectContext, selectedIds, conditionedContext, historyContext, nodeUtilities, topSiblings, relatedNodes,
-  exploredIdeas, exploredIdeaNodes, DEFAULT_CONTEXT_LIMITS, type ContextSelection, type ContextLimits, type ContextExtras,
+  exploredIdeas, exploredIdeaNodes, DEFAULT_CONTEXT_LIMITS,
+  type ContextSelection, type ContextLimits, type ContextExtras,
 } from "./context.js";
 export { airaContext, airaMemoryNodes, airaMemoryEntry } from "./aira-memory.js";
 export { shownNode, gainOverParents } from "./shown-node.js";

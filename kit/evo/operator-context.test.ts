@@ -142,22 +142,26 @@ describe("AIRA-Evo memory as published", () => {
 const BUDGET_LINE = "Budget: 4 steps and 60 s remain; each program may run at most 30 s.";
 const OPENMLE: Record<Action["operator"], string[]> = {
   draft: [
-    "Previously explored ideas (most recent first):", "- [ensemble] plan of n5 → validation 0.85", "- [sklearn] plan of n3 → validation 0.7",
-    "- [sklearn] plan of n2 → runtime_error (import_error)", "- [xgboost] plan of n1 → validation 0.8", "- [sklearn] plan of n0 → validation 0.6",
+    "Previously explored ideas (most recent first):", "- [ensemble] plan of n5 → validation 0.85",
+    "- [sklearn] plan of n3 → validation 0.7", "- [sklearn] plan of n2 → runtime_error (import_error)",
+    "- [xgboost] plan of n1 → validation 0.8", "- [sklearn] plan of n0 → validation 0.6",
   ],
   improve: [
-    "Experience board:", ...BOARD, "Ancestors (nearest first):", "- n0 draft [sklearn] plan of n0 → success: validation 0.6000",
+    "Experience board:", ...BOARD, "Ancestors (nearest first):",
+    "- n0 draft [sklearn] plan of n0 → success: validation 0.6000",
   ],
   crossover: [
     "Experience board:", ...BOARD, "Branch A contributes xgboost (n1, validation 0.8): plan of n1",
-    "Branch B contributes sklearn (n3, validation 0.7): plan of n3", "  ancestor n0 draft [sklearn] plan of n0 → success: validation 0.6000",
+    "Branch B contributes sklearn (n3, validation 0.7): plan of n3",
+    "  ancestor n0 draft [sklearn] plan of n0 → success: validation 0.6000",
   ],
   debug: [
     "Related nodes (same error signature first, then the most recent):",
     "- n2 draft [sklearn] plan of n2 → runtime_error [import_error]",
     "- n5 crossover from n1+n3 [ensemble] plan of n5 → success: validation 0.8500 (+0.0500 vs best parent)",
     "- n3 improve from n0 [sklearn] plan of n3 → success: validation 0.7000 (+0.100 vs best parent)",
-    "- n1 draft [xgboost] plan of n1 → success: validation 0.8000", "- n0 draft [sklearn] plan of n0 → success: validation 0.6000",
+    "- n1 draft [xgboost] plan of n1 → success: validation 0.8000",
+    "- n0 draft [sklearn] plan of n0 → success: validation 0.6000",
   ],
 };
 // Improve/Crossover: n0 (a draft, no gain) is all they show, so only the board's under-explored families;
@@ -167,10 +171,17 @@ const SYNTHESIS: Record<Action["operator"], string[]> = {
   improve: ["Memory synthesis:", "Open ideas: try ensemble; try xgboost"],
   crossover: ["Memory synthesis:", "Open ideas: try ensemble; try xgboost"],
   debug: [
-    "Memory synthesis:", "What worked: n3: plan of n3 (+0.1); n5: plan of n5 (+0.05)", "What failed: n2: plan of n2 (runtime_error, import_error)",
+    "Memory synthesis:", "What worked: n3: plan of n3 (+0.1); n5: plan of n5 (+0.05)",
+    "What failed: n2: plan of n2 (runtime_error, import_error)",
   ],
 };
 const OPS = [["draft"], ["improve", "n3"], ["crossover", "n1", "n3"], ["debug", "n4"]] as const;
+const ROLES: Record<string, Record<Action["operator"], string>> = {
+  openmle: { draft: "idea", improve: "ancestor", crossover: "ancestor", debug: "related" },
+  "aira-evo": { draft: "good", improve: "good", crossover: "good", debug: "ancestor" },
+  aide: { draft: "history", improve: "history", crossover: "history", debug: "history" },
+  mcts: { draft: "history", improve: "history", crossover: "history", debug: "history" },
+};
 
 describe("every harness renders its memory from what it shows (ContextShown)", () => {
   it.each(["openmle", "aira-evo", "aide", "mcts"] as const)("%s, every operator", async (harness) => {
@@ -178,22 +189,19 @@ describe("every harness renders its memory from what it shows (ContextShown)", (
     try {
       for (const [op, ...parents] of OPS) {
         for (const priors of [undefined, "- prior line"]) {
-          const ctx = await buildContext(ws, "r1", EvolveConfig.parse({ harness }), act(op, ...parents), BOARD_TREE, budget, { priors });
+          const cfg = EvolveConfig.parse({ harness });
+          const ctx = await buildContext(ws, "r1", cfg, act(op, ...parents), BOARD_TREE, budget, { priors });
           expect(ctx.shown!.budget).toBe(true);
           expect(ctx.memory).toBe(renderShown(ctx.shown!, ctx.budget));
           expect(ctx.memory!.startsWith("Priors from earlier tasks:\n- prior line\n")).toBe(priors !== undefined);
           expect(ctx.shown!.priors).toBe(priors);
           if (harness !== "openmle") expect(ctx.shown!.synthesis).toBeUndefined();
           else {
-            const want = [...(priors ? ["Priors from earlier tasks:", priors] : []), ...OPENMLE[op], ...SYNTHESIS[op], BUDGET_LINE];
-            expect(ctx.memory).toBe(want.join("\n"));
+            const head = priors ? ["Priors from earlier tasks:", priors] : [];
+            expect(ctx.memory).toBe([...head, ...OPENMLE[op], ...SYNTHESIS[op], BUDGET_LINE].join("\n"));
           }
           const roles = new Set(ctx.shown!.sections.flatMap((s) => s.entries.map((e) => e.role)));
-          const want = { openmle: { draft: ["idea"], improve: ["ancestor"], crossover: ["ancestor"], debug: ["related"] },
-            "aira-evo": { draft: ["good"], improve: ["good"], crossover: ["good"], debug: ["ancestor"] },
-            aide: { draft: ["history"], improve: ["history"], crossover: ["history"], debug: ["history"] },
-            mcts: { draft: ["history"], improve: ["history"], crossover: ["history"], debug: ["history"] } }[harness][op];
-          expect([...roles]).toEqual(want);
+          expect([...roles]).toEqual([ROLES[harness][op]]);
         }
       }
     } finally {

@@ -3,19 +3,25 @@ import type { ShownNode } from "../policy/types.js";
 import { shownSynthesis } from "./shown-synthesis.js";
 
 const e = (nodeId: string, p: Partial<ShownNode> = {}): ShownNode => ({
-  nodeId, operator: "improve", role: "ancestor", methodFamily: "sklearn", models: [], status: "success", validScore: 0.5,
-  errorSignature: null, gain: null, change: null, idea: `idea ${nodeId}`, text: `- ${nodeId}`, ...p,
+  nodeId, operator: "improve", role: "ancestor", methodFamily: "sklearn", models: [], status: "success",
+  validScore: 0.5, errorSignature: null, gain: null, change: null, idea: `idea ${nodeId}`, text: `- ${nodeId}`, ...p,
 });
 const steps = new Map([["a", 1], ["b", 2], ["c", 3], ["d", 4], ["f", 5]]);
 
 describe("shownSynthesis", () => {
   it.each([
     { name: "nothing to say", entries: [e("a")], open: [], want: undefined },
-    { name: "only open ideas", entries: [], open: ["xgboost", "cv"], want: { worked: [], failed: [], openIdeas: ["try xgboost", "try cv"] } },
+    {
+      name: "only open ideas", entries: [], open: ["xgboost", "cv"],
+      want: { worked: [], failed: [], openIdeas: ["try xgboost", "try cv"] },
+    },
     {
       // Best gain first, capped at 3; 0.123456 → 4 significant digits.
       name: "worked",
-      entries: [e("a", { gain: 0.05 }), e("b", { gain: 0.123456 }), e("c", { gain: 0.2 }), e("d", { gain: 0.01 }), e("f", { gain: 0 })],
+      entries: [
+        e("a", { gain: 0.05 }), e("b", { gain: 0.123456 }), e("c", { gain: 0.2 }), e("d", { gain: 0.01 }),
+        e("f", { gain: 0 }),
+      ],
       open: [],
       want: { worked: ["c: idea c (+0.2)", "b: idea b (+0.1235)", "a: idea a (+0.05)"], failed: [], openIdeas: [] },
     },
