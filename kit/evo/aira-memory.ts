@@ -1,6 +1,8 @@
-import type { Operator, OperatorContext } from "../policy/types.js";
-import { budgetLine, nearestAncestors, toView } from "./context.js";
+import { renderShown } from "../policy/shown-context.js";
+import type { ContextShown, Operator, OperatorContext } from "../policy/types.js";
+import { nearestAncestors, toView } from "./context.js";
 import { analyse } from "./experience-card.js";
+import { gainOverParents, shownNode } from "./shown-node.js";
 import { isGood, type EvoNode } from "./types.js";
 
 /**
@@ -18,8 +20,7 @@ export function airaMemoryNodes(operator: Operator, parents: readonly EvoNode[],
 function analysisOf(n: EvoNode, byId: ReadonlyMap<string, EvoNode>, summaries: ReadonlyMap<string, string>): string {
   const s = summaries.get(n.nodeId);
   if (s) return s;
-  const pf = n.parents.map((p) => byId.get(p)?.fitness ?? null).filter((f): f is number => f !== null);
-  return analyse(n, isGood(n) && pf.length ? n.fitness! - Math.max(...pf) : null);
+  return analyse(n, gainOverParents(n, byId));
 }
 
 /** One memory entry per node: its plan (design), its validation metric and its analysis. */
@@ -43,15 +44,22 @@ export function airaContext(
   priors?: string,
 ): OperatorContext {
   const byId = new Map(all.map((n) => [n.nodeId, n]));
-  const shown = airaMemoryNodes(operator, parents, all);
+  const memoryNodes = airaMemoryNodes(operator, parents, all);
   const title =
     operator === "debug"
       ? "Ancestors of the failing node (nearest first):"
       : "Good nodes so far (plan, validation metric, analysis):";
-  const parts = [
-    ...(priors ? [`Priors from earlier tasks:\n${priors}`] : []),
-    ...(shown.length ? [title, ...shown.map((n) => airaMemoryEntry(n, analysisOf(n, byId, summaries)))] : []),
-    budgetLine(budget),
-  ];
-  return { parents: parents.map((n) => toView(n, summaries.get(n.nodeId))), memory: parts.join("\n"), budget };
+  const role = operator === "debug" ? "ancestor" : "good";
+  const entries = memoryNodes.map((n) => shownNode(n, role, airaMemoryEntry(n, analysisOf(n, byId, summaries)), byId));
+  const shown: ContextShown = {
+    ...(priors ? { priors } : {}),
+    sections: entries.length ? [{ title, entries }] : [],
+    budget: true,
+  };
+  return {
+    parents: parents.map((n) => toView(n, summaries.get(n.nodeId))),
+    memory: renderShown(shown, budget),
+    shown,
+    budget,
+  };
 }

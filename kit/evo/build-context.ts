@@ -3,11 +3,11 @@ import type { OperatorContext } from "../policy/types.js";
 import type { Workspace } from "../store/index.js";
 import { airaContext, airaMemoryNodes } from "./aira-memory.js";
 import { experienceBoard } from "./board-store.js";
-import { boardLines } from "./board-lines.js";
+import { shownBoard } from "./board-lines.js";
 import type { EvolveConfig } from "./config.js";
 import {
   conditionedContext,
-  exploredIdeas,
+  exploredIdeaNodes,
   historyContext,
   nodeUtilities,
   selectContext,
@@ -20,11 +20,12 @@ import type { Action, EvoNode } from "./types.js";
 /**
  * The context an operator gets.
  * - OpenMLE-Evo (operator-conditioned, memory synthesised only for the selected nodes): Draft the previously
- *   explored ideas; Improve/Crossover the board lines (board-lines.ts), ancestors and siblings by three-factor
+ *   explored ideas; Improve/Crossover the board (board-lines.ts), ancestors and siblings by three-factor
  *   utility; Debug the related nodes (same error signature first, then the most recent).
  * - AIRA-Evo: the good nodes (plan, metric, analysis) for Draft/Improve/Crossover, the failing node's
  *   ancestors for Debug (aira-memory.ts; with a memory model the analyses are its summaries, written after evaluation).
  * - AIDE and MCTS: the parents and a history of all nodes (the same block for every operator).
+ * Every harness assembles what it shows as data (`shown`) and renders `memory` from it (renderShown).
  */
 export async function buildContext(
   ws: Workspace,
@@ -45,12 +46,12 @@ export async function buildContext(
       model: opts.model,
       operator: action.operator,
     });
-    const ideas = action.operator === "draft" ? exploredIdeas(nodes, cfg.context.draftIdeas) : undefined;
+    const ideas = action.operator === "draft" ? exploredIdeaNodes(nodes, cfg.context.draftIdeas) : undefined;
     const board =
       action.operator === "improve" || action.operator === "crossover"
-        ? boardLines(await experienceBoard(ws, runId, boardScope(nodes)), cfg.context.trendWindow)
+        ? shownBoard(await experienceBoard(ws, runId, boardScope(nodes)), cfg.context.trendWindow)
         : undefined;
-    return conditionedContext(sel, summaries, budget, { priors, ideas, board });
+    return conditionedContext(sel, summaries, budget, { priors, ideas, board, nodes });
   }
   if (cfg.harness === "aira-evo") {
     const shown = [...parents, ...airaMemoryNodes(action.operator, parents, nodes)].map((n) => n.nodeId);

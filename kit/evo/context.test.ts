@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { conditionedContext, exploredIdeas, historyContext, nearestAncestors, nodeUtilities, relatedNodes, selectContext, selectedIds, topSiblings } from "./context.js";
+import {
+  conditionedContext, exploredIdeaNodes, exploredIdeas, historyContext, nearestAncestors, nodeUtilities, relatedNodes,
+  selectContext, selectedIds, topSiblings,
+} from "./context.js";
+import { renderShown } from "../policy/shown-context.js";
 import { SELECTION_PRESETS } from "./three-factor-selection.js";
 import { mkNode } from "./test-helpers/make-node.js";
 
@@ -76,6 +80,20 @@ describe("context selection", () => {
     const twice = [...T, mkNode({ nodeId: "n11", plan: "plan of n10", validScore: 0.3 })];
     expect(exploredIdeas(twice, 2)).toEqual(["- [sklearn] plan of n10 → validation 0.3", "- [sklearn] plan of n9 → runtime_error (import_error)"]);
     expect(selectedIds(selectContext("draft", [], T))).toEqual([]);
+    const nodes = exploredIdeaNodes(T, 3);
+    expect(nodes.map((n) => [n.nodeId, n.role, n.idea, n.gain])).toEqual([
+      ["n10", "idea", "plan of n10", 0.8 - 0.7], ["n9", "idea", "plan of n9", null],
+      ["n8", "idea", "plan of n8", 0.72 - 0.7],
+    ]);
+    // Draft: the ideas are a section, and no synthesis (ideas are not summarised, no board).
+    const draft = conditionedContext(selectContext("draft", [], T), new Map(), budget, { ideas: nodes, nodes: T });
+    const titled = (c: typeof draft) => c.shown!.sections.map((s) => [s.title, s.entries.length]);
+    expect(titled(draft)).toEqual([["Previously explored ideas (most recent first):", 3]]);
+    expect(draft.shown!.synthesis).toBeUndefined();
+    expect(draft.memory).toBe(
+      "Previously explored ideas (most recent first):\n" + exploredIdeas(T, 3).join("\n") +
+      "\nBudget: 7 steps and 100 s remain; each program may run at most 30 s.",
+    );
   });
 
   it.each([
@@ -99,10 +117,48 @@ describe("context selection", () => {
     expect(imp.memory).toMatch(/Ancestors[^]*- n0[^]*Siblings[^]*- n6\n- n9/);
   });
 
+  it("what each context shows, as data: sections, roles, texts; memory is rendered from it", () => {
+    const sums = new Map([["n5", "n5 summary"]]);
+    const crossSel = selectContext("crossover", [by.get("n8")!, by.get("n6")!], T);
+    const cross = conditionedContext(crossSel, sums, budget, { nodes: T });
+    expect(cross.shown!.sections.map((s) => [s.title, s.entries.map((e) => [e.nodeId, e.role, e.text])])).toEqual([
+      ["Branch A contributes sklearn (n8, validation 0.72): plan of n8", [
+        ["n5", "ancestor", "  ancestor n5 summary"], ["n2", "ancestor", "  ancestor n2"],
+        ["n10", "sibling", "  sibling n10"]]],
+      ["Branch B contributes sklearn (n6, validation 0.9): plan of n6", [
+        ["n0", "ancestor", "  ancestor n0"], ["n2", "sibling", "  sibling n2"], ["n9", "sibling", "  sibling n9"]]],
+    ]);
+    // Gains over the best parent: n5 0.7 − 0.55, n10 0.8 − max(0.7, 0.6), n2 0.55 − 0.5; n9 failed.
+    expect(cross.shown!.synthesis).toEqual({
+      worked: ["n5: plan of n5 (+0.15)", "n10: plan of n10 (+0.1)", "n2: plan of n2 (+0.05)"],
+      failed: ["n9: plan of n9 (runtime_error, import_error)"], openIdeas: [],
+    });
+    expect(cross.memory).toBe(renderShown(cross.shown!, budget));
+    const imp = conditionedContext(selectContext("improve", [by.get("n2")!], T), new Map(), budget, { nodes: T });
+    expect(imp.memory).toBe([
+      "Ancestors (nearest first):", "- n0", "Siblings (highest utility first):", "- n6", "- n9",
+      "Memory synthesis:", "What worked: n6: plan of n6 (+0.4)",
+      "What failed: n9: plan of n9 (runtime_error, import_error)",
+      "Budget: 7 steps and 100 s remain; each program may run at most 30 s.",
+    ].join("\n"));
+    const dbg = conditionedContext(selectContext("debug", [by.get("n9")!], T), new Map(), budget, { nodes: T });
+    expect(dbg.shown!.sections[0]!.entries.map((e) => e.role)).toEqual(Array(8).fill("related"));
+    expect(dbg.shown!.synthesis!.failed).toEqual([
+      "n7: plan of n7 (timeout, timeout)", "n4: plan of n4 (runtime_error, import_error)",
+      "n3: plan of n3 (runtime_error, import_error)",
+    ]);
+    expect(dbg.failures!.map((f) => f.nodeId)).toEqual(["n4", "n3", "n10", "n8", "n7", "n6", "n5", "n2"]);
+  });
+
   it("AIDE/MCTS history shows every node whatever the operator", () => {
     const sums = new Map(T.map((n) => [n.nodeId, `S(${n.nodeId})`]));
     const a = historyContext([by.get("n2")!], T, sums, budget);
     expect(a.memory!.split("\n").filter((l) => l.startsWith("- S("))).toHaveLength(T.length);
     expect(historyContext([by.get("n9")!], T, sums, budget).memory).toBe(a.memory);
+    const titles = a.shown!.sections.map((s) => [s.title, s.entries.length]);
+    expect(titles).toEqual([["History of all evaluated nodes:", T.length]]);
+    expect(new Set(a.shown!.sections[0]!.entries.map((e) => e.role))).toEqual(new Set(["history"]));
+    expect(a.shown!.synthesis).toBeUndefined();
+    expect(a.memory).toBe(renderShown(a.shown!, budget));
   });
 });

@@ -1,4 +1,16 @@
-import type { NodeView, Operator, OperatorContext } from "../policy/types.js";
+import { renderShown } from "../policy/shown-context.js";
+import type {
+  ContextShown,
+  NodeView,
+  Operator,
+  OperatorContext,
+  ShownBoard,
+  ShownNode,
+  ShownRole,
+  ShownSection,
+} from "../policy/types.js";
+import { shownNode } from "./shown-node.js";
+import { shownSynthesis } from "./shown-synthesis.js";
 import {
   SELECTION_PRESETS,
   threeFactorSelection,
@@ -121,11 +133,13 @@ export function relatedNodes(node: EvoNode, all: readonly EvoNode[], k: number):
 
 /**
  * Draft's "previously explored ideas": the run's non-Debug nodes, most recent first, one per distinct
- * (method family, first plan line), at most k: `[family] plan → validation v` (or the failure).
+ * (method family, first plan line), at most k, each a ShownNode (role idea) whose text is
+ * `- [family] plan → validation v` (or the failure).
  */
-export function exploredIdeas(all: readonly EvoNode[], k: number): string[] {
+export function exploredIdeaNodes(all: readonly EvoNode[], k: number): ShownNode[] {
+  const byId = new Map(all.map((n) => [n.nodeId, n]));
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: ShownNode[] = [];
   for (const n of [...all].sort((a, b) => b.step - a.step)) {
     if (n.operator === "debug" || out.length >= k) continue;
     const idea = (n.plan.split("\n")[0] ?? "").slice(0, 160);
@@ -135,10 +149,14 @@ export function exploredIdeas(all: readonly EvoNode[], k: number): string[] {
     const outcome = isGood(n)
       ? `validation ${n.validScore}`
       : `${n.status}${n.errorSignature ? ` (${n.errorSignature})` : ""}`;
-    out.push(`- [${n.methodFamily}] ${idea} → ${outcome}`);
+    out.push(shownNode(n, "idea", `- [${n.methodFamily}] ${idea} → ${outcome}`, byId));
   }
   return out;
 }
+
+/** The explored ideas' lines (`exploredIdeaNodes`' texts). */
+export const exploredIdeas = (all: readonly EvoNode[], k: number): string[] =>
+  exploredIdeaNodes(all, k).map((e) => e.text);
 
 /**
  * Which nodes each operator sees (spec §4 point 4): Draft none (it gets `exploredIdeas`); Improve the
@@ -210,17 +228,22 @@ export function toView(n: EvoNode, summary?: string): NodeView {
   };
 }
 
-const line = (n: EvoNode, summaries: ReadonlyMap<string, string>) => `- ${summaries.get(n.nodeId) ?? n.nodeId}`;
-
-/** What an OpenMLE-Evo context adds to its selection: priors, Draft's explored ideas, the board lines of
- * Improve/Crossover. */
+/** What an OpenMLE-Evo context adds to its selection: priors, Draft's explored ideas (`exploredIdeaNodes`), the
+ * board of Improve/Crossover (`shownBoard`), and the run's nodes (gains and changes of the shown nodes; absent:
+ * the selection's only). */
 export interface ContextExtras {
   readonly priors?: string;
-  readonly ideas?: readonly string[];
-  readonly board?: readonly string[];
+  readonly ideas?: readonly ShownNode[];
+  readonly board?: ShownBoard;
+  readonly nodes?: readonly EvoNode[];
 }
 
-/** OpenMLE-Evo: the operator-conditioned context, with memory rendered from the selected nodes only. */
+/**
+ * OpenMLE-Evo: the operator-conditioned context. What it shows is assembled as data (ContextShown): priors,
+ * the board, Draft's ideas, Crossover's branches (each branch's ancestors and siblings) or the ancestors,
+ * siblings and Debug's related nodes, and the memory synthesis of what they show (`shownSynthesis`; not for
+ * Draft); memory is rendered from it.
+ */
 export function conditionedContext(
   sel: ContextSelection,
   summaries: ReadonlyMap<string, string>,
@@ -228,37 +251,56 @@ export function conditionedContext(
   extras: ContextExtras = {},
 ): OperatorContext {
   const view = (n: EvoNode) => toView(n, summaries.get(n.nodeId));
-  const parts: string[] = [];
-  if (extras.priors) parts.push(`Priors from earlier tasks:\n${extras.priors}`);
-  if (extras.ideas?.length) parts.push("Previously explored ideas (most recent first):", ...extras.ideas);
-  if (extras.board?.length) parts.push("Experience board:", ...extras.board);
+  const known = extras.nodes ?? [...sel.parents, ...sel.ancestors, ...sel.siblings, ...sel.related];
+  const byId = new Map(known.map((n) => [n.nodeId, n]));
+  const entry = (role: ShownRole, prefix: string) => (n: EvoNode) =>
+    shownNode(n, role, `${prefix}${summaries.get(n.nodeId) ?? n.nodeId}`, byId);
+  const sections: ShownSection[] = [];
+  if (extras.ideas?.length)
+    sections.push({ title: "Previously explored ideas (most recent first):", entries: extras.ideas });
   if (sel.branches) {
     sel.branches.forEach((b, i) => {
       const label = String.fromCharCode(65 + i);
-      parts.push(
-        `Branch ${label} contributes ${b.parent.methodFamily} (${b.parent.nodeId}, validation ` +
+      sections.push({
+        title:
+          `Branch ${label} contributes ${b.parent.methodFamily} (${b.parent.nodeId}, validation ` +
           `${b.parent.validScore ?? "none"}): ${b.parent.plan.split("\n")[0]}`,
-      );
-      for (const a of b.ancestors) parts.push(`  ancestor ${line(a, summaries).slice(2)}`);
-      for (const s of b.siblings) parts.push(`  sibling ${line(s, summaries).slice(2)}`);
+        entries: [
+          ...b.ancestors.map(entry("ancestor", "  ancestor ")),
+          ...b.siblings.map(entry("sibling", "  sibling ")),
+        ],
+      });
     });
   } else {
-    if (sel.ancestors.length) parts.push("Ancestors (nearest first):", ...sel.ancestors.map((n) => line(n, summaries)));
-    if (sel.siblings.length)
-      parts.push("Siblings (highest utility first):", ...sel.siblings.map((n) => line(n, summaries)));
-    if (sel.related.length)
-      parts.push(
-        "Related nodes (same error signature first, then the most recent):",
-        ...sel.related.map((n) => line(n, summaries)),
-      );
+    const add = (title: string, ns: readonly EvoNode[], role: ShownRole) => {
+      if (ns.length) sections.push({ title, entries: ns.map(entry(role, "- ")) });
+    };
+    add("Ancestors (nearest first):", sel.ancestors, "ancestor");
+    add("Siblings (highest utility first):", sel.siblings, "sibling");
+    add("Related nodes (same error signature first, then the most recent):", sel.related, "related");
   }
-  parts.push(budgetLine(budget));
+  const stepOf = new Map(known.map((n) => [n.nodeId, n.step]));
+  const synthesis = sel.parents.length
+    ? shownSynthesis(
+        sections.flatMap((s) => s.entries),
+        extras.board?.underExplored ?? [],
+        stepOf,
+      )
+    : undefined;
+  const shown: ContextShown = {
+    ...(extras.priors ? { priors: extras.priors } : {}),
+    ...(extras.board ? { board: extras.board } : {}),
+    sections,
+    ...(synthesis ? { synthesis } : {}),
+    budget: true,
+  };
   return {
     parents: sel.parents.map(view),
     ancestors: sel.ancestors.map(view),
     siblings: sel.siblings.map(view),
     failures: sel.related.map(view),
-    memory: parts.join("\n"),
+    memory: renderShown(shown, budget),
+    shown,
     budget,
   };
 }
@@ -271,16 +313,20 @@ export function historyContext(
   budget: OperatorContext["budget"],
   priors?: string,
 ): OperatorContext {
-  const parts = [
-    ...(priors ? [`Priors from earlier tasks:\n${priors}`] : []),
-    "History of all evaluated nodes:",
-    ...all.map((n) => line(n, summaries)),
-    budgetLine(budget),
-  ];
-  return { parents: parents.map((n) => toView(n, summaries.get(n.nodeId))), memory: parts.join("\n"), budget };
+  const byId = new Map(all.map((n) => [n.nodeId, n]));
+  const entries = all.map((n) => shownNode(n, "history", `- ${summaries.get(n.nodeId) ?? n.nodeId}`, byId));
+  const shown: ContextShown = {
+    ...(priors ? { priors } : {}),
+    sections: [{ title: "History of all evaluated nodes:", entries }],
+    budget: true,
+  };
+  return {
+    parents: parents.map((n) => toView(n, summaries.get(n.nodeId))),
+    memory: renderShown(shown, budget),
+    shown,
+    budget,
+  };
 }
 
-export function budgetLine(b: OperatorContext["budget"]): string {
-  const time = Number.isFinite(b.remainingTimeS) ? `${Math.round(b.remainingTimeS)} s` : "no wall-time limit";
-  return `Budget: ${b.remainingSteps} steps and ${time} remain; each program may run at most ${b.perRunTimeLimitS} s.`;
-}
+/** The budget line every harness prints last (kit/policy renders it). */
+export { budgetLine } from "../policy/shown-context.js";

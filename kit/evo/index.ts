@@ -26,12 +26,15 @@ export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily }
 export { buildCard, cardSummary, type ExperienceCard } from "./experience-card.js";
 export { experienceBoard, BOARD_QUERIES, type ExperienceBoard } from "./board-store.js";
 export { renderBoard } from "./board.js";
-export { boardLines, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";
+export { boardLines, shownBoard, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";
 export {
   selectContext, selectedIds, conditionedContext, historyContext, nodeUtilities, topSiblings, relatedNodes,
-  exploredIdeas, DEFAULT_CONTEXT_LIMITS, type ContextSelection, type ContextLimits, type ContextExtras,
+  exploredIdeas, exploredIdeaNodes, DEFAULT_CONTEXT_LIMITS,
+  type ContextSelection, type ContextLimits, type ContextExtras,
 } from "./context.js";
 export { airaContext, airaMemoryNodes, airaMemoryEntry } from "./aira-memory.js";
+export { shownNode, gainOverParents } from "./shown-node.js";
+export { shownSynthesis, SYNTHESIS_MAX_ITEMS } from "./shown-synthesis.js";
 export { buildContext, contextChars } from "./build-context.js";
 export { synthesizeMemory, memoryPrompt } from "./memory-synthesis.js";
 export { distillPriors } from "./priors.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createOpenAIModel, replies, startReplayServer } from "../llm/index.js";
+import { renderShown } from "../policy/shown-context.js";
 import { experienceBoard } from "./board-store.js";
-import { boardLines } from "./board-lines.js";
+import { boardLines, shownBoard } from "./board-lines.js";
 import { buildContext } from "./build-context.js";
 import { EvolveConfig } from "./config.js";
 import { memoryPrompt, synthesizeMemory } from "./memory-synthesis.js";
@@ -28,8 +29,9 @@ describe("OpenMLE-Evo: each operator gets its own context", () => {
     const ws = await seededWorkspace();
     try {
       const b = await experienceBoard(ws, "r1");
-      expect(boardLines(b)).toEqual(BOARD);
-      expect(boardLines(b, 1)[4]).toBe("Score-delta trend (last 1 Improve/Crossover children, gain over the best parent, oldest first): +0.05; mean +0.05, improving");
+      expect(shownBoard(b).lines).toEqual(BOARD);
+      expect(boardLines(shownBoard(b))).toEqual(BOARD);
+      expect(shownBoard(b, 1).lines[4]).toBe("Score-delta trend (last 1 Improve/Crossover children, gain over the best parent, oldest first): +0.05; mean +0.05, improving");
     } finally {
       ws.close();
     }
@@ -129,6 +131,95 @@ describe("AIRA-Evo memory as published", () => {
         expect(ctx.memory).toContain("- n3\n  Design: plan of n3\n  Validation metric: 0.7\n  Analysis: success: validation 0.7000 (+0.100 vs best parent)");
       }
       if (op === "debug") expect(ctx.memory).toContain("- n2\n  Design: plan of n2\n  Validation metric: none (runtime_error, import_error)\n  Analysis: runtime_error [import_error]");
+    } finally {
+      ws.close();
+    }
+  });
+});
+
+// Every harness assembles what it shows as data and renders memory from it (renderShown); the OpenMLE-Evo
+// text is the one it printed before ContextShown, plus the memory synthesis block (Improve/Crossover/Debug).
+const BUDGET_LINE = "Budget: 4 steps and 60 s remain; each program may run at most 30 s.";
+const OPENMLE: Record<Action["operator"], string[]> = {
+  draft: [
+    "Previously explored ideas (most recent first):", "- [ensemble] plan of n5 → validation 0.85",
+    "- [sklearn] plan of n3 → validation 0.7", "- [sklearn] plan of n2 → runtime_error (import_error)",
+    "- [xgboost] plan of n1 → validation 0.8", "- [sklearn] plan of n0 → validation 0.6",
+  ],
+  improve: [
+    "Experience board:", ...BOARD, "Ancestors (nearest first):",
+    "- n0 draft [sklearn] plan of n0 → success: validation 0.6000",
+  ],
+  crossover: [
+    "Experience board:", ...BOARD, "Branch A contributes xgboost (n1, validation 0.8): plan of n1",
+    "Branch B contributes sklearn (n3, validation 0.7): plan of n3",
+    "  ancestor n0 draft [sklearn] plan of n0 → success: validation 0.6000",
+  ],
+  debug: [
+    "Related nodes (same error signature first, then the most recent):",
+    "- n2 draft [sklearn] plan of n2 → runtime_error [import_error]",
+    "- n5 crossover from n1+n3 [ensemble] plan of n5 → success: validation 0.8500 (+0.0500 vs best parent)",
+    "- n3 improve from n0 [sklearn] plan of n3 → success: validation 0.7000 (+0.100 vs best parent)",
+    "- n1 draft [xgboost] plan of n1 → success: validation 0.8000",
+    "- n0 draft [sklearn] plan of n0 → success: validation 0.6000",
+  ],
+};
+// Improve/Crossover: n0 (a draft, no gain) is all they show, so only the board's under-explored families;
+// Debug: n3 +0.1 and n5 +0.05 (over their best parents) worked, n2 failed; no board, no open ideas.
+const SYNTHESIS: Record<Action["operator"], string[]> = {
+  draft: [],
+  improve: ["Memory synthesis:", "Open ideas: try ensemble; try xgboost"],
+  crossover: ["Memory synthesis:", "Open ideas: try ensemble; try xgboost"],
+  debug: [
+    "Memory synthesis:", "What worked: n3: plan of n3 (+0.1); n5: plan of n5 (+0.05)",
+    "What failed: n2: plan of n2 (runtime_error, import_error)",
+  ],
+};
+const OPS = [["draft"], ["improve", "n3"], ["crossover", "n1", "n3"], ["debug", "n4"]] as const;
+const ROLES: Record<string, Record<Action["operator"], string>> = {
+  openmle: { draft: "idea", improve: "ancestor", crossover: "ancestor", debug: "related" },
+  "aira-evo": { draft: "good", improve: "good", crossover: "good", debug: "ancestor" },
+  aide: { draft: "history", improve: "history", crossover: "history", debug: "history" },
+  mcts: { draft: "history", improve: "history", crossover: "history", debug: "history" },
+};
+
+describe("every harness renders its memory from what it shows (ContextShown)", () => {
+  it.each(["openmle", "aira-evo", "aide", "mcts"] as const)("%s, every operator", async (harness) => {
+    const ws = await seededWorkspace();
+    try {
+      for (const [op, ...parents] of OPS) {
+        for (const priors of [undefined, "- prior line"]) {
+          const cfg = EvolveConfig.parse({ harness });
+          const ctx = await buildContext(ws, "r1", cfg, act(op, ...parents), BOARD_TREE, budget, { priors });
+          expect(ctx.shown!.budget).toBe(true);
+          expect(ctx.memory).toBe(renderShown(ctx.shown!, ctx.budget));
+          expect(ctx.memory!.startsWith("Priors from earlier tasks:\n- prior line\n")).toBe(priors !== undefined);
+          expect(ctx.shown!.priors).toBe(priors);
+          if (harness !== "openmle") expect(ctx.shown!.synthesis).toBeUndefined();
+          else {
+            const head = priors ? ["Priors from earlier tasks:", priors] : [];
+            expect(ctx.memory).toBe([...head, ...OPENMLE[op], ...SYNTHESIS[op], BUDGET_LINE].join("\n"));
+          }
+          const roles = new Set(ctx.shown!.sections.flatMap((s) => s.entries.map((e) => e.role)));
+          expect([...roles]).toEqual([ROLES[harness][op]]);
+        }
+      }
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("the board reaches OpenMLE-Evo's Improve as data, and its gains and ideas as fields", async () => {
+    const ws = await seededWorkspace();
+    try {
+      const ctx = await buildContext(ws, "r1", EvolveConfig.parse({}), act("debug", "n4"), BOARD_TREE, budget, {});
+      expect(ctx.shown!.board).toBeUndefined();
+      const n3 = ctx.shown!.sections[0]!.entries.find((e) => e.nodeId === "n3")!;
+      expect([n3.idea, n3.methodFamily, n3.status, n3.validScore]).toEqual(["plan of n3", "sklearn", "success", 0.7]);
+      expect(n3.gain).toBeCloseTo(0.1, 12);
+      const imp = await buildContext(ws, "r1", EvolveConfig.parse({}), act("improve", "n3"), BOARD_TREE, budget, {});
+      expect(imp.shown!.board!.lines).toEqual(BOARD);
+      expect(imp.shown!.board!.currentBest).toEqual({ nodeId: "n5", methodFamily: "ensemble", score: 0.85 });
     } finally {
       ws.close();
     }

@@ -63,9 +63,18 @@ export interface ShownSection {
   readonly entries: readonly ShownNode[];
 }
 
+/** The best node of a method family, as the board shows it. */
+export interface ShownBest {
+  readonly nodeId: string;
+  readonly methodFamily: string;
+  readonly score: number;
+}
+
 /** The OpenMLE-Evo experience board as data (board-lines.ts renders `lines` from the same fields). */
 export interface ShownBoard {
-  readonly currentBest: { readonly nodeId: string; readonly methodFamily: string; readonly score: number } | null;
+  readonly currentBest: ShownBest | null;
+  /** The best node of the second-best family (the crossover complementarity hint pairs it with currentBest). */
+  readonly runnerUp: ShownBest | null;
   readonly families: readonly {
     readonly methodFamily: string;
     readonly tried: number;
