@@ -44,7 +44,10 @@ function outcome(n: EvoNode, nodes: readonly EvoNode[]): number {
   if (n.operator === "debug") return good ? 1 : 0;
   if (n.operator === "draft") {
     const earlier = nodes.filter((m) => m.step < n.step && m.fitness !== null && m.status === "success");
-    return sandboxReward(good ? n.fitness : null, earlier.map((m) => m.fitness!));
+    return sandboxReward(
+      good ? n.fitness : null,
+      earlier.map((m) => m.fitness!),
+    );
   }
   const pf = n.parents.map((p) => nodes.find((m) => m.nodeId === p)?.fitness ?? null).filter((f) => f !== null);
   return good && pf.length > 0 && n.fitness! > Math.max(...(pf as number[])) ? 1 : 0;
@@ -77,7 +80,8 @@ for (const taskId of await benchTasks(a.tasks!)) {
           task,
           policy,
           workspace: ws,
-          evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }),
+          // Several workers write nodes on the workspace's one connection: the sandbox then stores nothing itself.
+          evaluate: (job) => runSandbox({ ...job, workspace: Number(a.workers) === 1 ? ws : undefined, executor }),
           config: { harness, seed, steps: Number(a.steps), workers: Number(a.workers), perRunTimeoutS: 300 },
         });
         let n = 0;
@@ -89,7 +93,9 @@ for (const taskId of await benchTasks(a.tasks!)) {
               n++;
             }
         }
-        console.log(`${run}: ${res.nodes.length} nodes, ${n} labelled decisions, ${((Date.now() - r0) / 1000).toFixed(0)} s`);
+        console.log(
+          `${run}: ${res.nodes.length} nodes, ${n} labelled decisions, ${((Date.now() - r0) / 1000).toFixed(0)} s`,
+        );
       } finally {
         ws.close();
         rmSync(dir, { recursive: true, force: true });
@@ -97,16 +103,30 @@ for (const taskId of await benchTasks(a.tasks!)) {
     }
 }
 await executor.close();
-const samples = readFileSync(samplesFile, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Sample);
+const samples = readFileSync(samplesFile, "utf8")
+  .trim()
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Sample);
 const fitted = grammar.fitContextWeights(samples);
-writeFileSync(join(a.out!, "fit.json"), `${JSON.stringify({ date: new Date().toISOString(), tasks: a.tasks, harnesses: a.harnesses, seeds: a.seeds, steps: Number(a.steps), samples: samples.length, runs: new Set(samples.map((s) => s.run)).size, fitted }, null, 1)}\n`);
+writeFileSync(
+  join(a.out!, "fit.json"),
+  `${JSON.stringify({ date: new Date().toISOString(), tasks: a.tasks, harnesses: a.harnesses, seeds: a.seeds, steps: Number(a.steps), samples: samples.length, runs: new Set(samples.map((s) => s.run)).size, fitted }, null, 1)}\n`,
+);
 const f3 = (x: number) => x.toFixed(3);
-console.log(`\n${samples.length} labelled decisions from ${new Set(samples.map((s) => s.run)).size} runs (${((Date.now() - t0) / 60000).toFixed(1)} min)`);
+console.log(
+  `\n${samples.length} labelled decisions from ${new Set(samples.map((s) => s.run)).size} runs (${((Date.now() - t0) / 60000).toFixed(1)} min)`,
+);
 console.log("| key | label | n with | n without | mean with | mean without | weight |\n|---|---|---|---|---|---|---|");
-for (const f of fitted) console.log(`| ${f.key} | ${f.label} | ${f.nWith} | ${f.nWithout} | ${f3(f.meanWith)} | ${f3(f.meanWithout)} | ${f3(f.weight)} |`);
+for (const f of fitted)
+  console.log(
+    `| ${f.key} | ${f.label} | ${f.nWith} | ${f.nWithout} | ${f3(f.meanWith)} | ${f3(f.meanWithout)} | ${f3(f.weight)} |`,
+  );
 if (a.write) {
   const table = grammar.weightsTable(fitted);
-  const body = JSON.stringify(table, null, 2).replace(/"([a-z_:.0-9]+)":/gi, (m, k: string) => (/^[a-z_]\w*$/i.test(k) ? `${k}:` : m));
+  const body = JSON.stringify(table, null, 2).replace(/"([a-z_:.0-9]+)":/gi, (m, k: string) =>
+    /^[a-z_]\w*$/i.test(k) ? `${k}:` : m,
+  );
   writeFileSync(
     "kit/policy/grammar/context-weights.ts",
     `/**\n * The default context-label weights (option key → label → weight), measured on the built-in core suite by\n` +

@@ -27,6 +27,15 @@ describe("openmle evolve (CLI)", () => {
     expect(r.stderr).toBe("openmle: --steps 1e12 is out of range: use an integer from 1 to 100000.\n");
     expect(existsSync(ws)).toBe(false);
   });
+  it("--context-features takes on or off; off names the policy <checkpoint>/context-off", () => {
+    const bad = cli("evolve", "--task", "penguins", "--context-features", "maybe");
+    expect([bad.status, bad.stderr]).toEqual([1, 'openmle: --context-features takes on or off, not "maybe".\n']);
+    const ws = join(mkdtempSync(join(tmpdir(), "openmle-evolve-ctx-")), "ws");
+    const r = cli("evolve", "--task", "penguins", "--steps", "1", "--params", "uniform", "--context-features", "off",
+      "--workspace", ws, "--json");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).policy).toBe("grammar:uniform/context-off");
+  });
   it("registers the evolve config schema", () => {
     const r = cli("config", "schema", "evolve");
     expect(r.status).toBe(0);

@@ -76,6 +76,12 @@ describe("policy checkpoint store", () => {
     const file = join(dir, "p.json");
     writeFileSync(file, paramsToJson(tuned));
     expect(await resolvePolicyParams("default")).toEqual({ params: defaultGrammarParams(), checkpoint: "default" });
+    expect(await resolvePolicyParams("uniform")).toEqual({
+      params: { version: 3, logits: {}, optionWeights: {} },
+      checkpoint: "uniform",
+    });
+    const old = (await resolvePolicyParams("default@1")).params;
+    expect([old.version, old.logits]).toEqual([1, defaultGrammarParams().logits]);
     expect(await resolvePolicyParams(file)).toEqual({ params: tuned, checkpoint: file });
     await expect(resolvePolicyParams(join(dir, "missing.json"))).rejects.toThrow(/does not exist/);
     await expect(resolvePolicyParams("sft-1")).rejects.toThrow(/needs a workspace/);

@@ -5,6 +5,7 @@ export { medalPositions, type MedalPositions } from "./medal-positions.js";
 export { humanRank } from "./human-rank.js";
 export { median } from "./median.js";
 export { meanStd, percentile, type MeanStd } from "./mean-std.js";
+export { pairedBootstrap, PairedBootstrapConfig, type PairedInterval } from "./paired-bootstrap.js";
 export {
   parseLeaderboardCsv, loadLeaderboardFile, loadLiteLeaderboard, liteCompetitionIds, liteDataDir, type Leaderboard,
 } from "./leaderboard.js";

@@ -23,7 +23,7 @@ export {
 } from "./debug-chain.js";
 export { admits, islandMembers, loopGeneration, childLineageDepth } from "./islands.js";
 export { detectImports, detectMethodFamily, METHOD_FAMILIES, type MethodFamily } from "./method-family.js";
-export { buildCard, cardSummary, type ExperienceCard } from "./experience-card.js";
+export { buildCard, cardSummary, sandboxReward, type ExperienceCard } from "./experience-card.js";
 export { experienceBoard, BOARD_QUERIES, type ExperienceBoard } from "./board-store.js";
 export { renderBoard } from "./board.js";
 export { boardLines, shownBoard, underExplored, UNDER_EXPLORED_MAX_TRIES } from "./board-lines.js";

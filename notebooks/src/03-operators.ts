@@ -80,6 +80,39 @@ pre(cx.plan);
 const rCx = await runSandbox({ task: task, code: cx.code, limits: limits });
 tslab.display.html(htmlTable([recordRow("draft 1", r1), recordRow("draft 2", r2), recordRow("crossover", rCx)]));
 // %% [markdown]
+// ## What the policy reads from a context
+// A harness hands an operator its parents and, as data, what its memory shows (`context.shown`); the memory
+// text an LLM reads is rendered from the same object (`renderShown`). The grammar policy reads it through
+// `contextEvidence`: which model families the shown nodes used and how they did, which failed and how, which
+// kinds of edit gained. Each option of a decision then carries labels (`untried`, `failed1`, `best`, `gained`,
+// ...) whose weights (measured on the built-in suite, `bench/policy`) add to its logit. Here the five nodes above
+// become a small memory, and the next draft and Improve are drawn with and without it.
+// %%
+const entry = (id: string, out: { plan: string; spec: unknown }, r: ExecutionRecord, operator: "draft" | "improve" | "crossover", gain: number | null = null) => {
+  const idea = out.plan.split("\n")[0]!;
+  const models = (out.spec as policy.SolutionSpec).models.map((m) => m.family);
+  return { nodeId: id, operator: operator, role: "history" as const, methodFamily: policy.methodFamily(out.spec as policy.SolutionSpec), models: models, status: r.status, validScore: r.validScore,
+    errorSignature: r.errorSignature, gain: gain, change: null, idea: idea, text: `- ${id}: ${idea} → ${r.validScore ?? r.status}` };
+};
+const sign = task.meta.higherIsBetter ? 1 : -1;
+const gainOf = (r: ExecutionRecord, parent: ExecutionRecord) => (r.validScore !== null && parent.validScore !== null ? sign * (r.validScore - parent.validScore) : null);
+const shown = { sections: [{ title: "Nodes so far:", entries: [entry("draft-1", d1, r1, "draft"), entry("improve", imp, rImp, "improve", gainOf(rImp, r1)),
+  entry("draft-1-timeout", d1, rFail, "draft"), entry("draft-2", d2, r2, "draft"), entry("crossover", cx, rCx, "crossover", gainOf(rCx, r1))] }], budget: true };
+const withMemory = (parents: ReturnType<typeof view>[]) => ({ parents: parents, shown: shown, memory: policy.renderShown(shown, budget), budget: budget });
+pre(withMemory([]).memory);
+const ev = policy.grammar.contextEvidence(withMemory([]), task.meta.higherIsBetter);
+tslab.display.html(htmlTable([...ev.families.entries()].map(([family, e]) => ({ family: family, tried: e.tried, succeeded: e.succeeded, failed: e.failed,
+  best: e.best === null ? null : sign * e.best, "failure kinds": e.failureKinds.join(", ") || "none" })), { caption: "contextEvidence: model families in the memory (best in the metric's units)" }));
+// %%
+const distRows = async (op: "draft" | "improve", parents: ReturnType<typeof view>[], decision: string) => {
+  const a = (await grammar.propose(task, op, withMemory(parents), createRng(6))).choices.find((c) => c.name.includes(decision))!;
+  const b = (await grammar.propose(task, op, ctx(parents), createRng(6))).choices.find((c) => c.name === a.name);
+  const bare = b ? policy.grammar.choiceDistribution(grammar.params, b) : [];
+  return policy.grammar.choiceDistribution(grammar.params, a).map((d) => ({ decision: a.name, option: d.option, labels: d.labels.join(", "),
+    "p with memory": (100 * d.p).toFixed(1) + "%", "p without": bare.find((x) => x.option === d.option) ? (100 * bare.find((x) => x.option === d.option)!.p).toFixed(1) + "%" : "–" }));
+};
+tslab.display.html(htmlTable([...(await distRows("draft", [], ".model")), ...(await distRows("improve", [n1], ".edit."))], { caption: "Options, their context labels and probabilities" }));
+// %% [markdown]
 // ## The LLM policy's prompt for the same Improve step
 // With an LLM, the same operator and context become a typed prompt rendered by one pure function; this is
 // exactly what would be sent (no request is made here).

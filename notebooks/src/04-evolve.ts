@@ -18,7 +18,7 @@ import * as tslab from "tslab";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { evo, evolve, htmlTable, notebookFigure, openWorkspace, report, resolveTask, runSandbox } from "openmle";
+import { createRng, evo, evolve, htmlTable, notebookFigure, openWorkspace, policy, report, resolveTask, runSandbox } from "openmle";
 
 const task = await resolveTask("cars");
 const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "nb04-")), "ws"));
@@ -98,6 +98,51 @@ tslab.display.html(htmlTable(stats.map((s) => ({
 })), { caption: "Share of validation gains (paper: late Improve/Crossover 85.0 % and 91.9 %)" }));
 // The same figures as danfojs DataFrames, e.g. the gain share per operator and phase averaged over the runs:
 frames.gainShare.groupby(["operator", "phase"]).col(["share"]).mean().print();
+// %% [markdown]
+// ## What each harness shows one Improve call, and what the policy reads from it
+// Every harness assembles its operator's context as data first (`context.shown`: sections of nodes, the
+// experience board, the memory synthesis, the budget line) and renders the LLM's memory text from that same
+// object. The grammar policy reads it through `contextEvidence`, which is defined on information (which model
+// families were tried and how they did, which failed and how, which kinds of edit gained, the steps left), never
+// on which harness built it. Here the four harnesses build the context of one Improve of the recorded
+// OpenMLE-Evo run's best node after 30 steps, from the same tree.
+// %%
+const treeNodes = (await evo.loadNodes(recorded, views[0]!.runId)).filter((n) => n.step < 30);
+const parentNode = treeNodes.filter((n) => n.fitness !== null).reduce((a, b) => (b.fitness! > a.fitness! ? b : a));
+const improveAction = { operator: "improve" as const, parents: [parentNode.nodeId], island: 0 };
+const stepBudget = { remainingSteps: 10, remainingTimeS: Infinity, perRunTimeLimitS: 600 };
+const shownBy: Record<string, policy.OperatorContext> = {};
+for (const h of evo.HARNESSES)
+  shownBy[h] = await evo.buildContext(recorded, views[0]!.runId, evo.EvolveConfig.parse({ harness: h }), improveAction, treeNodes, stepBudget, {});
+const evidenceBy = Object.fromEntries(evo.HARNESSES.map((h) => [h, policy.grammar.contextEvidence(shownBy[h]!, task.meta.higherIsBetter)]));
+tslab.display.html(htmlTable(evo.HARNESSES.map((h) => {
+  const c = shownBy[h]!;
+  const ev = evidenceBy[h]!;
+  return {
+    harness: h, sections: c.shown!.sections.map((x) => `${x.title ?? "(untitled)"} ${x.entries.length}`).join("; "),
+    board: c.shown!.board ? "yes" : "no", synthesis: c.shown!.synthesis ? "yes" : "no",
+    "families known": [...ev.families.keys()].join(", "), "failure kinds": [...ev.failureCounts.entries()].map(([k, n]) => `${k} ×${n}`).join(", ") || "none",
+    "gains by change": [...ev.gains.entries()].map(([k, g]) => `${k} ${g.filter((x) => x > 0).length}/${g.length}`).join(", ") || "none",
+    "steps left": ev.stepsLeft, "memory chars": c.memory!.length,
+  };
+}), { caption: `What each harness shows an Improve of ${parentNode.nodeId} (RMSE ${parentNode.validScore})` }));
+// %% [markdown]
+// How the Improve's first edit is drawn under each context: the options, the labels the context gives each
+// (e.g. `gained`: that kind of edit made the most shown gains), and the probability with the default params'
+// context weights and with them off (`--context-features off`). Identical contexts give identical
+// probabilities; a harness that shows less gives fewer labels.
+// %%
+const defaults = policy.grammar.defaultGrammarParams();
+const noContext = policy.grammar.withoutContextFeatures(defaults);
+const editRows: Record<string, unknown>[] = [];
+for (const h of evo.HARNESSES) {
+  const out = await policy.createGrammarPolicy(defaults).propose(task, "improve", shownBy[h]!, createRng(1));
+  const edit = out.choices.find((c) => c.name.includes(".edit."))!;
+  const off = policy.grammar.choiceDistribution(noContext, edit);
+  for (const [i, d] of policy.grammar.choiceDistribution(defaults, edit).entries())
+    editRows.push({ harness: h, option: d.option, labels: d.labels.join(", "), "p (context on)": report.formatPercent(d.p), "p (off)": report.formatPercent(off[i]!.p) });
+}
+tslab.display.html(htmlTable(editRows, { caption: "Improve's first edit: options, context labels and probabilities" }));
 recorded.close();
 // %% [markdown]
 // ## A small live search

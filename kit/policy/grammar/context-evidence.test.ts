@@ -57,6 +57,7 @@ describe("contextEvidence", () => {
   it("a harness that lacks a field yields nothing from it", () => {
     const board = {
       currentBest: { nodeId: "z", methodFamily: "sklearn", score: 0.95 },
+      runnerUp: null,
       families: [{ methodFamily: "xgboost", tried: 3, succeeded: 0, best: null }],
       underExplored: [],
       repeatedErrors: [],
@@ -112,6 +113,7 @@ describe("option features", () => {
   it("board_failed2: the option's card family tried twice on the board without success", () => {
     const board = {
       currentBest: null,
+      runnerUp: null,
       families: [{ methodFamily: "xgboost", tried: 2, succeeded: 0, best: null }],
       underExplored: [],
       repeatedErrors: [],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRng } from "../../util/rng.js";
 import type { Operator, OperatorContext } from "../types.js";
 import { decisionFeatures, parentFeatures, shapeFeatures } from "./decision-features.js";
-import { defaultGrammarParams } from "./default-params.js";
+import { handSetGrammarParams } from "./default-params.js";
 import { createGrammarPolicy, logProb, replayChoices } from "./grammar-policy.js";
 import { choiceLogProb, type GrammarParams } from "./params.js";
 import { gradientStep } from "./gradient-step.js";
@@ -52,7 +52,7 @@ describe("feature-conditioned params: exact replay and transfer", () => {
 
   it("logProb replays every operator exactly under version 2 params", async () => {
     // version 2 params: train on a few drafts so every conditioned row is non-zero
-    let p: GrammarParams = defaultGrammarParams();
+    let p: GrammarParams = handSetGrammarParams();
     const pol = createGrammarPolicy(p);
     for (let s = 1; s <= 4; s++) p = gradientStep(p, [{ choices: (await pol.propose(tab, "draft", NO_PARENTS, createRng(s))).choices, weight: 1 }], 0.5, { conditioned: true });
     expect(p.version).toBe(2);

@@ -7,7 +7,8 @@ export {
   defaultGrammarParams, handSetGrammarParams, uniformGrammarParams, withoutContextFeatures,
 } from "./default-params.js";
 export {
-  logSoftmax, decisionLogits, choiceLogProb, genericDecision, optionKey, usesContext, paramsFromJson, paramsToJson,
+  logSoftmax, decisionLogits, choiceLogProb, choiceDistribution, genericDecision, optionKey, usesContext, paramsFromJson,
+  paramsToJson,
   GrammarParamsError, type GrammarChoice, type GrammarParams,
 } from "./params.js";
 export { gradientStep, type GradientOptions } from "./gradient-step.js";

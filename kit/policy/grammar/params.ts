@@ -157,3 +157,12 @@ export function choiceLogProb(params: GrammarParams, c: GrammarChoice): number {
   const i = c.options.indexOf(c.value);
   return i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [], c.optionFeatures)[i]!;
 }
+
+/** The full distribution of one recorded decision under `params`: each option, its context labels and p (pure). */
+export function choiceDistribution(
+  params: GrammarParams,
+  c: GrammarChoice,
+): { option: string; labels: readonly string[]; p: number }[] {
+  const lp = logSoftmax(params, c.name, c.options, c.features ?? [], c.optionFeatures);
+  return c.options.map((o, i) => ({ option: o, labels: c.optionFeatures?.[o] ?? [], p: Math.exp(lp[i]!) }));
+}
