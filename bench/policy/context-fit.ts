@@ -1,7 +1,9 @@
 // Measures the default context-label weights (kit/policy/grammar/context-weights.ts) on the built-in core suite,
 // never the held-out suite. Usage:
 //   npx tsx bench/policy/context-fit.ts [--tasks suite:core] [--harnesses openmle,aide] [--seeds 1] [--steps 20] \
-//     [--workers 2] [--out bench/policy/context-fit] [--write]
+//     [--workers 2] [--timeout 300] [--out bench/policy/context-fit] [--write]
+// --timeout sets the per-program limit (s); a run under another limit than 300 s is keyed <task>/<harness>/<seed>/t<s>,
+// so tight-limit runs (where families fail and Debug chains repeat) add to the same samples.
 // 1. Exploration: evolve every task × harness × seed with the hand-set logits and every context weight 0
 //    (version 3 params, so each decision records the labels its options carried, none of them acting).
 // 2. Each labelled decision gets the outcome of the node it wrote: a Draft its execution-grounded reward
@@ -28,6 +30,7 @@ const { values: a } = parseArgs({
     seeds: { type: "string", default: "1" },
     steps: { type: "string", default: "20" },
     workers: { type: "string", default: "2" },
+    timeout: { type: "string", default: "300" },
     out: { type: "string", default: "bench/policy/context-fit" },
     write: { type: "boolean", default: false },
   },
@@ -60,7 +63,7 @@ for (const taskId of await benchTasks(a.tasks!)) {
   const task = await resolveTask(taskId);
   for (const harness of a.harnesses!.split(",") as ("openmle" | "aide")[])
     for (const seed of a.seeds!.split(",").map(Number)) {
-      const run = `${taskId}/${harness}/${seed}`;
+      const run = `${taskId}/${harness}/${seed}${a.timeout === "300" ? "" : `/t${a.timeout}`}`;
       if (done.has(run)) continue;
       const inner = createGrammarPolicy(explore);
       const byNode = new Map<string, readonly GrammarChoice[]>();
@@ -82,7 +85,7 @@ for (const taskId of await benchTasks(a.tasks!)) {
           workspace: ws,
           // Several workers write nodes on the workspace's one connection: the sandbox then stores nothing itself.
           evaluate: (job) => runSandbox({ ...job, workspace: Number(a.workers) === 1 ? ws : undefined, executor }),
-          config: { harness, seed, steps: Number(a.steps), workers: Number(a.workers), perRunTimeoutS: 300 },
+          config: { harness, seed, steps: Number(a.steps), workers: Number(a.workers), perRunTimeoutS: Number(a.timeout) },
         });
         let n = 0;
         for (const node of res.nodes) {

@@ -173,9 +173,9 @@ export async function listCheckpoints(ws: Workspace): Promise<CheckpointSummary[
 }
 
 /**
- * Resolve a `--params` reference: a built-in name (BUILTIN_PARAMS: default, uniform, default@1); a path ending in .json that
- * exists → its params (paramsFromJson); anything else → a checkpoint name in `ws`.
- * `checkpoint` is "default", the resolved file path, or the checkpoint name.
+ * Resolve a `--params` reference: a built-in name (BUILTIN_PARAMS: default, uniform, default@1) → its params; a
+ * path ending in .json that exists → its params (paramsFromJson); anything else → a checkpoint name in `ws`.
+ * `checkpoint` is the built-in name, the resolved file path, or the checkpoint name.
  */
 export async function resolvePolicyParams(
   ref: string,

@@ -1,4 +1,4 @@
-import { isSolutionSpec, specChange } from "../policy/grammar/spec.js";
+import { isSolutionSpec, specChange } from "../policy/index.js";
 import type { ShownNode, ShownRole } from "../policy/types.js";
 import { isGood, type EvoNode } from "./types.js";
 

@@ -13,7 +13,7 @@ export {
 export {
   createGrammarPolicy, createCheckpointPolicy, grammarPolicyName, logProb, defaultGrammarParams, gradientStep,
   paramsToJson, paramsFromJson, renderProgram, describeSpec, classifyFailure, REPAIRS_BY_KIND, methodFamily,
-  isSolutionSpec, specChange, GrammarParamsError, GrammarReplayError, type GrammarParams, type GrammarChoice, type GrammarOutput,
-  type SolutionSpec, type ModelSpec, type FeatureSpec, type FailureKind, type DebugRepair,
+  isSolutionSpec, specChange, GrammarParamsError, GrammarReplayError, type GrammarParams, type GrammarChoice,
+  type GrammarOutput, type SolutionSpec, type ModelSpec, type FeatureSpec, type FailureKind, type DebugRepair,
 } from "./grammar/index.js";
 export * as grammar from "./grammar/index.js";

@@ -7,9 +7,8 @@ export {
   defaultGrammarParams, handSetGrammarParams, uniformGrammarParams, withoutContextFeatures,
 } from "./default-params.js";
 export {
-  logSoftmax, decisionLogits, choiceLogProb, choiceDistribution, genericDecision, optionKey, usesContext, paramsFromJson,
-  paramsToJson,
-  GrammarParamsError, type GrammarChoice, type GrammarParams,
+  logSoftmax, decisionLogits, choiceLogProb, choiceDistribution, genericDecision, optionKey, usesContext,
+  paramsFromJson, paramsToJson, GrammarParamsError, type GrammarChoice, type GrammarParams,
 } from "./params.js";
 export { gradientStep, type GradientOptions } from "./gradient-step.js";
 export { contextEvidence, type ContextEvidence, type FamilyEvidence } from "./context-evidence.js";
@@ -31,7 +30,8 @@ export {
 export { taskShape, familiesFor, type TaskShape } from "./task-shape.js";
 export { PARAM_GRIDS, defaultModel } from "./model-grid.js";
 export {
-  methodFamily, isSolutionSpec, specChange, MODEL_FAMILIES, type SolutionSpec, type ModelSpec, type FeatureSpec, type ModelFamily,
+  methodFamily, isSolutionSpec, specChange, MODEL_FAMILIES, type SolutionSpec, type ModelSpec, type FeatureSpec,
+  type ModelFamily,
 } from "./spec.js";
 export {
   fitContextWeights, weightsTable, FitContextConfig, type FittedWeight, type LabelledOutcome,
