@@ -11,7 +11,7 @@
 //    its best parent on validation, else 0; a Debug 1 when it ran to a score, else 0.
 // 3. fitContextWeights (the log ratio of mean outcomes with / without the label, shrunk and clipped).
 // Samples go to <out>/samples.jsonl (resumable by task/harness/seed); the fit to <out>/fit.json and a table on
-// stdout; --write rewrites context-weights.ts with the fitted table.
+// stdout; --write rewrites the table of context-weights.ts (its header comment, which says what ran, is kept).
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,7 +85,13 @@ for (const taskId of await benchTasks(a.tasks!)) {
           workspace: ws,
           // Several workers write nodes on the workspace's one connection: the sandbox then stores nothing itself.
           evaluate: (job) => runSandbox({ ...job, workspace: Number(a.workers) === 1 ? ws : undefined, executor }),
-          config: { harness, seed, steps: Number(a.steps), workers: Number(a.workers), perRunTimeoutS: Number(a.timeout) },
+          config: {
+            harness,
+            seed,
+            steps: Number(a.steps),
+            workers: Number(a.workers),
+            perRunTimeoutS: Number(a.timeout),
+          },
         });
         let n = 0;
         for (const node of res.nodes) {
@@ -112,30 +118,25 @@ const samples = readFileSync(samplesFile, "utf8")
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Sample);
 const fitted = grammar.fitContextWeights(samples);
+const runs = [...new Set(samples.map((s) => s.run))].sort();
 writeFileSync(
   join(a.out!, "fit.json"),
-  `${JSON.stringify({ date: new Date().toISOString(), tasks: a.tasks, harnesses: a.harnesses, seeds: a.seeds, steps: Number(a.steps), samples: samples.length, runs: new Set(samples.map((s) => s.run)).size, fitted }, null, 1)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), samples: samples.length, runs, fitted }, null, 1)}\n`,
 );
 const f3 = (x: number) => x.toFixed(3);
-console.log(
-  `\n${samples.length} labelled decisions from ${new Set(samples.map((s) => s.run)).size} runs (${((Date.now() - t0) / 60000).toFixed(1)} min)`,
-);
+const mins = ((Date.now() - t0) / 60000).toFixed(1);
+console.log(`\n${samples.length} labelled decisions from ${runs.length} runs (${mins} min)`);
 console.log("| key | label | n with | n without | mean with | mean without | weight |\n|---|---|---|---|---|---|---|");
 for (const f of fitted)
   console.log(
     `| ${f.key} | ${f.label} | ${f.nWith} | ${f.nWithout} | ${f3(f.meanWith)} | ${f3(f.meanWithout)} | ${f3(f.weight)} |`,
   );
 if (a.write) {
-  const table = grammar.weightsTable(fitted);
-  const body = JSON.stringify(table, null, 2).replace(/"([a-z_:.0-9]+)":/gi, (m, k: string) =>
-    /^[a-z_]\w*$/i.test(k) ? `${k}:` : m,
-  );
-  writeFileSync(
-    "kit/policy/grammar/context-weights.ts",
-    `/**\n * The default context-label weights (option key → label → weight), measured on the built-in core suite by\n` +
-      ` * bench/policy/context-fit.ts (${a.harnesses} × seeds ${a.seeds} × ${a.steps} steps, ${samples.length} labelled\n` +
-      ` * decisions; fitContextWeights). Labels absent here measured 0 (too little support) or were not seen.\n */\n` +
-      `export const CONTEXT_WEIGHTS: Readonly<Record<string, Readonly<Record<string, number>>>> = ${body};\n`,
-  );
-  console.log("wrote kit/policy/grammar/context-weights.ts");
+  // The header comment is written by hand (which runs, under which limits); only the table is regenerated.
+  const file = "kit/policy/grammar/context-weights.ts";
+  const head = readFileSync(file, "utf8").split("export const CONTEXT_WEIGHTS")[0];
+  const body = JSON.stringify(grammar.weightsTable(fitted), null, 2);
+  const type = "Readonly<Record<string, Readonly<Record<string, number>>>>";
+  writeFileSync(file, `${head}export const CONTEXT_WEIGHTS: ${type} = ${body};\n`);
+  console.log(`wrote ${file} (${runs.length} runs, ${samples.length} decisions): check its header comment`);
 }
