@@ -36,30 +36,39 @@ export function contextTable(rows: readonly ArmRun[], baselines: Baselines, arms
       ? normalizedScore(r.test, { trivial: b.trivial, reference: b.reference }, r.higherIsBetter)
       : null;
   };
+  /** Test gain over the trivial baseline relative to it (> 0 better): defined where normalised is not (reference
+   * no better than trivial). */
+  const rel = (r: ArmRun) => {
+    const t = baselines[r.task]?.trivial;
+    if (t === null || t === undefined || r.test === null || t === 0) return null;
+    return ((r.higherIsBetter ? 1 : -1) * (r.test - t)) / Math.abs(t);
+  };
   const tasks = [...new Set(rows.map((r) => r.task))];
   const of = (arm: string, task?: string) => rows.filter((r) => r.arm === arm && (!task || r.task === task));
   /** Per task: the mean normalised test over the seeds both arms ran (identical seeds). */
-  const taskMean = (arm: string, task: string, seeds?: Set<number>) => {
+  const taskMean = (arm: string, task: string, seeds?: Set<number>, metric: (r: ArmRun) => number | null = norm) => {
     const xs = of(arm, task)
       .filter((r) => !seeds || seeds.has(r.seed))
-      .map(norm)
+      .map(metric)
       .filter((x): x is number => x !== null && Number.isFinite(x));
     return xs.length ? mean(xs) : null;
   };
   const out = [
     `Tasks: ${tasks.length} (${[...new Set(rows.map((r) => r.modality))].join(", ")}); runs: ${rows.length}.`,
     "",
-    "| arm | runs | normalised test (mean over tasks) | valid rate | Improve/Crossover share of gains (median) | " +
+    "| arm | runs | normalised test (mean over tasks) | test gain over trivial (mean over tasks) | valid rate | Improve/Crossover share of gains (median) | " +
       "runs with gains | non-Draft beats best draft (valid + test) | wall s per run |",
-    "|---|---|---|---|---|---|---|---|",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const arm of arms) {
     const rs = of(arm);
     if (!rs.length) continue;
     const tm = tasks.map((t) => taskMean(arm, t)).filter((x): x is number => x !== null);
+    const tr = tasks.map((t) => taskMean(arm, t, undefined, rel)).filter((x): x is number => x !== null);
     const shares = rs.map((r) => r.icShare).filter((x): x is number => x !== null);
     out.push(
-      `| ${arm} | ${rs.length} | ${f(mean(tm))} | ${pct(mean(rs.map((r) => r.validRate)))} | ` +
+      `| ${arm} | ${rs.length} | ${f(mean(tm))} (${tm.length} tasks) | ${pct(mean(tr))} (${tr.length}) | ` +
+        `${pct(mean(rs.map((r) => r.validRate)))} | ` +
         `${shares.length ? pct(median(shares)) : "–"} | ${shares.length} | ${rs.filter((r) => r.nonDraftBeats).length} ` +
         `of ${rs.length} | ${f(mean(rs.map((r) => r.wallS)), 0)} |`,
     );
@@ -72,42 +81,48 @@ export function contextTable(rows: readonly ArmRun[], baselines: Baselines, arms
     ["openmle:on", "aide:on"],
     ["openmle:on", "mcts:on"],
   );
-  out.push(
-    "",
-    "Paired per task at identical seeds (A − B in normalised test; 95 % bootstrap interval over tasks):",
-    "",
-    "| A − B | tasks | mean | 95 % interval | excludes 0 | A ahead / behind / level | identical champions |",
-    "|---|---|---|---|---|---|---|",
-  );
-  for (const [x, y] of pairs) {
-    if (!arms.includes(x) || !arms.includes(y)) continue;
-    const diffs: number[] = [];
-    let same = 0;
-    let pairsN = 0;
-    for (const t of tasks) {
-      const seeds = new Set(
-        of(x, t)
-          .map((r) => r.seed)
-          .filter((s) => of(y, t).some((r) => r.seed === s)),
-      );
-      for (const s of seeds) {
-        pairsN++;
-        if (of(x, t).find((r) => r.seed === s)?.champion === of(y, t).find((r) => r.seed === s)?.champion) same++;
-      }
-      const ax = taskMean(x, t, seeds);
-      const by = taskMean(y, t, seeds);
-      if (seeds.size && ax !== null && by !== null) diffs.push(ax - by);
-    }
-    const b = pairedBootstrap(diffs);
-    if (!b) continue;
+  for (const [label, metric] of [
+    ["normalised test", norm],
+    ["test gain over trivial", rel],
+  ] as const) {
     out.push(
-      `| ${x} − ${y} | ${b.n} | ${f(b.mean)} | [${f(b.lo)}, ${f(b.hi)}] | ${b.lo > 0 || b.hi < 0 ? "yes" : "no"} | ` +
-        `${b.wins} / ${b.losses} / ${b.ties} | ${same} of ${pairsN} |`,
+      "",
+      `Paired per task at identical seeds (A − B in ${label}; 95 % bootstrap interval over tasks):`,
+      "",
+      "| A − B | tasks | mean | 95 % interval | excludes 0 | A ahead / behind / level | identical champions |",
+      "|---|---|---|---|---|---|---|",
     );
+    for (const [x, y] of pairs) {
+      if (!arms.includes(x) || !arms.includes(y)) continue;
+      const diffs: number[] = [];
+      let same = 0;
+      let pairsN = 0;
+      for (const t of tasks) {
+        const seeds = new Set(
+          of(x, t)
+            .map((r) => r.seed)
+            .filter((s) => of(y, t).some((r) => r.seed === s)),
+        );
+        for (const s of seeds) {
+          pairsN++;
+          if (of(x, t).find((r) => r.seed === s)?.champion === of(y, t).find((r) => r.seed === s)?.champion) same++;
+        }
+        const ax = taskMean(x, t, seeds, metric);
+        const by = taskMean(y, t, seeds, metric);
+        if (seeds.size && ax !== null && by !== null) diffs.push(ax - by);
+      }
+      const b = pairedBootstrap(diffs);
+      if (!b) continue;
+      out.push(
+        `| ${x} − ${y} | ${b.n} | ${f(b.mean, 4)} | [${f(b.lo, 4)}, ${f(b.hi, 4)}] | ` +
+          `${b.lo > 0 || b.hi < 0 ? "yes" : "no"} | ${b.wins} / ${b.losses} / ${b.ties} | ${same} of ${pairsN} |`,
+      );
+    }
   }
   out.push(
     "",
-    "Per task (normalised test, mean over seeds; IC = Improve/Crossover share of validation gains, median over runs):",
+    "Per task (test gain over trivial, mean over seeds; IC = Improve/Crossover share of validation gains, median " +
+      "over runs):",
     "",
     `| task (metric) | ${arms.map((x) => `${x} | IC`).join(" | ")} |`,
     `|---|${arms.map(() => "---|---").join("|")}|`,
@@ -118,7 +133,8 @@ export function contextTable(rows: readonly ArmRun[], baselines: Baselines, arms
       const sh = of(arm, t)
         .map((r) => r.icShare)
         .filter((x): x is number => x !== null);
-      return `${f(taskMean(arm, t))} | ${sh.length ? pct(median(sh)) : "–"}`;
+      const g = taskMean(arm, t, undefined, rel);
+      return `${g === null ? "–" : pct(g)} | ${sh.length ? pct(median(sh)) : "–"}`;
     });
     out.push(`| ${t} (${r0.metric}${r0.higherIsBetter ? "↑" : "↓"}) | ${cells.join(" | ")} |`);
   }
