@@ -1,6 +1,5 @@
-import { renderShown } from "../policy/shown-context.js";
-import type { ContextShown, Operator, OperatorContext } from "../policy/types.js";
-import { nearestAncestors, toView } from "./context.js";
+import type { Operator, OperatorContext } from "../policy/types.js";
+import { memoryContext, nearestAncestors } from "./context.js";
 import { analyse } from "./experience-card.js";
 import { gainOverParents, shownNode } from "./shown-node.js";
 import { isGood, type EvoNode } from "./types.js";
@@ -51,15 +50,5 @@ export function airaContext(
       : "Good nodes so far (plan, validation metric, analysis):";
   const role = operator === "debug" ? "ancestor" : "good";
   const entries = memoryNodes.map((n) => shownNode(n, role, airaMemoryEntry(n, analysisOf(n, byId, summaries)), byId));
-  const shown: ContextShown = {
-    ...(priors ? { priors } : {}),
-    sections: entries.length ? [{ title, entries }] : [],
-    budget: true,
-  };
-  return {
-    parents: parents.map((n) => toView(n, summaries.get(n.nodeId))),
-    memory: renderShown(shown, budget),
-    shown,
-    budget,
-  };
+  return memoryContext(parents, summaries, entries.length ? [{ title, entries }] : [], budget, priors);
 }

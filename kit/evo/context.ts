@@ -315,11 +315,18 @@ export function historyContext(
 ): OperatorContext {
   const byId = new Map(all.map((n) => [n.nodeId, n]));
   const entries = all.map((n) => shownNode(n, "history", `- ${summaries.get(n.nodeId) ?? n.nodeId}`, byId));
-  const shown: ContextShown = {
-    ...(priors ? { priors } : {}),
-    sections: [{ title: "History of all evaluated nodes:", entries }],
-    budget: true,
-  };
+  return memoryContext(parents, summaries, [{ title: "History of all evaluated nodes:", entries }], budget, priors);
+}
+
+/** A context of the parents and one memory (AIRA-Evo, AIDE, MCTS): the shown sections, rendered into `memory`. */
+export function memoryContext(
+  parents: readonly EvoNode[],
+  summaries: ReadonlyMap<string, string>,
+  sections: ContextShown["sections"],
+  budget: OperatorContext["budget"],
+  priors?: string,
+): OperatorContext {
+  const shown: ContextShown = { ...(priors ? { priors } : {}), sections, budget: true };
   return {
     parents: parents.map((n) => toView(n, summaries.get(n.nodeId))),
     memory: renderShown(shown, budget),
