@@ -40,11 +40,15 @@ export const VOLATILE_COLUMN = /^(wall|cpu|peak|elapsed|duration|started|ended|f
  */
 export const TIME_FIGURE = /\bseconds\b|\(s\)|\bwall\b|\bms\b/i;
 const PAYLOAD = /(<script>\(function\(\)\{var f=)([\s\S]*?)(,el=document\.getElementById\(")/g;
-// Colours go too: in notebook 08's async timeline a bar's colour is the step that consumed the group, which
-// depends on which sleeps finished first (the point of asynchronous rollout), not on a result.
+// Colours and hover text go too, and the traces' order: in notebook 08's async timeline a bar's colour is the
+// step that consumed the group, its hover text says whether it was dropped, and bars come in start order; all
+// depend on which sleeps finished first (the point of asynchronous rollout), not on a result.
+const TIMING_KEYS = new Set(["color", "hovertext"]);
 const numbersMasked = (v) =>
   typeof v === "number" ? "<t>" : Array.isArray(v) ? v.map(numbersMasked) : v && typeof v === "object"
-    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === "color" ? "<c>" : numbersMasked(x)])) : v;
+    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, TIMING_KEYS.has(k) ? "<c>" : numbersMasked(x)])) : v;
+const byJson = (a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0);
+const tracesMasked = (data) => (Array.isArray(data) ? data.map(numbersMasked).sort(byJson) : numbersMasked(data));
 const axisTitles = (layout = {}) => Object.entries(layout).flatMap(([k, v]) => (/^(title|[xy]axis\d*)$/.test(k) ? [JSON.stringify(v?.title ?? v)] : []));
 
 /** Mask the numbers of time figures (`TIME_FIGURE`) in an HTML output. */
@@ -57,7 +61,7 @@ export function maskTimeFigures(html) {
       return m;
     }
     if (!axisTitles(fig.layout).some((t) => TIME_FIGURE.test(t))) return m;
-    return `${head}${JSON.stringify({ ...fig, data: numbersMasked(fig.data) })}${tail}`;
+    return `${head}${JSON.stringify({ ...fig, data: tracesMasked(fig.data) })}${tail}`;
   });
 }
 

@@ -45,6 +45,14 @@ describe("maskTableColumns and maskTimeFigures", () => {
     const t = figure({ xaxis: { title: { text: "seconds since start" } } }, [{ x: [0, 3.1], y: ["g1", "g1"], marker: { color: "#1f77b4" } }]);
     expect(maskTimeFigures(t)).toBe(figure({ xaxis: { title: { text: "seconds since start" } } }, [{ x: ["<t>", "<t>"], y: ["g1", "g1"], marker: { color: "<c>" } }]));
   });
+  it("in a time figure, hover text and the order of traces (start order) do not count", () => {
+    const bar = (g: string, status: string) => ({ x: [1, 2], y: [g, g], hovertext: `${g} ${status}` });
+    const a = figure({ xaxis: { title: { text: "seconds since start" } } }, [bar("g1", "consumed"), bar("g2", "dropped")]);
+    const b = figure({ xaxis: { title: { text: "seconds since start" } } }, [bar("g2", "consumed"), bar("g1", "consumed")]);
+    expect(maskTimeFigures(a)).toBe(maskTimeFigures(b));
+    const c = figure({ xaxis: { title: { text: "seconds since start" } } }, [bar("g1", "consumed"), bar("g3", "consumed")]);
+    expect(maskTimeFigures(c)).not.toBe(maskTimeFigures(a));
+  });
   it("leaves a figure of results alone", () => {
     const t = figure({ yaxis: { title: { text: "best validation RMSE" } } }, [{ x: [0, 1], y: [3.0, 2.4] }]);
     expect(maskTimeFigures(t)).toBe(t);
