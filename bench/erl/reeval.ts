@@ -25,7 +25,7 @@ try {
     const { params } = await resolvePolicyParams(checkpoint, ws);
     const t0 = Date.now();
     await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy: createCheckpointPolicy(params, checkpoint),
-      tasks, seeds: cfg.seeds, evolve: stageSettings(cfg).evolve, baselines });
+      tasks, seeds: cfg.seeds ?? stageSettings(cfg).seeds, evolve: stageSettings(cfg).evolve, baselines });
     console.error(`generation ${generation} (${checkpoint}) re-evaluated in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   console.log(`re-evaluated as loop id ${id}: npx tsx bench/erl/loop.ts --table-only with the loop's arguments prints the loop's own rows; this table is the re-evaluation's:`);

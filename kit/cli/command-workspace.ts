@@ -15,6 +15,7 @@ export const RESULT_TABLES: readonly TableName[] = [
   "rl_steps",
   "loop_stages",
   "loop_heldout",
+  "loop_heldout_drafts",
   "executions",
 ];
 

@@ -1,10 +1,18 @@
 import type { Command } from "commander";
-import { loop, LoopConfig, type LoopConfigInput, type LoopEvent, type LoopResult } from "../erl/index.js";
+import {
+  heldoutReport,
+  loop,
+  LoopConfig,
+  normalisableTasks,
+  type LoopConfigInput,
+  type LoopEvent,
+  type LoopResult,
+} from "../erl/index.js";
+import type { PairedInterval } from "../eval/index.js";
 import { resolveTask, type TaskPackage } from "../gym/index.js";
 import { configHash } from "../store/index.js";
 import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { intFlag, SEED_RANGE } from "./numeric-flag.js";
-import { formatScore } from "./format.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 import {
   addSearchSandboxOptions,
@@ -25,6 +33,8 @@ interface LoopFlags extends SearchSandboxFlags {
   seeds?: string;
   preset?: string;
   from?: string;
+  teacher?: string;
+  teacherGenerations?: string;
   loop?: string;
   baselines: boolean;
   json?: boolean;
@@ -53,8 +63,18 @@ export function registerLoop(program: Command): void {
     )
     .option("--generations <n>", "generations to train (default 1)")
     .option("--seeds <list>", "evolve seeds, e.g. 1,2,3 (default 1)")
-    .option("--preset <name>", "smoke | laptop | paper (default smoke)")
-    .option("--from <checkpoint>", "generation 0's policy: default, a checkpoint name or a params .json file")
+    .option("--preset <name>", "smoke | laptop | workstation | paper (default smoke)")
+    .option(
+      "--from <checkpoint>",
+      "generation 0's policy: uniform (every logit 0, the base-model stand-in), default, a checkpoint name or a " +
+        "params .json file (default: default)",
+    )
+    .option(
+      "--teacher <checkpoint>",
+      "who writes the SFT data of the first --teacher-generations generations: default, a checkpoint or a params " +
+        ".json file (default: each generation teaches itself)",
+    )
+    .option("--teacher-generations <n>", "generations that learn from --teacher (default 1)")
     .option("--loop <id>", "loop id (default: derived from the tasks and settings, so the same command resumes)")
     .option("--no-baselines", "skip kit/eval's trivial/reference baselines (no normalised score)")
     .option("--json", "print the loop's result as JSON");
@@ -65,6 +85,10 @@ export function registerLoop(program: Command): void {
       ...(o.generations ? { generations: intFlag("generations", o.generations, GENERATIONS) } : {}),
       ...(o.seeds ? { seeds: list(o.seeds).map((s) => intFlag("seeds", s, SEED_RANGE)) } : {}),
       ...(o.from ? { from: o.from } : {}),
+      ...(o.teacher ? { teacher: o.teacher } : {}),
+      ...(o.teacherGenerations
+        ? { teacherGenerations: intFlag("teacher-generations", o.teacherGenerations, GENERATIONS) }
+        : {}),
       baselines: o.baselines,
     };
     const parsed = LoopConfig.safeParse(config);
@@ -104,7 +128,8 @@ export function registerLoop(program: Command): void {
             onEvent: progress(!o.json),
           }),
         );
-        output(!!o.json, res, () => human(res));
+        const hib = new Map(heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
+        output(!!o.json, res, () => human(res, (id) => hib.get(id) ?? true));
       },
       { resume },
     );
@@ -119,22 +144,23 @@ function progress(on: boolean): (e: LoopEvent) => void {
   };
 }
 
-function human(r: LoopResult): string {
+const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}] (n ${x.n})` : "–");
+
+function human(r: LoopResult, higherIsBetter: (taskId: string) => boolean): string {
+  const report = heldoutReport(r.checkpoints, r.drafts, r.heldout, normalisableTasks(r.baselines, higherIsBetter));
   const lines = [
     `loop ${r.loopId}: checkpoints ${r.checkpoints.join(" → ")}`,
     "",
-    "| generation | checkpoint | held-out runs | mean normalised | mean test | valid rate |",
-    "|---|---|---|---|---|---|",
+    "Held-out, per generation: mean normalised score over tasks [95 % bootstrap interval] (n tasks); Δ = paired " +
+      "difference with the previous generation.",
+    "",
+    "| generation | checkpoint | policy: valid | policy: score | policy: Δ | search: score | search: Δ |",
+    "|---|---|---|---|---|---|---|",
   ];
-  for (let k = 0; k < r.checkpoints.length; k++) {
-    const rows = r.heldout.filter((h) => h.generation === k);
-    const mean = (xs: (number | null)[]) => {
-      const v = xs.filter((x): x is number => x !== null);
-      return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;
-    };
+  for (const g of report) {
     lines.push(
-      `| ${k} | ${r.checkpoints[k]} | ${rows.length} | ${f(mean(rows.map((h) => h.normalized)))} | ` +
-        `${formatScore(mean(rows.map((h) => h.testScore)))} | ${f(mean(rows.map((h) => h.validRate)), 2)} |`,
+      `| ${g.generation} | ${g.checkpoint} | ${f(g.policy.validRate, 2)} | ${ci(g.policy.score)} | ` +
+        `${ci(g.policyVsPrevious)} | ${ci(g.search.score)} | ${ci(g.searchVsPrevious)} |`,
     );
   }
   return lines.join("\n");

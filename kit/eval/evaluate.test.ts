@@ -11,13 +11,14 @@ import {
 
 describe("meanStd / percentile / normalizedScore / relativeChange", () => {
   test.each([
-    [[1], 1, 0],
-    [[1, 3], 2, Math.SQRT2],
-    [[2, 4, 4, 4, 5, 5, 7, 9], 5, Math.sqrt(32 / 7)],
-  ])("meanStd(%j)", (xs, m, s) => {
+    [[1], 1, 0, 0],
+    [[1, 3], 2, 1, Math.SQRT2],
+    [[2, 4, 4, 4, 5, 5, 7, 9], 5, 2, Math.sqrt(32 / 7)],
+  ])("meanStd(%j): population std by default (the paper's tables), sample std with ddof 1", (xs, m, pop, sample) => {
     const r = meanStd(xs);
     expect(r.mean).toBeCloseTo(m, 12);
-    expect(r.std).toBeCloseTo(s, 12);
+    expect(r.std).toBeCloseTo(pop, 12);
+    expect(meanStd(xs, { ddof: 1 }).std).toBeCloseTo(sample, 12);
   });
   test.each([
     [[1, 2, 3, 4, 5], 50, 3],

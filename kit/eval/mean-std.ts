@@ -1,15 +1,20 @@
-/** Mean ± sample standard deviation (n − 1; 0 for a single value), as avg@k is reported. */
+/**
+ * Mean ± standard deviation, as avg@k is reported:
+ *   std = sqrt(Σ (v − mean)² / (n − ddof)),
+ * ddof 0 (population, the default: the paper's tables spread avg@k so) or 1 (sample); 0 for a single value.
+ */
 export interface MeanStd {
   readonly mean: number;
   readonly std: number;
   readonly n: number;
 }
 
-export function meanStd(values: readonly number[]): MeanStd {
+export function meanStd(values: readonly number[], opts: { readonly ddof?: 0 | 1 } = {}): MeanStd {
   const n = values.length;
   if (n === 0) return { mean: Number.NaN, std: Number.NaN, n: 0 };
   const mean = values.reduce((a, b) => a + b, 0) / n;
-  const std = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) : 0;
+  const ddof = opts.ddof ?? 0;
+  const std = n > ddof && n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - ddof)) : 0;
   return { mean, std, n };
 }
 

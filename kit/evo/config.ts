@@ -111,12 +111,15 @@ const EvolveConfigObject = z
       .int()
       .nonnegative()
       .default(10)
-      .describe("Debug attempts per chain (0 disables Debug chains)."),
+      .describe("Debug attempts per chain, then the lane drafts afresh (0 disables Debug chains)."),
     debugTimeCapS: z
       .number()
       .nonnegative()
       .default(1800)
-      .describe("A Debug chain stops once its sandbox seconds reach this (0 = no cap)."),
+      .describe(
+        "A Debug chain stops once its sandbox seconds reach this and its lane drafts afresh (0 = no cap; " +
+          "reference 21,600 s).",
+      ),
     sameSignatureDraft: z
       .number()
       .int()
@@ -200,6 +203,13 @@ const EvolveConfigObject = z
       .boolean()
       .default(false)
       .describe("Evo-Max: show priors distilled from earlier runs' cards on other tasks of the workspace."),
+    priorsExcludeTasks: z
+      .array(z.string())
+      .default([])
+      .describe(
+        "Task ids whose cards the priors never read (the loop passes its held-out suite: no cross-task input " +
+          "from the tasks being evaluated).",
+      ),
   })
   .strict();
 

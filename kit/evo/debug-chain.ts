@@ -53,8 +53,10 @@ export function debugDepth(node: EvoNode, byId: ReadonlyMap<string, EvoNode>): n
  * 1. it succeeded → "none" (back to normal selection);
  * 2. the last `sameSignatureDraft` failures of its chain (the buggy node and its Debug attempts)
  *    share one terminal category (timeout, import, memory, pre-flight) → "draft" afresh;
- * 3. the chain has made `maxAttempts` Debug attempts or spent `timeCapS` sandbox seconds → "none";
+ * 3. the chain has made `maxAttempts` Debug attempts or spent `timeCapS` sandbox seconds → "draft" afresh (the
+ *    reference lane requests a fresh draft after its caps; before issue 30 the kit went back to selection);
  * 4. else "debug" it (other repeated signatures keep debugging up to the caps).
+ * `maxAttempts` 0 turns Debug chains off: a failure then goes back to selection ("none").
  */
 export function debugDecision(
   last: EvoNode,
@@ -69,7 +71,8 @@ export function debugDecision(
     const cats = chain.slice(-k).map((n) => terminalCategory(n.errorSignature));
     if (cats[0] !== null && cats.every((c) => c === cats[0])) return "draft";
   }
-  if (attempts.length >= lim.maxAttempts) return "none";
-  if (lim.timeCapS > 0 && chain.reduce((s, n) => s + n.sandboxS, 0) >= lim.timeCapS) return "none";
+  if (lim.maxAttempts === 0) return "none";
+  if (attempts.length >= lim.maxAttempts) return "draft";
+  if (lim.timeCapS > 0 && chain.reduce((s, n) => s + n.sandboxS, 0) >= lim.timeCapS) return "draft";
   return "debug";
 }

@@ -104,7 +104,7 @@ export async function evolve(opts: EvolveOptions): Promise<EvolveResult> {
     // The task's row (modality, metric direction) lets evaluate() grade and group this run.
     await recordTaskReview(ws, task, {});
     emit({ type: "run-start", runId, resumed, nodes: nodes.length, steps: cfg.steps });
-    const priors = cfg.priors ? await distillPriors(ws, task.meta.id) : "";
+    const priors = cfg.priors ? await distillPriors(ws, task.meta.id, 5, cfg.priorsExcludeTasks) : "";
 
     // 2. Steps still to do, and the budgets checked before each.
     const todo = stepsToDo(nodes, cfg.steps);

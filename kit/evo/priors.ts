@@ -3,10 +3,16 @@ import { readFamilyPriors } from "./priors-store.js";
 
 /**
  * Evo-Max cross-task priors: what earlier runs on OTHER tasks of this workspace learnt per method
- * family (never the current task). Returns a short text block, or "" when there is nothing.
+ * family (never the current task, nor the tasks in `exclude`). Returns a short text block, or "" when there is
+ * nothing.
  */
-export async function distillPriors(ws: Workspace, taskId: string, limit = 5): Promise<string> {
-  const rows = await readFamilyPriors(ws, taskId, limit);
+export async function distillPriors(
+  ws: Workspace,
+  taskId: string,
+  limit = 5,
+  exclude: readonly string[] = [],
+): Promise<string> {
+  const rows = await readFamilyPriors(ws, taskId, limit, exclude);
   return rows
     .map(
       (r) =>

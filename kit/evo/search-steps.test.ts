@@ -65,21 +65,22 @@ describe("debug chains", () => {
     { sigs: ["a"], want: "debug" },
     { sigs: ["a", "b"], want: "debug" },
     { sigs: ["key_error", "key_error"], want: "debug" }, // a repeated fixable signature keeps debugging
-    { sigs: ["value_error", "value_error", "value_error"], want: "none" }, // … up to the attempt cap
+    { sigs: ["value_error", "value_error", "value_error"], want: "draft" }, // … up to the attempt cap, then a fresh draft
     { sigs: ["b", "timeout", "timeout"], want: "draft" }, // the last two failures timed out → fresh draft
     { sigs: ["import_error"], root: "import_error", want: "draft" }, // the buggy node and its first repair
     { sigs: ["memory_error", "gpu_memory_error"], want: "draft" }, // one category: memory
     { sigs: ["sandbox_error", "missing_code"], want: "draft" }, // pre-flight failures
     { sigs: ["timeout", "import_error"], want: "debug" }, // two terminal but different categories
-    { sigs: ["a", "b", "c"], want: "none" }, // attempt cap reached
+    { sigs: ["a", "b", "c"], want: "draft" }, // attempt cap reached: the lane drafts afresh (reference)
     { sigs: ["a", null], want: "none" }, // repaired
   ] as { sigs: (string | null)[]; want: string; root?: string }[])("after debug attempts $sigs → $want", ({ sigs, want, root }) => {
     const ns = chain(sigs, false, root);
     expect(debugDecision(ns.at(-1)!, byId(ns), lim)).toBe(want);
   });
-  it("time cap counts the chain's sandbox seconds; depth counts Debug steps", () => {
+  it("time cap counts the chain's sandbox seconds (then a fresh draft); depth counts Debug steps", () => {
     const ns = chain(["a", "b"]);
-    expect(debugDecision(ns.at(-1)!, byId(ns), { ...lim, timeCapS: 3 })).toBe("none"); // 3 nodes × 1 s
+    expect(debugDecision(ns.at(-1)!, byId(ns), { ...lim, timeCapS: 3 })).toBe("draft"); // 3 nodes × 1 s
+    expect(debugDecision(ns.at(-1)!, byId(ns), { ...lim, maxAttempts: 0 })).toBe("none"); // chains off
     expect(debugDecision(ns.at(-1)!, byId(ns), { ...lim, timeCapS: 4 })).toBe("debug");
     expect(debugChain(ns.at(-1)!, byId(ns)).map((n) => n.nodeId)).toEqual(["n0", "n1", "n2"]);
     expect(debugDepth(ns.at(-1)!, byId(ns))).toBe(2);

@@ -7,10 +7,17 @@ import { MIGRATION_V1 } from "./migration-v1.js";
 import { MIGRATIONS_V2_V6 } from "./migrations-v2-v6.js";
 import { MIGRATION_V7 } from "./migration-v7.js";
 import { MIGRATION_V8 } from "./migration-v8.js";
+import { MIGRATION_V9 } from "./migration-v9.js";
 
 export type { Migration } from "./migration.js";
 
-export const MIGRATIONS: readonly Migration[] = [MIGRATION_V1, ...MIGRATIONS_V2_V6, MIGRATION_V7, MIGRATION_V8];
+export const MIGRATIONS: readonly Migration[] = [
+  MIGRATION_V1,
+  ...MIGRATIONS_V2_V6,
+  MIGRATION_V7,
+  MIGRATION_V8,
+  MIGRATION_V9,
+];
 
 /** The version of the newest migration (versions may skip numbers; each applies once, in order). */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -36,6 +43,7 @@ export const TABLES = [
   "loops",
   "loop_stages",
   "loop_heldout",
+  "loop_heldout_drafts",
   "corpus_stages",
   "corpus_tasks",
 ] as const;

@@ -1,5 +1,5 @@
 // kit/util: leaf helpers shared by every layer (imports nothing of the kit).
-export { createRng, sampleIndex, type Rng } from "./rng.js";
+export { createRng, keyedSeed, sampleIndex, type Rng } from "./rng.js";
 export { pythonPath } from "./python.js";
 export { softmax } from "./softmax.js";
 export { logSumExp } from "./log-sum-exp.js";

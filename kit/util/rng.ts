@@ -38,3 +38,13 @@ export function sampleIndex(rng: Rng, weights: readonly number[]): number {
   }
   return weights.length - 1;
 }
+
+/**
+ * A seed derived from `seed` and a key (FNV-1a over the key's UTF-16 code units, started at `seed`): one stream
+ * per key, so adding keys (tasks, attempts) does not change another key's draws.
+ */
+export function keyedSeed(seed: number, key: string): number {
+  let h = seed >>> 0;
+  for (const ch of key) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h;
+}

@@ -1,12 +1,20 @@
 // kit/erl/loop: the closed loop (issue 13): evolve → collectSft → SFT → trainRL → checkpoint k+1,
 // with a held-out evaluation of every checkpoint at equal budget.
 export { LoopError } from "../errors.js";
-export { loop, type LoopOptions, type LoopResult, type LoopEvent, type GenerationRecord } from "./loop.js";
 export {
-  LoopConfig, LOOP_PRESETS, LOOP_PRESET_SETTINGS, stageSettings, type LoopConfigInput, type LoopPreset,
-  type LoopStageSettings,
+  loop, searchSubset, type LoopOptions, type LoopResult, type LoopEvent, type GenerationRecord,
+} from "./loop.js";
+export {
+  LoopConfig, LOOP_PRESETS, LOOP_PRESET_SETTINGS, HeldoutSettings, stageSettings, type LoopConfigInput,
+  type LoopPreset, type LoopStageSettings, type EffectiveStageSettings,
 } from "./loop-config.js";
 export { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";
 export { evaluateHeldout, evolveRun, type Baselines } from "./heldout-eval.js";
 export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
+export { heldoutDrafts } from "./heldout-drafts.js";
+export { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
+export {
+  credit, draftFigures, searchFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport,
+  type TaskFigure, type LevelSummary, type GenerationHeldout,
+} from "./heldout-summary.js";
 export { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";

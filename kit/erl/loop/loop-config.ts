@@ -3,23 +3,55 @@ import type { EvolveConfigInput } from "../../evo/index.js";
 import type { CollectSftConfigInput, SftTrainConfigInput } from "../sft/sft-config.js";
 import type { RlConfigInput } from "../rl/rl-config.js";
 
-export const LOOP_PRESETS = ["smoke", "laptop", "paper"] as const;
+export const LOOP_PRESETS = ["smoke", "laptop", "workstation", "paper"] as const;
 export type LoopPreset = (typeof LOOP_PRESETS)[number];
+
+/** The two held-out measures of every generation (issue 30 item 4), at equal budget and identical draws. */
+export const HeldoutSettings = z
+  .object({
+    drafts: z
+      .number()
+      .int()
+      .min(0)
+      .default(8)
+      .describe("Policy level: fresh Drafts per held-out task, executed and graded (0 = off)."),
+    draftSeed: z.number().int().default(1).describe("Seed of those drafts' draws (the same for every generation)."),
+    searchTasks: z
+      .number()
+      .int()
+      .min(0)
+      .default(10)
+      .describe("Search level: evolve the first N held-out tasks by id (0 = all of them)."),
+    seeds: z.array(z.number().int()).min(1).default([1, 2]).describe("Search level: evolve seeds per task."),
+    steps: z.number().int().positive().default(6).describe("Search level: steps of each OpenMLE-Evo run."),
+  })
+  .strict();
+export type HeldoutSettings = z.infer<typeof HeldoutSettings>;
 
 /** The settings of every stage of one generation, per preset. */
 export interface LoopStageSettings {
-  /** Evolve on the training tasks and on the held-out tasks (same budget: equal-budget evaluation). */
+  /** Evolve on the training tasks; the held-out search runs use it with `heldout.steps`. */
   readonly evolve: EvolveConfigInput;
   readonly collect: CollectSftConfigInput;
   readonly sft: SftTrainConfigInput;
   readonly rl: RlConfigInput;
+  readonly heldout: z.input<typeof HeldoutSettings>;
+  /** Evolve seeds of the training tasks (LoopConfig.seeds overrides). */
+  readonly seeds: readonly number[];
 }
 
 /**
- * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes); `laptop`: about an
- * hour on 2 cores for 6 training + 4 held-out tasks, 3 seeds, 2 generations; `paper`: the paper's
- * budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
- * rollouts are exported for an external trainer (kit/erl/README.md, "The closed loop").
+ * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: one generation in about
+ * an hour on 2 cores for 30 training tasks (suite:train) and 20 held-out tasks (suite:heldout), sized from the
+ * warm sandbox's measured 32.8 nodes/min at 2 workers (bench/throughput), programs per generation at most:
+ *   evolve 30 tasks × 2 seeds × 8 steps = 480, collect 30 × 8 attempts = 240, RL 12 steps × 4 groups × 8 = 384,
+ *   held-out drafts 20 × 8 = 160, held-out search 10 tasks × 2 seeds × 6 steps = 120 → 1,384 programs ≈ 42 min,
+ * plus SFT/RL updates and the once-per-loop baselines (2 programs per held-out task); SFT data: up to 4 parallel
+ * drafts per task (120) plus the accepted segments of 480 evolve nodes. `workstation`: a night on 16 cores
+ * (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs per generation. `paper`: the
+ * paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL rollouts are
+ * exported for an external trainer (kit/erl/README.md, "The closed loop"). The laptop and workstation figures are
+ * arithmetic from the measured throughput, not yet a measured loop (bench/erl/README.md records what was run).
  */
 export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
   smoke: {
@@ -35,18 +67,32 @@ export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
       perRunTimeoutS: 120,
       operatorMix: { draft: 1, improve: 0, debug: 0, crossover: 0 },
     },
+    heldout: { drafts: 2, searchTasks: 0, seeds: [1], steps: 2 },
+    seeds: [1],
   },
   laptop: {
-    evolve: { harness: "openmle", steps: 8, gen0Drafts: 4, perRunTimeoutS: 120, debugMaxAttempts: 2 },
-    collect: { perTaskCap: 2, batchSize: 2, maxAttempts: 4, concurrency: 2, perRunTimeoutS: 120, maxSandboxS: 0 },
+    evolve: { harness: "openmle", steps: 8, gen0Drafts: 4, perRunTimeoutS: 120, debugMaxAttempts: 2, workers: 2 },
+    collect: { perTaskCap: 4, batchSize: 4, maxAttempts: 8, concurrency: 2, perRunTimeoutS: 120, maxSandboxS: 0 },
     sft: { epochs: 20, lr: 0.5, heldOut: 0.2 },
-    rl: { steps: 2, group: 4, mode: "async", workers: 2, perRunTimeoutS: 120 },
+    rl: { steps: 12, group: 8, groupsPerStep: 4, mode: "async", workers: 2, perRunTimeoutS: 120 },
+    heldout: { drafts: 8, searchTasks: 10, seeds: [1, 2], steps: 6 },
+    seeds: [1, 2],
+  },
+  workstation: {
+    evolve: { harness: "openmle", steps: 24, gen0Drafts: 5, perRunTimeoutS: 600, workers: 16 },
+    collect: { perTaskCap: 4, batchSize: 4, maxAttempts: 32, concurrency: 16, perRunTimeoutS: 600, maxSandboxS: 0 },
+    sft: { epochs: 20, lr: 0.5, heldOut: 0.2 },
+    rl: { steps: 40, group: 8, groupsPerStep: 8, mode: "async", workers: 16, perRunTimeoutS: 600 },
+    heldout: { drafts: 16, searchTasks: 20, seeds: [1, 2, 3], steps: 12 },
+    seeds: [1, 2, 3],
   },
   paper: {
     evolve: { harness: "openmle", steps: 200, gen0Drafts: 5, perRunTimeoutS: 3600, workers: 8 },
     collect: { perTaskCap: 4, batchSize: 4, maxAttempts: 32, concurrency: 8, perRunTimeoutS: 3600, maxSandboxS: 0 },
     sft: { epochs: 20, lr: 1, heldOut: 0.2 },
     rl: { steps: 50, group: 8, mode: "async", workers: 16, perRunTimeoutS: 3600 },
+    heldout: { drafts: 8, searchTasks: 0, seeds: [1, 2, 3], steps: 200 },
+    seeds: [1, 2, 3],
   },
 };
 
@@ -58,8 +104,8 @@ export const LoopConfig = z
       .enum(LOOP_PRESETS)
       .default("smoke")
       .describe(
-        "Stage sizes: smoke (CI, minutes), laptop (about an hour on 2 cores), paper (GPU box; see " +
-          "the hand-off in kit/erl/README.md).",
+        "Stage sizes: smoke (CI, minutes), laptop (about an hour per generation on 2 cores), workstation (a " +
+          "night on 16 cores), paper (GPU box; see the hand-off in kit/erl/README.md).",
       ),
     generations: z
       .number()
@@ -70,12 +116,33 @@ export const LoopConfig = z
     seeds: z
       .array(z.number().int())
       .min(1)
-      .default([1])
-      .describe("Evolve seeds: every training and held-out task runs once per seed."),
+      .optional()
+      .describe("Evolve seeds of the training tasks (default: the preset's); held-out seeds are heldout.seeds."),
     from: z
       .string()
       .default("default")
-      .describe('Generation 0\'s policy: "default", a checkpoint name or a params .json file.'),
+      .describe(
+        'Generation 0\'s policy: "uniform" (every logit 0: the stand-in for a base model), "default" (the ' +
+          "hand-set params), a checkpoint name or a params .json file.",
+      ),
+    teacher: z
+      .string()
+      .optional()
+      .describe(
+        "Who writes the SFT data (its evolve trees and parallel drafts on the training tasks) of the first " +
+          'teacherGenerations generations: "default", a checkpoint or a params .json file (the stand-in for ' +
+          "distilling a stronger model); unset, or after those generations: the current generation itself.",
+      ),
+    teacherGenerations: z
+      .number()
+      .int()
+      .min(0)
+      .default(1)
+      .describe("How many generations (from 0) learn from `teacher`; later ones teach themselves."),
+    heldout: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Overrides of the preset's held-out measures (drafts, draftSeed, searchTasks, seeds, steps)."),
     evolve: z
       .record(z.string(), z.unknown())
       .default({})
@@ -101,13 +168,18 @@ export const LoopConfig = z
 export type LoopConfig = z.infer<typeof LoopConfig>;
 export type LoopConfigInput = z.input<typeof LoopConfig>;
 
+/** A loop's settings after the config's overrides: the held-out measures parsed (defaults filled). */
+export type EffectiveStageSettings = Omit<LoopStageSettings, "heldout"> & { readonly heldout: HeldoutSettings };
+
 /** The effective settings of each stage: the preset's, overridden by the config's. */
-export function stageSettings(cfg: LoopConfig): LoopStageSettings {
+export function stageSettings(cfg: LoopConfig): EffectiveStageSettings {
   const p = LOOP_PRESET_SETTINGS[cfg.preset];
   return {
     evolve: { ...p.evolve, ...(cfg.evolve as EvolveConfigInput) },
     collect: { ...p.collect, ...(cfg.collect as CollectSftConfigInput) },
     sft: { ...p.sft, ...(cfg.sft as SftTrainConfigInput) },
     rl: { ...p.rl, ...(cfg.rl as RlConfigInput) },
+    heldout: HeldoutSettings.parse({ ...p.heldout, ...cfg.heldout }),
+    seeds: cfg.seeds ?? p.seeds,
   };
 }

@@ -29,8 +29,9 @@ describe("loop", () => {
     }
   });
 
-  // One smoke generation (penguins → wine held out), killed once in every stage, each time resumed.
-  it.skipIf(!!noBwrap)("smoke loop end to end: a kill in each stage resumes at that stage; lineage, held-out rows, rerun skips everything", async () => {
+  // One smoke generation (penguins → wine held out) from uniform with the default teacher, killed once in every
+  // stage, each time resumed.
+  it.skipIf(!!noBwrap)("smoke loop end to end: a kill in each stage resumes at that stage; teacher, lineage, both held-out measures, rerun skips everything", async () => {
     const trainTasks = [await resolveTask("penguins")];
     const heldoutTasks = [await resolveTask("wine")];
     const order: [number, LoopStage][] = [[-1, "baselines"], [0, "heldout"], ...LOOP_STAGES.slice(1).map((s) => [0, s] as [number, LoopStage]), [1, "heldout"]];
@@ -41,7 +42,7 @@ describe("loop", () => {
       let inStage = false;
       try {
         const res = await loop({
-          workspace: ws, loopId: "L", trainTasks, heldoutTasks, config: { preset: "smoke", generations: 1, seeds: [1] },
+          workspace: ws, loopId: "L", trainTasks, heldoutTasks, config: { preset: "smoke", generations: 1, seeds: [1], from: "uniform", teacher: "default" },
           onEvent: (e) => {
             events.push(e);
             if (!killAt) return;
@@ -77,20 +78,25 @@ describe("loop", () => {
     expect(done.res).not.toBeNull();
     const res = done.res!;
     expect(done.stages.every((x) => x.status === "done")).toBe(true);
-    expect(res.checkpoints).toEqual(["default", "L-g1"]);
+    expect(res.checkpoints).toEqual(["uniform", "L-g1"]);
+    expect(res.generations[0]!.teacher).toBe("default");
     const ws = await openWorkspace(wsDir, { readOnly: true });
     try {
       const ck = await loadCheckpoint(ws, "L-g1");
-      expect(ck).toMatchObject({ source: "loop", parent: "default", dataset: "L-g0" });
-      expect((ck.config as { lineage: { rlRun: string; sftCheckpoint: string } }).lineage).toMatchObject({ rlRun: "L-g1-rl", sftCheckpoint: "L-g1-sft" });
-      expect((await loadCheckpoint(ws, "L-g1-sft")).parent).toBe("default");
+      expect(ck).toMatchObject({ source: "loop", parent: "uniform", dataset: "L-g0" });
+      expect((ck.config as { lineage: { rlRun: string; sftCheckpoint: string } }).lineage).toMatchObject({ rlRun: "L-g1-rl", sftCheckpoint: "L-g1-sft", teacher: "default" });
+      expect((await loadCheckpoint(ws, "L-g1-sft")).parent).toBe("uniform");
       // resumed evolve runs hold each step once
       const runs = await ws.query<{ run_id: string; policy: string; n: number }>("SELECT r.run_id, r.policy, count(n.node_id)::INTEGER AS n FROM runs r LEFT JOIN nodes n USING (run_id) GROUP BY 1, 2 ORDER BY 1");
-      expect(runs.map((r) => [r.run_id, r.policy, r.n])).toEqual([["L-g0-penguins-s1", "grammar", 2], ["L-h0-wine-s1", "grammar", 2], ["L-h1-wine-s1", "grammar:L-g1", 2]]);
+      // the teacher (default params: policy "grammar") evolved the training task; the student is evaluated
+      expect(runs.map((r) => [r.run_id, r.policy, r.n])).toEqual([["L-g0-penguins-s1", "grammar", 2], ["L-h0-wine-s1", "grammar:uniform", 2], ["L-h1-wine-s1", "grammar:L-g1", 2]]);
     } finally {
       ws.close();
     }
-    expect(res.heldout.map((h) => [h.generation, h.checkpoint, h.taskId])).toEqual([[0, "default", "wine"], [1, "L-g1", "wine"]]);
+    expect(res.heldout.map((h) => [h.generation, h.checkpoint, h.taskId])).toEqual([[0, "uniform", "wine"], [1, "L-g1", "wine"]]);
+    // the policy level: 2 fresh drafts per generation, from the same draws
+    expect(res.drafts.map((d) => [d.generation, d.checkpoint, d.taskId, d.draft])).toEqual([[0, "uniform", "wine", 0], [0, "uniform", "wine", 1], [1, "L-g1", "wine", 0], [1, "L-g1", "wine", 1]]);
+    for (const d of res.drafts) if (d.testScore !== null) expect(d.normalized).toBeCloseTo((d.testScore - res.baselines.wine!.trivial!) / (res.baselines.wine!.reference! - res.baselines.wine!.trivial!), 12);
     for (const h of res.heldout) {
       expect(h.validRate).toBeGreaterThan(0);
       expect(h.trivial).not.toBeNull();

@@ -5,13 +5,15 @@ import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
 import { endRun, type Workspace } from "../../store/index.js";
 import { loadCheckpoint, resolvePolicyParams } from "../checkpoints.js";
 import { LoopError } from "../errors.js";
-import { evaluateHeldout, heldoutBaselines } from "./heldout-eval.js";
+import { evaluateHeldout, heldoutBaselines, type Baselines } from "./heldout-eval.js";
+import { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 import { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 import { stageSettings, type LoopConfig, type LoopConfigInput } from "./loop-config.js";
 import type { LoopStage } from "./loop-store.js";
 import { openLoop } from "./open-loop.js";
 import { stageRunner } from "./stage-runner.js";
-import { evolveEvaluate, policyFor, trainGeneration, type LoopRun } from "./train-generation.js";
+import { draftEvaluate, evolveEvaluate, policyFor, trainGeneration, type LoopRun } from "./train-generation.js";
+import { heldoutDrafts } from "./heldout-drafts.js";
 
 export type LoopEvent =
   | { readonly type: "stage-start"; readonly generation: number; readonly stage: LoopStage }
@@ -45,6 +47,8 @@ export interface GenerationRecord {
   readonly generation: number;
   readonly checkpoint: string;
   readonly parent: string;
+  /** The policy whose evolve trees and drafts were the SFT data (the loop's teacher, or the parent itself). */
+  readonly teacher: string;
   readonly trainRuns: readonly string[];
   readonly dataset: string;
   readonly examples: number;
@@ -59,10 +63,21 @@ export interface LoopResult {
   /** checkpoints[k] is generation k's policy ("default" or a name). */
   readonly checkpoints: readonly string[];
   readonly generations: readonly GenerationRecord[];
+  /** The search level: one held-out evolve run per (generation, task, seed). */
   readonly heldout: readonly HeldoutRow[];
+  /** The policy level: fresh Drafts per (generation, held-out task). */
+  readonly drafts: readonly HeldoutDraftRow[];
+  /** The held-out tasks' baselines (trivial and reference test scores) behind the normalised scores. */
+  readonly baselines: Baselines;
 }
 
 const ids = (ts: readonly TaskPackage[]) => ts.map((t) => t.meta.id);
+
+/** The search level's held-out tasks: the first `n` by id (0 = all), so every generation evolves the same ones. */
+export const searchSubset = (tasks: readonly TaskPackage[], n: number): TaskPackage[] =>
+  [...tasks]
+    .sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+    .slice(0, n > 0 ? n : undefined);
 
 /**
  * The closed loop (issue 13). Generation k's policy is checkpoint k (k = 0: `config.from`). For k = 0 … G−1:
@@ -95,12 +110,15 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
   const cfg = await openLoop(ws, L, train, held, opts.config, now);
   const evoEvent = (event: EvoEvent) => emit({ type: "evo", event });
   const stage = stageRunner(ws, L, emit, now);
+  const settings = stageSettings(cfg);
   const run: LoopRun = {
     ws,
     loopId: L,
     cfg,
-    settings: stageSettings(cfg),
+    settings,
     trainTasks: opts.trainTasks,
+    heldoutIds: held,
+    teacher: cfg.teacher ? await resolvePolicyParams(cfg.teacher, ws) : null,
     evaluate: opts.evaluate,
     executor: opts.executor,
     evoEvent,
@@ -115,23 +133,41 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
     const checkpoints = [start.checkpoint];
     let params = start.params;
     const generations: GenerationRecord[] = [];
-    // 1. for checkpoint k.
+    // 1. for checkpoint k: the policy level (fresh drafts of every held-out task), then the search level.
+    const searchTasks = searchSubset(opts.heldoutTasks, settings.heldout.searchTasks);
     const heldout = (k: number) =>
       stage(k, "heldout", async () => {
+        const h = settings.heldout;
+        const policy = policyFor(params, checkpoints[k]!);
+        const drafts = await heldoutDrafts({
+          workspace: ws,
+          loopId: L,
+          generation: k,
+          checkpoint: checkpoints[k]!,
+          policy,
+          tasks: h.drafts > 0 ? opts.heldoutTasks : [],
+          drafts: h.drafts,
+          seed: h.draftSeed,
+          perRunTimeoutS: settings.evolve.perRunTimeoutS ?? 120,
+          memoryMb: settings.evolve.memoryMb,
+          concurrency: settings.evolve.workers ?? 1,
+          baselines,
+          evaluate: draftEvaluate(run, ws),
+        });
         const rows = await evaluateHeldout({
           workspace: ws,
           loopId: L,
           generation: k,
           checkpoint: checkpoints[k]!,
-          policy: policyFor(params, checkpoints[k]!),
-          tasks: opts.heldoutTasks,
-          seeds: cfg.seeds,
-          evolve: run.settings.evolve,
+          policy,
+          tasks: searchTasks,
+          seeds: h.seeds,
+          evolve: { ...settings.evolve, steps: h.steps, priorsExcludeTasks: held },
           baselines,
           evaluate: evolveEvaluate(run),
           onEvent: evoEvent,
         });
-        return { runs: rows.map((r) => r.runId) };
+        return { runs: rows.map((r) => r.runId), drafts: drafts.length };
       });
     for (let k = 0; k < cfg.generations; k++) {
       await heldout(k);
@@ -143,7 +179,15 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
     }
     await heldout(cfg.generations);
     await endRun(ws, "loops", L, "finished", undefined, now);
-    return { loopId: L, config: cfg, checkpoints, generations, heldout: await loadHeldout(ws, L) };
+    return {
+      loopId: L,
+      config: cfg,
+      checkpoints,
+      generations,
+      heldout: await loadHeldout(ws, L),
+      drafts: await loadHeldoutDrafts(ws, L),
+      baselines,
+    };
   } catch (e) {
     await endRun(ws, "loops", L, "failed", undefined, now).catch(() => {});
     throw e;

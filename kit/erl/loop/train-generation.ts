@@ -10,7 +10,7 @@ import { collectSft } from "../sft/collect-sft.js";
 import { listDatasets } from "../sft/dataset-store.js";
 import { sftTrain } from "../sft/sft-train.js";
 import { evolveRun } from "./heldout-eval.js";
-import type { LoopConfig, LoopStageSettings } from "./loop-config.js";
+import type { EffectiveStageSettings, LoopConfig } from "./loop-config.js";
 import type { GenerationRecord } from "./loop.js";
 import type { RunStage } from "./stage-runner.js";
 
@@ -19,8 +19,12 @@ export interface LoopRun {
   readonly ws: Workspace;
   readonly loopId: string;
   readonly cfg: LoopConfig;
-  readonly settings: LoopStageSettings;
+  readonly settings: EffectiveStageSettings;
   readonly trainTasks: readonly TaskPackage[];
+  /** Ids of the held-out tasks: no evolve run of the loop reads priors from them. */
+  readonly heldoutIds: readonly string[];
+  /** The teacher (LoopConfig.teacher, resolved), when the loop has one. */
+  readonly teacher: { readonly checkpoint: string; readonly params: GrammarParams } | null;
   readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
   /** Without `evaluate`: the executor every stage's programs run on (LoopOptions.executor). */
   readonly executor?: Executor;
@@ -35,14 +39,34 @@ export function evolveEvaluate(run: LoopRun): ((job: SandboxJob) => Promise<Exec
   return run.evaluate ?? (executor ? (job) => runSandbox({ ...job, executor }) : undefined);
 }
 
+/** The evaluate of the loop's single programs (collectSft's and the held-out drafts): records in the workspace. */
+export function draftEvaluate(run: LoopRun, ws: Workspace): (job: SandboxJob) => Promise<ExecutionRecord> {
+  return (
+    run.evaluate ??
+    ((job) => runSandbox({ ...job, workspace: ws, ...(run.executor ? { executor: run.executor } : {}) }))
+  );
+}
+
 /** Generation k's policy: the grammar policy with checkpoint k's params, named after the checkpoint. */
 export const policyFor = (params: GrammarParams, checkpoint: string): Policy =>
   createCheckpointPolicy(params, checkpoint);
 
+/** Who writes generation k's SFT data: the loop's teacher for its first teacherGenerations generations, else k. */
+export function teacherOf(
+  run: LoopRun,
+  k: number,
+  ck: string,
+  params: GrammarParams,
+): { readonly checkpoint: string; readonly policy: Policy } {
+  const t = run.teacher && k < run.cfg.teacherGenerations ? run.teacher : { checkpoint: ck, params };
+  return { checkpoint: t.checkpoint, policy: policyFor(t.params, t.checkpoint) };
+}
+
 /**
  * Stages 2–6 of generation k (policy: checkpoint `ck` with `params`), each run once (stage-runner.ts):
- * 2. evolve every training task per seed; 3. collectSft from those runs and fresh drafts; 4. SFT from
- * checkpoint k; 5. trainRL from the SFT checkpoint; 6. checkpoint k+1 with its lineage.
+ * 2. the teacher (`teacherOf`: the loop's teacher, else checkpoint k) evolves every training task per seed;
+ * 3. collectSft from those runs and the teacher's fresh drafts; 4. SFT from checkpoint k on that data;
+ * 5. trainRL from the SFT checkpoint; 6. checkpoint k+1 with its lineage.
  */
 export async function trainGeneration(
   run: LoopRun,
@@ -51,18 +75,19 @@ export async function trainGeneration(
   params: GrammarParams,
 ): Promise<GenerationRecord> {
   const { ws, loopId: L, cfg, settings: s, stage } = run;
+  const teacher = teacherOf(run, k, ck, params);
   // 2.
   const evo = await stage(k, "evolve", async () => {
     const runs: string[] = [];
     for (const task of run.trainTasks) {
-      for (const seed of cfg.seeds) {
+      for (const seed of s.seeds) {
         const runId = `${L}-g${k}-${task.meta.id}-s${seed}`;
         await evolveRun(
           ws,
           task,
           runId,
-          policyFor(params, ck),
-          { ...s.evolve, seed },
+          teacher.policy,
+          { ...s.evolve, seed, priorsExcludeTasks: [...run.heldoutIds] },
           { evaluate: evolveEvaluate(run), onEvent: run.evoEvent },
         );
         runs.push(runId);
@@ -82,12 +107,10 @@ export async function trainGeneration(
       workspace: ws,
       dataset,
       tasks: run.trainTasks,
-      teachers: { primary: policyFor(params, ck) },
+      teachers: { primary: teacher.policy },
       runs: scored,
       config: { ...s.collect, seed: k },
-      evaluate:
-        run.evaluate ??
-        (run.executor ? (job) => runSandbox({ ...job, workspace: ws, executor: run.executor }) : undefined),
+      evaluate: draftEvaluate(run, ws),
     });
     return { dataset, examples: r.examples.length, composition: r.composition };
   });
@@ -122,6 +145,7 @@ export async function trainGeneration(
       generation: k + 1,
       checkpoint: next,
       parent: ck,
+      teacher: teacher.checkpoint,
       trainRuns: evo.runs,
       dataset,
       examples: col.examples,

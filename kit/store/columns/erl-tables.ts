@@ -138,4 +138,29 @@ export const ERL_TABLES: readonly TableDoc[] = [
       ),
     ],
   },
+  {
+    table: "loop_heldout_drafts",
+    owner: "erl",
+    description:
+      "The policy-level held-out measure: one row per fresh Draft of a generation's checkpoint on a held-out task " +
+      "(kit/erl/loop/heldout-drafts.ts, written by heldout-drafts-store.ts).",
+    columns: [
+      col("loop_id", "VARCHAR", "The loop; (loop_id, generation, task_id, draft) is the primary key."),
+      col("generation", "INTEGER", "The generation k whose checkpoint drafted."),
+      col("checkpoint", "VARCHAR", "The policy checkpoint ('uniform', 'default' or a checkpoint name)."),
+      col("task_id", "VARCHAR", "The held-out task."),
+      col("draft", "INTEGER", "0-based draft index; its draw's seed is the same for every generation."),
+      col("status", "VARCHAR", "The sandbox feedback mode (success, runtime_error, timeout, …)."),
+      col("valid_score", "DOUBLE", "The printed validation score (metric units and direction); null on failure."),
+      col("test_score", "DOUBLE", "The hidden test score (metric units and direction); null on failure."),
+      col(
+        "normalized",
+        "DOUBLE",
+        "(test − trivial) / (reference − trivial); null on failure, without baselines or when the reference " +
+          "does not beat the trivial one.",
+      ),
+      col("sandbox_s", "DOUBLE", "Wall seconds of the program in the sandbox."),
+      col("recorded_at", "TIMESTAMP", "When the row was written (UTC)."),
+    ],
+  },
 ];

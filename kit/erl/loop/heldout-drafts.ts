@@ -1,0 +1,80 @@
+import { normalizedScore } from "../../eval/index.js";
+import type { TaskPackage } from "../../gym/types.js";
+import type { OperatorContext, Policy } from "../../policy/types.js";
+import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
+import type { Workspace } from "../../store/index.js";
+import { createRng, keyedSeed } from "../../util/index.js";
+import { replaceHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
+import type { Baselines } from "./heldout-eval.js";
+
+/** A fresh Draft's context: no parents and no memory; the per-run limit is the budget (as the SFT parallel path). */
+const freshDraft = (perRunTimeoutS: number): OperatorContext => ({
+  parents: [],
+  budget: { remainingSteps: 1, remainingTimeS: perRunTimeoutS, perRunTimeLimitS: perRunTimeoutS },
+});
+
+/**
+ * The policy-level held-out measure of one checkpoint (issue 30 item 4a): per held-out task, `drafts` fresh Drafts
+ * (no memory), draw i seeded by keyedSeed(seed, "<task>#<i>") so every generation drafts from the same draws; each
+ * is executed and graded on the hidden test, normalised by the task's baselines. Rows replace the task's earlier
+ * rows for this (loop, generation).
+ */
+export async function heldoutDrafts(opts: {
+  readonly workspace: Workspace;
+  readonly loopId: string;
+  readonly generation: number;
+  readonly checkpoint: string;
+  readonly policy: Policy;
+  readonly tasks: readonly TaskPackage[];
+  readonly drafts: number;
+  readonly seed: number;
+  readonly perRunTimeoutS: number;
+  readonly memoryMb?: number;
+  readonly concurrency: number;
+  readonly baselines: Baselines;
+  readonly evaluate: (job: SandboxJob) => Promise<ExecutionRecord>;
+}): Promise<HeldoutDraftRow[]> {
+  const all: HeldoutDraftRow[] = [];
+  const ctx = freshDraft(opts.perRunTimeoutS);
+  for (const task of opts.tasks) {
+    const b = opts.baselines[task.meta.id] ?? { trivial: null, reference: null };
+    const one = async (i: number): Promise<HeldoutDraftRow> => {
+      const out = await opts.policy.propose(
+        task,
+        "draft",
+        ctx,
+        createRng(keyedSeed(opts.seed, `${task.meta.id}#${i}`)),
+      );
+      const rec = await opts.evaluate({
+        task,
+        code: out.code,
+        limits: { timeoutS: opts.perRunTimeoutS, ...(opts.memoryMb ? { memoryMb: opts.memoryMb } : {}) },
+      });
+      const ok = rec.status === "success";
+      const test = ok && rec.testScore !== null && Number.isFinite(rec.testScore) ? rec.testScore : null;
+      return {
+        loopId: opts.loopId,
+        generation: opts.generation,
+        checkpoint: opts.checkpoint,
+        taskId: task.meta.id,
+        draft: i,
+        status: rec.status,
+        validScore: ok ? rec.validScore : null,
+        testScore: test,
+        normalized:
+          b.trivial !== null && b.reference !== null
+            ? normalizedScore(test, { trivial: b.trivial, reference: b.reference }, task.meta.higherIsBetter)
+            : null,
+        sandboxS: rec.wallS,
+      };
+    };
+    const rows: HeldoutDraftRow[] = [];
+    for (let i = 0; i < opts.drafts; i += opts.concurrency) {
+      const idx = Array.from({ length: Math.min(opts.concurrency, opts.drafts - i) }, (_, j) => i + j);
+      rows.push(...(await Promise.all(idx.map(one))));
+    }
+    await replaceHeldoutDrafts(opts.workspace, opts.loopId, opts.generation, task.meta.id, rows);
+    all.push(...rows);
+  }
+  return all;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
+import {
+  credit, draftFigures, heldoutReport, levelSummary, normalisableTasks, pairedGenerations, type TaskFigure,
+} from "./heldout-summary.js";
+
+const draft = (generation: number, taskId: string, draft: number, normalized: number | null, graded = true): HeldoutDraftRow => ({
+  loopId: "L", generation, checkpoint: `c${generation}`, taskId, draft, status: graded ? "success" : "runtime_error",
+  validScore: graded ? 1 : null, testScore: graded ? 1 : null, normalized: graded ? normalized : null, sandboxS: 1,
+});
+
+describe("held-out measures", () => {
+  it.each([
+    [true, 0.8, 0.8],
+    [true, 1.7, 1.7], // better than the reference counts in full
+    [true, -3, 0], // worse than the constant prediction is worth what a failure is
+    [false, null, 0],
+    [true, null, 0], // graded, but no normalised score
+  ])("credit(graded %s, normalised %s) = %s", (graded, n, want) => {
+    expect(credit(graded, n)).toBe(want);
+  });
+
+  it("per task: valid rate over all drafts, mean credit; tasks without baselines have no score", () => {
+    const rows = [draft(0, "a", 0, 0.5), draft(0, "a", 1, -1), draft(0, "a", 2, null, false), draft(0, "a", 3, 1.5), draft(0, "b", 0, 0.2)];
+    const f = draftFigures(rows, new Set(["a"]));
+    // a: credits 0.5, 0, 0, 1.5 → 2 / 4 = 0.5; graded 3 of 4
+    expect(f).toEqual([
+      { taskId: "a", n: 4, validRate: 0.75, score: 0.5 },
+      { taskId: "b", n: 1, validRate: 1, score: null },
+    ]);
+    const s = levelSummary(f);
+    expect(s.tasks).toBe(2);
+    expect(s.validRate).toBeCloseTo(0.875, 12);
+    expect(s.score).toMatchObject({ n: 1, mean: 0.5, lo: 0.5, hi: 0.5 });
+  });
+
+  it("paired generations: differences over tasks both scored", () => {
+    const fig = (taskId: string, score: number | null): TaskFigure => ({ taskId, n: 1, validRate: 1, score });
+    const a = [fig("x", 0.6), fig("y", 0.4), fig("z", null), fig("w", 0.9)];
+    const b = [fig("x", 0.5), fig("y", 0.1), fig("z", 0.3)];
+    const d = pairedGenerations(a, b)!; // x +0.1, y +0.3 (z and w lack a pair)
+    expect(d.n).toBe(2);
+    expect(d.mean).toBeCloseTo(0.2, 12);
+    expect(d.wins).toBe(2);
+    expect(d.lo).toBeGreaterThanOrEqual(0.1 - 1e-12);
+    expect(d.hi).toBeLessThanOrEqual(0.3 + 1e-12);
+  });
+
+  it("normalisable tasks: both baselines, the reference beating the trivial one in the metric's direction", () => {
+    const b = { up: { trivial: 0.5, reference: 0.8 }, down: { trivial: 10, reference: 4 }, flat: { trivial: 0.5, reference: 0.5 }, none: { trivial: null, reference: 1 } };
+    expect([...normalisableTasks(b, (id) => id !== "down")].sort()).toEqual(["down", "up"]);
+    expect([...normalisableTasks(b, () => true)]).toEqual(["up"]);
+  });
+
+  it("report: one row per checkpoint, Δ with the previous generation and (from generation 2) with generation 0", () => {
+    const rows = [0, 1, 2].flatMap((g) => [draft(g, "a", 0, 0.2 + 0.1 * g), draft(g, "b", 0, 0.4 + 0.2 * g)]);
+    const r = heldoutReport(["uniform", "L-g1", "L-g2"], rows, [], new Set(["a", "b"]));
+    expect(r.map((g) => g.checkpoint)).toEqual(["uniform", "L-g1", "L-g2"]);
+    expect(r[0]!.policyVsPrevious).toBeNull();
+    expect(r[1]!.policyVsPrevious!.mean).toBeCloseTo(0.15, 12); // (0.1 + 0.2) / 2
+    expect(r[2]!.policyVsFirst!.mean).toBeCloseTo(0.3, 12);
+    expect(r[2]!.search.tasks).toBe(0);
+    expect(r[2]!.search.score).toBeNull();
+  });
+});

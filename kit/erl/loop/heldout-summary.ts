@@ -1,0 +1,149 @@
+import { pairedBootstrap, type PairedInterval } from "../../eval/index.js";
+import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
+import type { HeldoutRow } from "./heldout-store.js";
+
+/** One held-out task's figure of one generation (policy or search level). */
+export interface TaskFigure {
+  readonly taskId: string;
+  /** Programs (policy level: drafts) or runs (search level: seeds) behind the figure. */
+  readonly n: number;
+  /** Share of them with a graded test score. */
+  readonly validRate: number;
+  /** Mean credited normalised score (`credit`); null when the task has no normalised score (no baselines). */
+  readonly score: number | null;
+}
+
+/**
+ * The credit of one program toward a task's figure, on the normalised scale (0 = trivial, 1 = reference):
+ *   credit = max(0, normalised) for a graded program, 0 for a failed one.
+ * A failure and a program worse than the constant prediction are worth the same, as MLE-bench's Human Rank gives an
+ * invalid submission 0: the mean then rewards valid, better programs and is not dominated by one catastrophic
+ * regression (normalised scores are unbounded below).
+ */
+export const credit = (graded: boolean, normalised: number | null): number =>
+  graded && normalised !== null && Number.isFinite(normalised) ? Math.max(0, normalised) : 0;
+
+function taskFigures<R>(
+  rows: readonly R[],
+  key: (r: R) => string,
+  graded: (r: R) => boolean,
+  normalised: (r: R) => number | null,
+  normalisable: ReadonlySet<string>,
+): TaskFigure[] {
+  const by = new Map<string, R[]>();
+  for (const r of rows) by.set(key(r), [...(by.get(key(r)) ?? []), r]);
+  return [...by.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([taskId, rs]) => ({
+      taskId,
+      n: rs.length,
+      validRate: rs.filter(graded).length / rs.length,
+      score: normalisable.has(taskId) ? rs.reduce((s, r) => s + credit(graded(r), normalised(r)), 0) / rs.length : null,
+    }));
+}
+
+/** Policy level (issue 30 item 4a), per task: valid rate and mean credit of its fresh Drafts. */
+export const draftFigures = (rows: readonly HeldoutDraftRow[], normalisable: ReadonlySet<string>): TaskFigure[] =>
+  taskFigures(
+    rows,
+    (r) => r.taskId,
+    (r) => r.testScore !== null,
+    (r) => r.normalized,
+    normalisable,
+  );
+
+/** Search level (item 4b), per task: share of seeds with a champion and its mean credited normalised test score. */
+export const searchFigures = (rows: readonly HeldoutRow[], normalisable: ReadonlySet<string>): TaskFigure[] =>
+  taskFigures(
+    rows,
+    (r) => r.taskId,
+    (r) => r.testScore !== null,
+    (r) => r.normalized,
+    normalisable,
+  );
+
+/** A generation's figure over tasks: mean with a 95 % bootstrap interval over tasks (n = tasks with a score). */
+export interface LevelSummary {
+  readonly tasks: number;
+  readonly validRate: number | null;
+  readonly score: PairedInterval | null;
+}
+
+export function levelSummary(figs: readonly TaskFigure[]): LevelSummary {
+  const scored = figs.flatMap((f) => (f.score === null ? [] : [f.score]));
+  return {
+    tasks: figs.length,
+    validRate: figs.length ? figs.reduce((s, f) => s + f.validRate, 0) / figs.length : null,
+    score: pairedBootstrap(scored),
+  };
+}
+
+/**
+ * Paired difference of two generations on one level: d_t = score_t(a) − score_t(b) over the tasks both scored (same
+ * draws or seeds), with kit/eval's percentile bootstrap over tasks. "a beats b" when the interval's lo > 0.
+ */
+export function pairedGenerations(a: readonly TaskFigure[], b: readonly TaskFigure[]): PairedInterval | null {
+  const bs = new Map(b.map((f) => [f.taskId, f.score]));
+  const d = a.flatMap((f) => {
+    const y = bs.get(f.taskId);
+    return f.score === null || y === null || y === undefined ? [] : [f.score - y];
+  });
+  return pairedBootstrap(d);
+}
+
+/** Tasks whose normalised score is defined: both baselines measured and the reference beats the trivial one. */
+export function normalisableTasks(
+  baselines: Readonly<Record<string, { readonly trivial: number | null; readonly reference: number | null }>>,
+  higherIsBetter: (taskId: string) => boolean,
+): Set<string> {
+  return new Set(
+    Object.entries(baselines).flatMap(([id, b]) =>
+      b.trivial !== null && b.reference !== null && (higherIsBetter(id) ? 1 : -1) * (b.reference - b.trivial) > 0
+        ? [id]
+        : [],
+    ),
+  );
+}
+
+/** One generation's two held-out measures, and its paired differences with the previous generation and with 0. */
+export interface GenerationHeldout {
+  readonly generation: number;
+  readonly checkpoint: string;
+  readonly policy: LevelSummary;
+  readonly search: LevelSummary;
+  readonly policyVsPrevious: PairedInterval | null;
+  readonly searchVsPrevious: PairedInterval | null;
+  readonly policyVsFirst: PairedInterval | null;
+  readonly searchVsFirst: PairedInterval | null;
+}
+
+/** Both measures per generation (`checkpoints[k]` is generation k's), with paired intervals over tasks. */
+export function heldoutReport(
+  checkpoints: readonly string[],
+  drafts: readonly HeldoutDraftRow[],
+  search: readonly HeldoutRow[],
+  normalisable: ReadonlySet<string>,
+): GenerationHeldout[] {
+  const pol = checkpoints.map((_, k) =>
+    draftFigures(
+      drafts.filter((r) => r.generation === k),
+      normalisable,
+    ),
+  );
+  const sea = checkpoints.map((_, k) =>
+    searchFigures(
+      search.filter((r) => r.generation === k),
+      normalisable,
+    ),
+  );
+  return checkpoints.map((checkpoint, k) => ({
+    generation: k,
+    checkpoint,
+    policy: levelSummary(pol[k]!),
+    search: levelSummary(sea[k]!),
+    policyVsPrevious: k > 0 ? pairedGenerations(pol[k]!, pol[k - 1]!) : null,
+    searchVsPrevious: k > 0 ? pairedGenerations(sea[k]!, sea[k - 1]!) : null,
+    policyVsFirst: k > 1 ? pairedGenerations(pol[k]!, pol[0]!) : null,
+    searchVsFirst: k > 1 ? pairedGenerations(sea[k]!, sea[0]!) : null,
+  }));
+}
