@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Chooser, contextEvidence, type GrammarChoice, type GrammarParams } from "../../policy/grammar/index.js";
 import { createRng } from "../../util/index.js";
-import { diffDecisions, policyKl, summariseShifts } from "./decision-diff.js";
+import { diffDecisions, policyKl, PolicyKlConfig, summariseShifts } from "./decision-diff.js";
 
 const U: GrammarParams = { version: 1, logits: {} };
 const A: GrammarParams = { version: 2, logits: { "draft.tabular.model": { a: Math.log(3) } }, conditioned: { "draft.model": { "rows:<500": { b: Math.log(3) } } } };
@@ -40,6 +40,12 @@ const KL_82 = 0.8 * Math.log(1.6) + 0.2 * Math.log(0.4);
 const budget = { remainingSteps: 1, remainingTimeS: 60, perRunTimeLimitS: 60 };
 
 describe("policyKl", () => {
+  it("the config: defaults, and a bad value refused", () => {
+    expect(PolicyKlConfig.parse({})).toEqual({ minKl: 1e-12 });
+    expect(() => PolicyKlConfig.parse({ minKl: -1 })).toThrow();
+    expect(() => PolicyKlConfig.parse({ minkl: 0 })).toThrow();
+  });
+
   it("two 2-option decisions with known logits: per-situation KL, TV, top mover; count-weighted mean", () => {
     expect(KL_34).toBeCloseTo(0.143841, 6);
     expect(KL_82).toBeCloseTo(0.192745, 6);
@@ -74,8 +80,9 @@ describe("policyKl", () => {
 
   it("identical params: KL 0 everywhere, share 0; no probes: mean 0; minKl drops rows but not the mean", () => {
     const same = policyKl(A, A, [probe("draft.tabular.model", ["a", "b"])]);
-    expect(same).toMatchObject({ meanKl: 0, probes: 1 });
-    expect(same.situations[0]).toMatchObject({ kl: 0, share: 0 });
+    expect(same).toEqual({ meanKl: 0, meanTv: 0, probes: 1, situations: [] });
+    const listed = policyKl(A, A, [probe("draft.tabular.model", ["a", "b"])], { minKl: 0 });
+    expect(listed.situations[0]).toMatchObject({ kl: 0, share: 0, count: 1 });
     expect(policyKl(A, U, [])).toEqual({ meanKl: 0, meanTv: 0, probes: 0, situations: [] });
     const r = policyKl(A1, B1, [probe("draft.tabular.model", ["a", "b"]), probe("improve.tabular.edit", ["x", "y"])], {
       minKl: 0.15,

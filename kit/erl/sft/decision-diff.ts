@@ -97,8 +97,11 @@ export const PolicyKlConfig = z
     minKl: z
       .number()
       .min(0)
-      .default(0)
-      .describe("Situations with KL(p_A ‖ p_B) below this are left out of the list (still counted in the mean)."),
+      .default(1e-12)
+      .describe(
+        "Situations with KL(p_A ‖ p_B) below this are left out of the list (still counted in the mean); the " +
+          "default leaves out only the unchanged ones.",
+      ),
   })
   .strict();
 export type PolicyKlConfig = z.infer<typeof PolicyKlConfig>;

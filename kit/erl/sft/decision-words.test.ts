@@ -23,7 +23,7 @@ describe("situationWords", () => {
     [
       "draft.tabular.model",
       ["any", "rows:2k-10k", "cols:8-20", "target:binary", "kind:numeric", "missing:no", "metric:roc_auc"],
-      "Draft model on large tabular binary classification (8-20 feature columns, numeric columns, scored by roc_auc)",
+      "Draft model on large tabular binary classification (8-20 columns, numeric columns, roc_auc)",
     ],
     [
       "improve.text.swap_to",
@@ -38,8 +38,13 @@ describe("situationWords", () => {
         "parent is below the best shown)",
     ],
     ["draft.image.model", ["novel:thing", "rows:weird"], "Draft model on weird-row image (novel:thing)"],
+    [
+      "draft.tabular.model",
+      ["any", "rows:<500", "missing:yes", "kind:numeric", "target:regression", "cols:<8", "kind:categorical", "metric:rmse"],
+      "Draft model on small tabular regression (<8 columns, numeric/categorical columns, missing values, rmse)",
+    ],
     ["draft.tabular.edit.hist_gb", [], "Draft edit hist gb on tabular"],
-    ["oddname", ["metric:f1"], "oddname (scored by f1)"],
+    ["oddname", ["metric:f1"], "oddname (f1)"],
   ] as const)("%s %j", (decision, features, want) => {
     expect(situationWords(decision, features)).toBe(want);
   });

@@ -1,7 +1,7 @@
 import type { SituationKl } from "./decision-diff.js";
 
 /** Where a feature's words go in a situation's sentence (see `situationWords`). */
-type Slot = "size" | "noun" | "detail" | "parent";
+type Slot = "size" | "noun" | "cols" | "kind" | "detail" | "parent";
 interface Words {
   readonly slot: Slot;
   readonly text: string;
@@ -31,11 +31,11 @@ const RANK_WORDS: Readonly<Record<string, string>> = {
 export const FEATURE_WORDS: Readonly<Record<string, (value: string) => Words | null>> = {
   any: () => null,
   rows: (v) => ({ slot: "size", text: ROW_WORDS[v] ?? `${v}-row` }),
-  cols: (v) => ({ slot: "detail", text: v === "?" ? "unknown column count" : `${v} feature columns` }),
+  cols: (v) => ({ slot: "cols", text: v === "?" ? "unknown column count" : `${v} columns` }),
   target: (v) => ({ slot: "noun", text: v === "regression" ? "regression" : `${spaced(v)} classification` }),
-  kind: (v) => ({ slot: "detail", text: `${spaced(v)} columns` }),
+  kind: (v) => ({ slot: "kind", text: spaced(v) }),
   missing: (v) => (v === "yes" ? { slot: "detail", text: "missing values" } : null),
-  metric: (v) => ({ slot: "detail", text: `scored by ${v}` }),
+  metric: (v) => ({ slot: "detail", text: v }),
   parent: (v) => ({ slot: "parent", text: v === "success" ? "parent succeeded" : `parent ended in ${spaced(v)}` }),
   parent_models: (v) => ({ slot: "parent", text: `parent has ${v} model${v === "1" ? "" : "s"}` }),
   parent_rank: (v) => ({ slot: "parent", text: RANK_WORDS[v] ?? `parent rank ${spaced(v)}` }),
@@ -55,14 +55,17 @@ function featureWords(feature: string): Words | null {
  *
  *     "<Operator> <decision> on <size> <modality> <target>[ (<details>[; <parent>])]"
  *
- * e.g. draft.tabular.model with [any, rows:<500, target:regression, kind:numeric] →
- * "Draft model on small tabular regression (numeric columns)". A name of fewer than three parts is kept as is.
+ * where the details are the column count, the column kinds joined by "/", then the rest in feature order
+ * (missing values, the metric, unknown features as written). E.g. draft.tabular.model with [any, rows:<500,
+ * cols:<8, target:regression, kind:categorical, kind:numeric, metric:rmse] → "Draft model on small tabular
+ * regression (<8 columns, categorical/numeric columns, rmse)". A name of fewer than three parts is kept as is.
  */
 export function situationWords(decision: string, features: readonly string[]): string {
   const parts = decision.split(".");
   const words = features.map(featureWords).filter((w): w is Words => w !== null);
   const of = (slot: Slot) => words.filter((w) => w.slot === slot).map((w) => w.text);
-  const details = of("detail").join(", ");
+  const kinds = of("kind");
+  const details = [...of("cols"), ...(kinds.length ? [`${kinds.join("/")} columns`] : []), ...of("detail")].join(", ");
   const parent = of("parent").join(", ");
   const tail = [details, parent].filter(Boolean).join("; ");
   if (parts.length < 3) return `${decision}${tail ? ` (${tail})` : ""}`;
