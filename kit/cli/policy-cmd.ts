@@ -122,7 +122,8 @@ export function registerPolicy(program: Command): void {
         "decisions, and the decision situations that moved most, in words. A and B: default | uniform | " +
         "default@1 | a checkpoint name (with --workspace) | a params .json file. Probes: the programs of stored " +
         "runs (--runs / --tasks, with --workspace), replayed in their contexts; without them, fresh drafts of " +
-        "A on the built-in tasks (or --draft-on), sampled and not executed, so it works on an empty workspace",
+        "A on the built-in tasks (or --draft-on), sampled and not executed, so it works on an empty workspace " +
+        "(drafts see an empty context, so weights on context labels show only with stored runs)",
     )
     .argument("<A>", "the reference params (KL is taken under A's probabilities)")
     .argument("<B>", "the params compared with A")
