@@ -14,7 +14,7 @@ describe("openmle CLI", () => {
   it("--help lists the subcommands", () => {
     const r = cli("--help");
     expect(r.code).toBe(0);
-    for (const sub of ["workspace", "task", "sandbox", "worker", "llm", "evolve", "runs", "node", "sft", "rl", "loop", "grade", "evaluate", "report", "config"]) expect(r.out).toMatch(new RegExp(`^\\s+${sub}\\b`, "m"));
+    for (const sub of ["workspace", "task", "sandbox", "worker", "llm", "evolve", "runs", "node", "sft", "rl", "loop", "policy", "grade", "evaluate", "report", "config"]) expect(r.out).toMatch(new RegExp(`^\\s+${sub}\\b`, "m"));
   });
 
   it("config schema prints JSON Schema with defaults and descriptions", () => {

@@ -12,6 +12,7 @@ import { registerReport } from "./report-cmd.js";
 import { registerRuns } from "./runs-cmd.js";
 import { registerRl } from "./rl-cmd.js";
 import { registerLoop } from "./loop-cmd.js";
+import { registerPolicy } from "./policy-cmd.js";
 import { addTrustPackage, oneLineErrors } from "./run-cli.js";
 import { registerSandbox } from "./sandbox-cmd.js";
 import { registerServe } from "./serve-cmd.js";
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerSft(program);
   registerRl(program);
   registerLoop(program);
+  registerPolicy(program);
   registerGrade(program);
   registerEvaluate(program);
   registerReport(program);

@@ -26,4 +26,11 @@ export {
 export {
   trainGrammarSft, sftTrain, choicesLogLik, meanLogLik, type SftMetrics, type SftRunOptions,
 } from "./sft-train.js";
-export { diffDecisions, summariseShifts, type DecisionShift } from "./decision-diff.js";
+export {
+  diffDecisions, summariseShifts, policyKl, PolicyKlConfig, type DecisionShift, type PolicyKl, type SituationKl,
+  type PolicyKlConfigInput,
+} from "./decision-diff.js";
+export { situationWords, shiftSentence, FEATURE_WORDS } from "./decision-words.js";
+export {
+  storedProbes, draftProbes, programProbes, type ProbeSet, type ProbeSkip,
+} from "./decision-probes.js";
