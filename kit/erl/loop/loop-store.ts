@@ -63,11 +63,17 @@ export async function markStage(
 export async function loopStages(
   ws: Workspace,
   loopId: string,
-): Promise<{ generation: number; stage: string; status: string }[]> {
-  return ws.query(
-    "SELECT generation, stage, status FROM loop_stages WHERE loop_id = $l ORDER BY generation, started_at",
+): Promise<{ generation: number; stage: string; status: string; seconds: number | null }[]> {
+  const rows = await ws.query<{ generation: number; stage: string; status: string; seconds: number | null }>(
+    `SELECT generation, stage, status, epoch(ended_at) - epoch(started_at) AS seconds
+     FROM loop_stages WHERE loop_id = $l ORDER BY generation, started_at`,
     { l: loopId },
   );
+  return rows.map((r) => ({
+    ...r,
+    generation: Number(r.generation),
+    seconds: r.seconds === null ? null : Number(r.seconds),
+  }));
 }
 
 /** The training and held-out task ids a loop was started with (table `loops`), or null without the loop. */

@@ -67,6 +67,20 @@ export const SftTrainConfig = z
       .default(0.2)
       .describe("Share of examples held out to measure log-likelihood on unseen programs (0 = none)."),
     seed: z.number().int().default(0).describe("Seed of the held-out split."),
+    earlyStopping: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Keep the epoch (0 = the starting params) with the highest held-out log-likelihood: the regulariser " +
+          "against the previous generation (needs heldOut > 0).",
+      ),
+    conditioned: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Also learn the feature-conditioned rows (shared across modalities: what can move an unseen task's " +
+          "modality); off by default, as measured in bench/erl/README.md (What transfers).",
+      ),
   })
   .strict();
 export type SftTrainConfig = z.infer<typeof SftTrainConfig>;

@@ -2,10 +2,8 @@ import type { TaskPackage } from "../../gym/types.js";
 import { countTextTokens, renderQwen3Chat } from "../../llm/index.js";
 import type { ChatMessage } from "../../llm/spec.js";
 import {
-  Chooser,
   defaultGrammarParams,
-  runGrammarOperator,
-  taskShape,
+  replayChoices,
   traceFromProgram,
   type GrammarChoice,
 } from "../../policy/grammar/index.js";
@@ -56,7 +54,10 @@ export function exampleMessages(
 
 /**
  * The grammar decisions of a program written by the grammar policy, with the options each was
- * drawn from, by replaying its `# grammar-trace:` through the same operator and context.
+ * drawn from and what the policy saw when drawing it (the call's decision features and, under the default
+ * version-3 params, the options' context labels), by replaying its `# grammar-trace:` through the same operator
+ * and context (replayChoices). Without the features, SFT's gradient could only move the featureless logits of the
+ * trained tasks' modalities, never the feature weights that carry to an unseen task (issue 30).
  * null for other programs or when the trace does not fit the context.
  */
 export function grammarChoicesOf(
@@ -65,12 +66,9 @@ export function grammarChoicesOf(
   context: OperatorContext,
   program: string,
 ): GrammarChoice[] | null {
-  const trace = traceFromProgram(program);
-  if (!trace) return null;
+  if (!traceFromProgram(program)) return null;
   try {
-    const ch = Chooser.replay(defaultGrammarParams(), `${operator}.${taskShape(task).modality}`, trace);
-    runGrammarOperator(ch, task, operator, context);
-    return ch.exhausted ? ch.choices : null;
+    return replayChoices(defaultGrammarParams(), program, task, operator, context);
   } catch {
     return null;
   }

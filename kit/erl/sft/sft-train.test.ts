@@ -31,4 +31,21 @@ describe("SFT of the grammar policy (L_evo, w = 1)", () => {
     for (let i = 1; i < r.metrics.curve.length; i++) expect(r.metrics.curve[i]!).toBeGreaterThan(r.metrics.curve[i - 1]!);
     expect(r.metrics.trainLogLikAfter).toBeGreaterThan(r.metrics.trainLogLikBefore);
   });
+  // Four examples choose a, one chooses b; one of five is held out. Held out an a, every step helps it (the last epoch
+  // is kept); held out the b, every step hurts it (epoch 0, the starting params, is kept).
+  it("early stopping keeps the epoch with the best held-out log-likelihood (0 = the starting params)", () => {
+    const ex = [[ch("a")], [ch("a")], [ch("a")], [ch("a")], [ch("b")]];
+    const kept = new Set<number>();
+    for (let seed = 0; seed < 8; seed++) {
+      const r = trainGrammarSft(uniform, ex, { epochs: 4, lr: 1, heldOut: 0.2, seed });
+      const lls = [r.metrics.heldOutLogLikBefore!, ...r.metrics.heldOutCurve];
+      expect(r.metrics.keptEpoch).toBe(lls.indexOf(Math.max(...lls)));
+      expect(r.metrics.heldOutLogLikAfter).toBeCloseTo(Math.max(...lls), 12);
+      if (r.metrics.keptEpoch === 0) expect(r.params).toEqual(uniform);
+      kept.add(r.metrics.keptEpoch);
+      const off = trainGrammarSft(uniform, ex, { epochs: 4, lr: 1, heldOut: 0.2, seed, earlyStopping: false });
+      expect(off.metrics.keptEpoch).toBe(4);
+    }
+    expect([...kept].sort()).toEqual([0, 4]);
+  });
 });

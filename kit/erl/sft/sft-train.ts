@@ -7,12 +7,15 @@ import { SftTrainConfig, type SftTrainConfigInput } from "./sft-config.js";
 import { loadDataset } from "./dataset-store.js";
 import { ErlError } from "../errors.js";
 
-/** log g_θ(program) from its recorded decisions: Σ_choices log softmax(θ[name])[value] over the recorded options. */
+/**
+ * log g_θ(program) from its recorded decisions: Σ_choices log softmax(z(· | d, F, L))[value] over the recorded
+ * options, with each choice's decision features F and context labels L (as the chooser scored them).
+ */
 export function choicesLogLik(params: GrammarParams, choices: readonly GrammarChoice[]): number {
   let s = 0;
   for (const c of choices) {
     const i = c.options.indexOf(String(c.value));
-    s += i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [])[i]!;
+    s += i < 0 ? -Infinity : logSoftmax(params, c.name, c.options, c.features ?? [], c.optionFeatures)[i]!;
   }
   return s;
 }
@@ -33,13 +36,19 @@ export interface SftMetrics {
   readonly heldOutLogLikAfter: number | null;
   /** Mean train log-likelihood after each epoch. */
   readonly curve: readonly number[];
+  /** Mean held-out log-likelihood after each epoch (empty without a held-out split). */
+  readonly heldOutCurve: readonly number[];
+  /** The epoch whose params were kept (0 = the starting params; `epochs` without early stopping). */
+  readonly keptEpoch: number;
 }
 
 /**
  * SFT of the grammar policy: L_evo with w = 1 (spec §1), i.e. maximum likelihood of the kept programs' decisions.
  * Pure: 1. split off `heldOut` of the examples (seeded shuffle); 2. each epoch, one gradient-ascent step on
- * the mean log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n);
- * 3. log-likelihood before and after on both splits.
+ * the mean log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n; the feature-conditioned
+ * rows too when `conditioned`); 3. with `earlyStopping` and a held-out split, keep the params of the epoch e* =
+ * argmax_e LL_held(θ_e) over e = 0 … epochs (θ_0 = the starting params: the regulariser against the previous
+ * generation — SFT never keeps a step that makes unseen programs less likely); 4. log-likelihood before and after.
  */
 export function trainGrammarSft(
   params: GrammarParams,
@@ -59,14 +68,21 @@ export function trainGrammarSft(
   const before = { train: meanLogLik(params, train), held: meanLogLik(params, held) };
   let p = params;
   const curve: number[] = [];
+  const heldOutCurve: number[] = [];
+  const stop = cfg.earlyStopping && held.length > 0;
+  let kept = { params, epoch: 0, ll: before.held };
   for (let e = 0; e < cfg.epochs; e++) {
     p = gradientStep(
       p,
       train.map((choices) => ({ choices, weight: 1 / train.length })),
       cfg.lr,
+      { conditioned: cfg.conditioned },
     );
     curve.push(meanLogLik(p, train));
+    if (held.length) heldOutCurve.push(meanLogLik(p, held));
+    if (stop && heldOutCurve.at(-1)! > kept.ll) kept = { params: p, epoch: e + 1, ll: heldOutCurve.at(-1)! };
   }
+  if (stop) p = kept.params;
   return {
     params: p,
     metrics: {
@@ -77,6 +93,8 @@ export function trainGrammarSft(
       heldOutLogLikBefore: held.length ? before.held : null,
       heldOutLogLikAfter: held.length ? meanLogLik(p, held) : null,
       curve,
+      heldOutCurve,
+      keptEpoch: stop ? kept.epoch : cfg.epochs,
     },
   };
 }
