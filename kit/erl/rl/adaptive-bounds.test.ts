@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adaptiveBounds, signedScore } from "./adaptive-bounds.js";
+import { adaptiveBounds, boundedReward, signedScore } from "./adaptive-bounds.js";
 
 const close = (a: readonly number[], b: readonly number[]) => {
   expect(a.length).toBe(b.length);
@@ -59,5 +59,18 @@ describe("adaptiveBounds", () => {
     expect(signedScore(0.3, false)).toBe(-0.3);
     expect(signedScore(0.3, true)).toBe(0.3);
     expect(signedScore(null, true)).toBeNaN();
+  });
+});
+
+describe("boundedReward (step 5, also the parent's reward on its children's bounds)", () => {
+  it.each([
+    { s: 0.65, best: 0.9, worst: 0.4, alpha: 1, r: 0.5 },
+    { s: 0.65, best: 0.9, worst: 0.4, alpha: 2, r: 0.25 },
+    { s: 1.2, best: 0.9, worst: 0.4, alpha: 1, r: 1 },
+    { s: 0.1, best: 0.9, worst: 0.4, alpha: 1, r: 0 },
+    { s: Number.NaN, best: 0.9, worst: 0.4, alpha: 1, r: 0 },
+    { s: -3, best: -2, worst: -4, alpha: 1, r: 0.5 },
+  ])("clip(($s − $worst)/($best − $worst), 0, 1)^$alpha = $r", ({ s, best, worst, alpha, r }) => {
+    expect(boundedReward(s, best, worst, alpha)).toBeCloseTo(r, 12);
   });
 });

@@ -25,7 +25,10 @@ export const AdaptiveBoundsOptions = z
     staticBest: z
       .number()
       .optional()
-      .describe("Static best bound (signed), e.g. the leaderboard's gold score: B = min(B, staticBest)."),
+      .describe(
+        "Static best bound (signed), e.g. max(the metric's theoretical best, the leaderboard's best): " +
+          "B = min(B, staticBest).",
+      ),
     staticWorst: z.number().optional().describe("Static worst bound (signed): W = max(W, staticWorst)."),
   })
   .strict();
@@ -79,10 +82,15 @@ export function adaptiveBounds(
   }
   if (best <= worst) best = worst + 1e-6;
   const single = finite.length === 1;
-  const rewards = group.map((s) => {
-    if (!Number.isFinite(s)) return 0;
-    if (single) return 1;
-    return Math.min(1, Math.max(0, (s - worst) / (best - worst))) ** o.alpha;
-  });
+  const rewards = group.map((s) => (single && Number.isFinite(s) ? 1 : boundedReward(s, best, worst, o.alpha)));
   return { best, worst, rewards };
+}
+
+/**
+ * Step 5 for one signed score under given bounds: clip((s̃ − W)/(B − W), 0, 1)^α; non-finite s̃ → 0.
+ * Also scores a parent on its child group's scale (parent-bonus.ts).
+ */
+export function boundedReward(s: number, best: number, worst: number, alpha = 1): number {
+  if (!Number.isFinite(s)) return 0;
+  return Math.min(1, Math.max(0, (s - worst) / (best - worst))) ** alpha;
 }

@@ -4,24 +4,39 @@ import { z } from "zod";
  * Validation–test gap penalty (spec §3.2, reference code). What is rewarded is the graded test score;
  * a program whose printed validation does not predict it earns less:
  *   g = |test − validation| / scale,
- *   scale = the metric's theoretical range when it is at most 2, else the leaderboard's score range,
- *           else max(|test|, |validation|);
- *   factor = max(0, 1 − coefficient · (g / tolerance))   (coefficient 0.05, tolerance 0.12);
+ *   scale = the metric's theoretical range when it is at most 2, else the leaderboard's score range when it
+ *           is at most `absoluteAbove` (100), else max(|test|, |validation|);
+ *   factor = max(0, 1 − coefficient · (g / tolerance))   (coefficient 0.05, tolerance 0.12) when `enabled`,
+ *            else 1;
  *   a positive reward r becomes r · factor; rewards ≤ 0 are left alone.
- * No printed validation (or scale 0) → g is unknown (null) and factor = 1.
+ * No printed validation (or scale 0) → g is unknown (null) and factor = 1. g is computed (and stored) even
+ * when the penalty is off. Default off: the reference's released RL scripts set
+ * VALIDATION_TEST_GAP_PENALTY_ENABLED=0; the paper's text (and the kit before) applied it: `enabled: true`.
  */
 export const GapPenaltyOptions = z
   .object({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Apply the penalty (the reference's released RL scripts: off; the paper's text and the earlier " +
+          "kit: on, with coefficient 0.05 and tolerance 0.12).",
+      ),
     coefficient: z
       .number()
       .min(0)
       .default(0.05)
-      .describe("Penalty per tolerance unit of relative gap (0 disables the penalty)."),
+      .describe("Penalty per tolerance unit of relative gap, when enabled (paper 0.05; 0 also disables it)."),
     tolerance: z
       .number()
       .positive()
       .default(0.12)
-      .describe("Relative validation–test gap that costs `coefficient` of the reward."),
+      .describe("Relative validation–test gap that costs `coefficient` of the reward (paper 0.12)."),
+    absoluteAbove: z
+      .number()
+      .positive()
+      .default(100)
+      .describe("A leaderboard range above this is no scale: the larger absolute score is (reference 100)."),
   })
   .strict();
 export type GapPenaltyOptions = z.input<typeof GapPenaltyOptions>;
@@ -52,9 +67,11 @@ export interface GapPenalty {
   readonly factor: number;
 }
 
-export function gapScale(i: GapInput): number {
+/** The scale of g (see above): metric range ≤ 2, else leaderboard range ≤ absoluteAbove, else max(|test|, |val|). */
+export function gapScale(i: GapInput, absoluteAbove = 100): number {
   if (i.metricRange != null && i.metricRange > 0 && i.metricRange <= 2) return i.metricRange;
-  if (i.leaderboardRange != null && i.leaderboardRange > 0) return i.leaderboardRange;
+  if (i.leaderboardRange != null && i.leaderboardRange > 0 && i.leaderboardRange <= absoluteAbove)
+    return i.leaderboardRange;
   return Math.max(Math.abs(i.test), Math.abs(i.validation ?? 0));
 }
 
@@ -62,10 +79,10 @@ export function gapPenalty(i: GapInput, opts: GapPenaltyOptions = {}): GapPenalt
   const o = GapPenaltyOptions.parse(opts);
   if (i.validation === null || !Number.isFinite(i.validation) || !Number.isFinite(i.test))
     return { gap: null, factor: 1 };
-  const scale = gapScale(i);
+  const scale = gapScale(i, o.absoluteAbove);
   if (!(scale > 0)) return { gap: null, factor: 1 };
   const gap = Math.abs(i.test - i.validation) / scale;
-  return { gap, factor: Math.max(0, 1 - o.coefficient * (gap / o.tolerance)) };
+  return { gap, factor: o.enabled ? Math.max(0, 1 - o.coefficient * (gap / o.tolerance)) : 1 };
 }
 
 /** r · factor for r > 0, r otherwise. */

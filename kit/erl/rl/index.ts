@@ -2,7 +2,9 @@
 // states, hack checks, GSPO, rollout groups, the trainer and the rollout export for an LLM trainer.
 export { trainRL, type TrainRlOptions, type TrainRlResult, type RlEvent } from "./train-rl.js";
 export { RlConfig, type RlConfigInput } from "./rl-config.js";
-export { adaptiveBounds, signedScore, AdaptiveBoundsOptions, type AdaptiveBounds } from "./adaptive-bounds.js";
+export {
+  adaptiveBounds, boundedReward, signedScore, AdaptiveBoundsOptions, type AdaptiveBounds,
+} from "./adaptive-bounds.js";
 export {
   entropicAdvantage, grpoAdvantage, klToUniform, BETA_CAP, type EntropicAdvantage,
 } from "./entropic-advantage.js";
@@ -14,7 +16,12 @@ export {
   parentFitness, drawParents, eligibleParents, keepTop, minMaxOrHalf, variance, type ParentStats,
 } from "./parent-fitness.js";
 export { ParentStore, type ParentState, type ParentPick } from "./parent-store.js";
-export { leaderboardBounds, type LeaderboardBounds } from "./leaderboard-bounds.js";
+export {
+  leaderboardBounds, staticBounds, staticBestBound, theoreticalBest, type LeaderboardBounds, type StaticBounds,
+} from "./leaderboard-bounds.js";
+export {
+  parentBonus, parentReward, copiesParent, normaliseCode, ParentBonusOptions, type ParentOutcome,
+} from "./parent-bonus.js";
 export { submissionHackCheck, printHack, type SubmissionHack } from "./submission-hack-check.js";
 export {
   judgeProgram, hackJudgeMessages, hackJudgePrompt, parseHackVerdict, HACK_JUDGE_SYSTEM, type HackJudgePrompt,

@@ -6,7 +6,7 @@ import { CheckpointExistsError, ErlError } from "../errors.js";
 import { ParentStore } from "./parent-store.js";
 import { RlConfig } from "./rl-config.js";
 import { readResumeState } from "./rl-store.js";
-import { seedFromEvolve } from "./seed-parents.js";
+import { restoreSeedTestScores, seedFromEvolve } from "./seed-parents.js";
 import type { TrainRlOptions } from "./train-rl.js";
 
 /** Where a run (re)starts: its config, params, policy version and the learner's state. */
@@ -98,5 +98,6 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
   });
   if (!run.resumed && run.config.seedFromRuns)
     for (const t of opts.tasks) await seedFromEvolve(ws, t, state!.store, state!.history);
+  if (run.resumed) for (const t of opts.tasks) await restoreSeedTestScores(ws, t, state!.store);
   return { runId: id, cfg: run.config, ...state! };
 }

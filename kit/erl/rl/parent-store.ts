@@ -6,6 +6,11 @@ import { drawParents, keepTop, type ParentStats } from "./parent-fitness.js";
 export interface ParentState extends ParentStats {
   readonly id: string;
   readonly view: NodeView;
+  /**
+   * Its graded test score (raw; null: failed, flagged or unknown), for its children's parent bonus. Kept out of
+   * `view`: the policy never sees test scores.
+   */
+  testScore: number | null;
   childRewards: number[];
   visits: number;
 }
@@ -31,13 +36,23 @@ export class ParentStore {
   }
 
   /** Add programs (seeds or a group's rollouts), skip codes already stored, keep the top `keep`. */
-  add(taskId: string, programs: readonly { id: string; view: NodeView; reward: number }[]): void {
+  add(
+    taskId: string,
+    programs: readonly { id: string; view: NodeView; reward: number; testScore?: number | null }[],
+  ): void {
     const cur = [...this.states(taskId)];
     const codes = new Set(cur.map((s) => s.view.code));
     for (const p of programs) {
       if (codes.has(p.view.code)) continue;
       codes.add(p.view.code);
-      cur.push({ id: p.id, view: p.view, reward: p.reward, childRewards: [], visits: 0 });
+      cur.push({
+        id: p.id,
+        view: p.view,
+        reward: p.reward,
+        testScore: p.testScore ?? null,
+        childRewards: [],
+        visits: 0,
+      });
     }
     this.byTask.set(taskId, keepTop(cur, this.keep));
   }
@@ -57,6 +72,12 @@ export class ParentStore {
     for (const s of this.states(taskId)) if (parentIds.includes(s.id)) s.childRewards.push(...rewards);
   }
 
+  /** Fill the graded test scores of stored states from `scores` (state id → score), e.g. on resume. */
+  setTestScores(taskId: string, scores: ReadonlyMap<string, number | null>): void {
+    for (const s of this.states(taskId)) if (scores.has(s.id)) s.testScore = scores.get(s.id) ?? null;
+  }
+
+  /** Rows of rl_parent_states (the test score is not a column: a resume reads it back, rl-store.ts). */
   toRows(runId: string): Record<string, unknown>[] {
     return [...this.byTask.entries()].flatMap(([taskId, states]) =>
       states.map((s) => ({
@@ -79,6 +100,7 @@ export class ParentStore {
       visits: number;
       child_rewards: string;
       view: string;
+      test_score?: number | null;
     }[],
     keep = 10,
   ): ParentStore {
@@ -89,6 +111,7 @@ export class ParentStore {
         id: r.state_id,
         reward: r.reward,
         visits: r.visits,
+        testScore: r.test_score ?? null,
         childRewards: JSON.parse(r.child_rewards) as number[],
         view: JSON.parse(r.view) as NodeView,
       });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AdaptiveBoundsOptions } from "./adaptive-bounds.js";
 import { GapPenaltyOptions } from "./gap-penalty.js";
 import { GspoOptions } from "./gspo-update.js";
+import { ParentBonusOptions } from "./parent-bonus.js";
 
 /** Settings of trainRL (spec §3.2); every field has a default. `openmle config schema rl` prints them. */
 export const RlConfig = z
@@ -63,9 +64,17 @@ export const RlConfig = z
     perRunTimeoutS: z.number().positive().default(120).describe("Sandbox wall-clock limit per program."),
     memoryMb: z.number().int().positive().default(4096).describe("Sandbox memory cap per program."),
     bounds: AdaptiveBoundsOptions.prefault({}).describe(
-      "Adaptive reward bounds; static bounds come from the task's leaderboard when it has one.",
+      "Adaptive reward bounds; static bounds: best = max(the metric's theoretical best, the leaderboard's best) " +
+        "(the earlier kit: the gold threshold), worst = the leaderboard's last team when it has one.",
     ),
-    gap: GapPenaltyOptions.prefault({}).describe("Validation–test gap penalty on positive rewards."),
+    gap: GapPenaltyOptions.prefault({}).describe(
+      "Validation–test gap penalty on positive rewards: off by default as in the reference's released RL " +
+        "scripts; the paper's text (and the earlier kit) applied it ({ enabled: true }: 0.05 per 0.12 of gap).",
+    ),
+    parentBonus: ParentBonusOptions.prefault({}).describe(
+      "Improve/Debug/Crossover candidates: + coefficient · max(0, r − r_parent) on the group's bounds, and 0 " +
+        "for a copy of the parent's code (reference code; the paper's text and the earlier kit had neither).",
+    ),
     hackReward: z.number().default(-0.5).describe("Reward of a program flagged by the judge or the submission check."),
     judgeTimeoutMs: z
       .number()

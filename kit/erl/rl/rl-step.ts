@@ -2,7 +2,7 @@ import type { NodeView } from "../../policy/types.js";
 import { METRIC_RANGES } from "./gap-penalty.js";
 import { groupRewards, type GroupRewards } from "./group-rewards.js";
 import { gspoUpdate, type GspoSample, type GspoStats } from "./gspo-update.js";
-import { leaderboardBounds } from "./leaderboard-bounds.js";
+import { staticBounds } from "./leaderboard-bounds.js";
 import type { ParentStore } from "./parent-store.js";
 import type { RlConfig } from "./rl-config.js";
 import type { GroupResult } from "./rollout-group.js";
@@ -18,13 +18,15 @@ export interface TaskRewardInfo {
   readonly staticWorst?: number;
 }
 
+/** Direction, ranges and static bounds (max(theoretical best, leaderboard best); leaderboard worst). */
 export function taskRewardInfo(task: TaskPackage): TaskRewardInfo {
-  const lb = leaderboardBounds(task);
+  const sb = staticBounds(task);
   return {
     higherIsBetter: task.meta.higherIsBetter,
-    metricRange: METRIC_RANGES[task.meta.metric] ?? null,
-    leaderboardRange: lb?.range ?? null,
-    ...(lb ? { staticBest: lb.staticBest, staticWorst: lb.staticWorst } : {}),
+    metricRange: METRIC_RANGES[task.meta.metricKind ?? task.meta.metric] ?? null,
+    leaderboardRange: sb.range,
+    ...(sb.staticBest !== undefined ? { staticBest: sb.staticBest } : {}),
+    ...(sb.staticWorst !== undefined ? { staticWorst: sb.staticWorst } : {}),
   };
 }
 
@@ -40,6 +42,8 @@ export interface RlStepMetrics {
   readonly beta: number;
   readonly validRate: number;
   readonly hackFlags: number;
+  /** Rollouts whose code equals a parent's (reward 0). */
+  readonly parentCopies: number;
   readonly wallS: number;
   /** Mean policy lag (trainer version − group version) of the consumed groups. */
   readonly meanLag: number;
@@ -80,13 +84,15 @@ export function consumeBatch(
     const hist = ctx.history.get(id) ?? [];
     const bounds = {
       ...ctx.cfg.bounds,
-      ...(info.staticBest !== undefined ? { staticBest: info.staticBest, staticWorst: info.staticWorst } : {}),
+      ...(info.staticBest !== undefined ? { staticBest: info.staticBest } : {}),
+      ...(info.staticWorst !== undefined ? { staticWorst: info.staticWorst } : {}),
     };
     const scores = groupRewards(
       g.rollouts.map((r) => ({
         testScore: r.record?.testScore ?? null,
         validScore: r.record?.validScore ?? null,
         hack: r.hack,
+        code: r.code,
       })),
       hist,
       {
@@ -95,8 +101,10 @@ export function consumeBatch(
         leaderboardRange: info.leaderboardRange,
         bounds,
         gap: ctx.cfg.gap,
+        parentBonus: ctx.cfg.parentBonus,
         hackReward: ctx.cfg.hackReward,
       },
+      g.parents.map((p, i) => ({ code: p.code, testScore: g.parentTestScores[i] ?? null })),
     );
     ctx.history.set(id, [...hist, ...scores.signed.filter(Number.isFinite)]);
     ctx.store.recordChildren(
@@ -106,7 +114,12 @@ export function consumeBatch(
     );
     ctx.store.add(
       id,
-      g.rollouts.map((r, i) => ({ id: `${g.groupId}-${r.idx}`, reward: scores.rewards[i]!, view: rolloutView(g, i) })),
+      g.rollouts.map((r, i) => ({
+        id: `${g.groupId}-${r.idx}`,
+        reward: scores.rewards[i]!,
+        testScore: r.hack ? null : (r.record?.testScore ?? null),
+        view: rolloutView(g, i),
+      })),
     );
     ctx.perTask.set(id, (ctx.perTask.get(id) ?? 0) + 1);
     g.rollouts.forEach((r, i) =>
@@ -143,6 +156,7 @@ export function stepMetrics(
     beta: mean(scored.map((s) => s.scores.beta)),
     validRate: mean(rollouts.map((r) => (r.record?.status === "success" && !r.hack ? 1 : 0))),
     hackFlags: rollouts.filter((r) => r.hack).length,
+    parentCopies: scored.reduce((n, s) => n + s.scores.copiesParent.filter(Boolean).length, 0),
     wallS,
     meanLag: mean(scored.map((s) => version - s.group.version)),
     gspo,

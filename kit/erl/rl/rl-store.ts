@@ -83,7 +83,7 @@ export async function writeStep(
         valid_rate: m.validRate,
         hack_flags: m.hackFlags,
         wall_s: m.wallS,
-        metrics: JSON.stringify({ gspo: m.gspo, perTask: m.perTask, meanLag: m.meanLag }),
+        metrics: JSON.stringify({ gspo: m.gspo, perTask: m.perTask, meanLag: m.meanLag, parentCopies: m.parentCopies }),
       },
     ]);
     await ws.exec("DELETE FROM rl_parent_states WHERE run_id = $r", { r: runId });
@@ -111,10 +111,15 @@ export async function readResumeState(
     "SELECT step, checkpoint FROM rl_steps WHERE run_id = $r ORDER BY step DESC LIMIT 1",
     { r: runId },
   );
+  // A state born in this run gets back its rollout's graded test score (flagged: none) for the parent bonus.
   const store = ParentStore.fromRows(
-    (await ws.query("SELECT * FROM rl_parent_states WHERE run_id = $r ORDER BY task_id, state_id", {
-      r: runId,
-    })) as never,
+    (await ws.query(
+      `SELECT p.*, CASE WHEN r.hack_check IS NULL THEN r.test_score END AS test_score
+       FROM rl_parent_states p LEFT JOIN rl_rollouts r
+         ON r.run_id = p.run_id AND p.state_id = r.group_id || '-' || CAST(r.idx AS VARCHAR)
+       WHERE p.run_id = $r ORDER BY p.task_id, p.state_id`,
+      { r: runId },
+    )) as never,
     keep,
   );
   const history = new Map<string, number[]>();

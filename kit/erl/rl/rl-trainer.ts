@@ -70,6 +70,7 @@ export class RlTrainer implements GroupSource {
       task,
       operator: pick.operator,
       parents: pick.parents.map((p) => p.view),
+      parentTestScores: pick.parents.map((p) => p.testScore),
       params: this.params,
       version: this.version,
       size: cfg.group,

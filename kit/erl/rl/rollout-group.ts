@@ -39,6 +39,8 @@ export interface GroupSpec {
   readonly task: TaskPackage;
   readonly operator: Operator;
   readonly parents: readonly NodeView[];
+  /** The parents' graded test scores, in `parents` order (null: none); never shown to the policy. */
+  readonly parentTestScores: readonly (number | null)[];
   readonly params: GrammarParams;
   /** The policy version (step) the params belong to. */
   readonly version: number;

@@ -49,7 +49,11 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       col("checkpoint", "VARCHAR", "The checkpoint saved after the step (`<to_name>-step<step>`)."),
       col("groups", "INTEGER", "Groups consumed by this update."),
       col("dropped", "INTEGER", "Groups dropped for exceeding the policy lag (maxLag)."),
-      col("mean_reward", "DOUBLE", "Mean final reward over the consumed rollouts (after gap penalty and hack reward)."),
+      col(
+        "mean_reward",
+        "DOUBLE",
+        "Mean final reward over the consumed rollouts (after gap penalty, parent bonus and hack reward).",
+      ),
       col("best_reward", "DOUBLE", "Highest final reward among the consumed rollouts (0 when none)."),
       col(
         "best_advantage",
@@ -60,7 +64,12 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       col("valid_rate", "DOUBLE", "Share in [0, 1] of consumed rollouts that succeeded and were not flagged as hacks."),
       col("hack_flags", "INTEGER", "Consumed rollouts flagged by a reward-hacking check."),
       col("wall_s", "DOUBLE", "Seconds since the previous step (or the run's start)."),
-      col("metrics", "JSON", "{gspo (GSPO update stats), perTask (groups consumed per task so far), meanLag}."),
+      col(
+        "metrics",
+        "JSON",
+        "{gspo (GSPO update stats), perTask (groups consumed per task so far), meanLag, parentCopies (rollouts " +
+          "whose code equals a parent's, reward 0)}.",
+      ),
       createdAt("the step"),
     ],
   },
@@ -131,13 +140,15 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       col(
         "gap_factor",
         "DOUBLE",
-        "max(0, 1 − coefficient · gap / tolerance) that multiplies a positive reward; 1 without a gap.",
+        "max(0, 1 − coefficient · gap / tolerance) that multiplies a positive reward when the penalty is " +
+          "enabled (default off); 1 when off or without a gap.",
       ),
       col(
         "reward",
         "DOUBLE",
-        "Final reward: the bounded reward in [0, 1] of its signed test score times gap_factor, or hackReward " +
-          "(default −0.5) when flagged.",
+        "Final reward: r = the bounded reward in [0, 1] of its signed test score times gap_factor; for " +
+          "Improve/Debug/Crossover + 0.5·max(0, r − r_parent) (parent-bonus.ts), or 0 when its code equals a " +
+          "parent's; hackReward (default −0.5) when flagged.",
       ),
       col("advantage", "DOUBLE", "Its entropic advantage within the group (what the GSPO update uses)."),
       col(
