@@ -61,7 +61,10 @@ export interface CollectSftResult {
 
 /** Candidates the baseline filter dropped, over both paths. */
 function baselineDrops(parallel: readonly ParallelTaskStats[], segments: readonly SegmentReport[]): number {
-  const p = parallel.reduce((s, t) => s + (t.reasons["validation-test-gap"] ?? 0) + (t.reasons["no-validation"] ?? 0), 0);
+  const p = parallel.reduce(
+    (s, t) => s + (t.reasons["validation-test-gap"] ?? 0) + (t.reasons["no-validation"] ?? 0),
+    0,
+  );
   return p + segments.filter((g) => g.reason === "validation-test-gap" || g.reason === "no-test-score").length;
 }
 

@@ -68,7 +68,10 @@ export function jointRanking<C extends RankCandidate>(
   );
   const seen = new Set<number>();
   const pre = candidates.map((c, i) => {
-    const f = baselineFilter({ ...c, metricRange: opts.metricRange, leaderboardRange: opts.leaderboardRange }, opts.maxGap);
+    const f = baselineFilter(
+      { ...c, metricRange: opts.metricRange, leaderboardRange: opts.leaderboardRange },
+      opts.maxGap,
+    );
     const base = { c, i, reward: rewards[i]!, gap: f.gap };
     if (!graded(c)) return { ...base, reason: "invalid" as const };
     if (f.reason === "no-validation" || f.reason === "validation-test-gap") return { ...base, reason: f.reason };
