@@ -21,8 +21,8 @@ describe("openmle sft (CLI)", () => {
     const ws = await openWorkspace(wsDir);
     try {
       await writeStoredRun(ws, "r1", await resolveTask("penguins"), [
-        mkNode({ nodeId: "n0", step: 0, validScore: 0.9, plan: "draft a", code: "print('a')\n" }),
-        mkNode({ nodeId: "n1", step: 1, validScore: 0.99, plan: "draft b", code: "print('b')\n" }),
+        mkNode({ nodeId: "n0", step: 0, validScore: 0.9, testScore: 0.9, plan: "draft a", code: "print('a')\n" }),
+        mkNode({ nodeId: "n1", step: 1, validScore: 0.99, testScore: 0.97, plan: "draft b", code: "print('b')\n" }),
       ]);
     } finally {
       ws.close();

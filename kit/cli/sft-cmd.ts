@@ -84,7 +84,8 @@ function progress(enabled: boolean): (e: CollectEvent) => void {
     if (e.type === "attempt")
       process.stderr.write(
         `\r${printableLine(e.taskId)}: attempt ` +
-          `${e.attempt + 1} ${e.status}${e.score !== null ? ` ${formatScore(e.score)}` : ""}            `,
+          `${e.attempt + 1} ${e.status}${e.score !== null ? ` valid ${formatScore(e.score)}` : ""}` +
+          `${e.testScore !== null ? ` test ${formatScore(e.testScore)}` : ""}            `,
       );
     if (e.type === "task-done")
       process.stderr.write(
@@ -96,14 +97,23 @@ function progress(enabled: boolean): (e: CollectEvent) => void {
   };
 }
 
+/** "kept 2, zero-reward 1, ..." in the ranking's order. */
+function reasonList(reasons: CollectSftResult["parallel"][number]["reasons"]): string {
+  return Object.entries(reasons)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
+}
+
 function human(r: CollectSftResult, dir: string): string {
   const pct = (x: number) => `${x.toFixed(1)}%`;
   return [
     `dataset ${r.dataset}: ${r.examples.length} examples (${r.dropped.duplicates} duplicates and ` +
-      `${r.dropped.overTokens} over the token limit dropped), judge ${r.judge}, ${r.wallS.toFixed(0)} s`,
+      `${r.dropped.overTokens} over the token limit dropped; ${r.dropped.baselineFilter} candidates dropped by ` +
+      `the validation–test filter), judge ${r.judge}, ${r.wallS.toFixed(0)} s`,
     ...r.parallel.map(
       (p) =>
-        `  parallel ${p.taskId}: ${p.kept} kept, ${p.valid} valid of ${p.attempts} attempts, stop: ${p.stopReason}`,
+        `  parallel ${p.taskId}: ${p.kept} kept, ${p.valid} graded of ${p.attempts} attempts, stop: ` +
+        `${p.stopReason}; ${reasonList(p.reasons)}`,
     ),
     `  segments: ${r.segments.filter((s) => s.accepted).length} accepted of ` +
       `${r.segments.length}${r.skippedRuns.length ? `; ${r.skippedRuns.length} runs skipped` : ""}`,

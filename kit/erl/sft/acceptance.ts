@@ -1,8 +1,15 @@
 import type { Operator } from "../../policy/types.js";
 
-/** Why a segment was accepted or rejected (stable codes, shown in notebooks and the CLI). */
+/** Why a segment was accepted or rejected (stable codes, shown in notebooks and the CLI). The last two come from
+ * the baseline filter (baseline-filter.ts), applied to an endpoint that acceptSegment accepted. */
 export type AcceptanceReason =
-  "accepted" | "invalid-endpoint" | "no-gain-over-parent" | "no-gain-over-best-parent" | "below-threshold";
+  | "accepted"
+  | "invalid-endpoint"
+  | "no-gain-over-parent"
+  | "no-gain-over-best-parent"
+  | "below-threshold"
+  | "validation-test-gap"
+  | "no-test-score";
 
 export interface AcceptanceInput {
   readonly operator: Exclude<Operator, "debug">;
@@ -25,7 +32,10 @@ export interface AcceptanceInput {
  *    a parent without a valid score counts as −∞ (any valid endpoint beats it);
  * 3. s(thresholdScore ?? endpoint) ≥ s(threshold).
  */
-export function acceptSegment(a: AcceptanceInput): { accepted: boolean; reason: AcceptanceReason } {
+export function acceptSegment(a: AcceptanceInput): {
+  accepted: boolean;
+  reason: Exclude<AcceptanceReason, "validation-test-gap" | "no-test-score">;
+} {
   const s = (x: number | null): number => (x === null || !Number.isFinite(x) ? -Infinity : a.higherIsBetter ? x : -x);
   if (a.endpoint === null || !Number.isFinite(a.endpoint)) return { accepted: false, reason: "invalid-endpoint" };
   const e = s(a.endpoint);

@@ -24,14 +24,15 @@ describe("parseJudgeVerdicts", () => {
   });
 });
 
-/** draft n0 fails → debug n1 fails → debug n2 scores 0.95 (top of the run); draft n3 0.6; draft n4 0.7. */
-function tree() {
+/** draft n0 fails → debug n1 fails → debug n2 scores 0.95 (top of the run; graded 0.9, within the 12 % filter);
+ * draft n3 0.6; draft n4 0.7. `n2Test` replaces n2's graded test score. */
+function tree(n2Test: number | null = 0.9) {
   return [
     mkNode({ nodeId: "n0", step: 0, status: "runtime_error", validScore: null, errorSignature: "KeyError", code: "import pandas as pd\nx = 1\n" }),
     mkNode({ nodeId: "n1", step: 1, operator: "debug", parents: ["n0"], status: "runtime_error", validScore: null, errorSignature: "KeyError", code: "import pandas as pd\nx = 2\n" }),
-    mkNode({ nodeId: "n2", step: 2, operator: "debug", parents: ["n1"], validScore: 0.95, code: "import pandas as pd\nx = 3\n" }),
-    mkNode({ nodeId: "n3", step: 3, validScore: 0.6, code: "y = 1\n" }),
-    mkNode({ nodeId: "n4", step: 4, validScore: 0.7, code: "y = 2\n" }),
+    mkNode({ nodeId: "n2", step: 2, operator: "debug", parents: ["n1"], validScore: 0.95, testScore: n2Test, code: "import pandas as pd\nx = 3\n" }),
+    mkNode({ nodeId: "n3", step: 3, validScore: 0.6, testScore: 0.6, code: "y = 1\n" }),
+    mkNode({ nodeId: "n4", step: 4, validScore: 0.7, testScore: 0.7, code: "y = 2\n" }),
   ];
 }
 
@@ -83,6 +84,28 @@ describe("the causal-inheritance judge through the replay server", () => {
       ws2.close();
     }
   }, 60_000);
+
+  it("the baseline filter rejects an accepted endpoint whose graded score is off by more than 12 % or missing", async () => {
+    const dir = tmp();
+    const task = writeTinyTask(join(dir, "task"));
+    const ws = await openWorkspace(join(dir, "ws"));
+    try {
+      // n2 claims 0.95, graded 0.8: d = 0.15 / 1 (accuracy's range) > 0.12; graded null: no test score.
+      await writeStoredRun(ws, "gap", task, tree(0.8).map((n) => ({ ...n, runId: "gap" })));
+      await writeStoredRun(ws, "ungraded", task, tree(null).map((n) => ({ ...n, runId: "ungraded" })));
+      const res = await collectSft({ workspace: ws, dataset: "f1", runs: ["gap", "ungraded"], tasks: [task] });
+      expect(res.segments.filter((s) => s.endpoint === "n2").map((s) => [s.runId, s.accepted, s.reason])).toEqual([["gap", false, "validation-test-gap"], ["ungraded", false, "no-test-score"]]);
+      expect(res.segments.find((s) => s.runId === "gap" && s.endpoint === "n2")!.gap).toBeCloseTo(0.15, 12);
+      expect(res.dropped.baselineFilter).toBe(2);
+      expect(res.examples).toHaveLength(0);
+      // Off: the segment is accepted again.
+      const off = await collectSft({ workspace: ws, dataset: "f2", runs: ["gap"], tasks: [task], config: { maxValidationTestGap: null } });
+      expect(off.segments[0]!.reason).toBe("accepted");
+      expect(off.examples.map((e) => e.sourceNode)).toEqual(["n0", "n1", "n2"]);
+    } finally {
+      ws.close();
+    }
+  });
 
   it("bad input: a run with no nodes, a run without valid scores or leaderboard, an unknown run", async () => {
     const dir = tmp();

@@ -51,10 +51,21 @@ export interface CollectSftResult {
   readonly segments: readonly SegmentReport[];
   readonly skippedRuns: readonly { readonly runId: string; readonly reason: string }[];
   readonly judge: string;
-  readonly dropped: { readonly duplicates: number; readonly overTokens: number };
+  /** Examples dropped at the merge (duplicates, over the token limit), and candidates (parallel drafts and segment
+   * endpoints) dropped by the baseline filter: validation–test gap, no printed validation, no graded test score. */
+  readonly dropped: { readonly duplicates: number; readonly overTokens: number; readonly baselineFilter: number };
   readonly config: CollectSftConfig;
   readonly configHash: string;
   readonly wallS: number;
+}
+
+/** Candidates the baseline filter dropped, over both paths. */
+function baselineDrops(parallel: readonly ParallelTaskStats[], segments: readonly SegmentReport[]): number {
+  const p = parallel.reduce(
+    (s, t) => s + (t.reasons["validation-test-gap"] ?? 0) + (t.reasons["no-validation"] ?? 0),
+    0,
+  );
+  return p + segments.filter((g) => g.reason === "validation-test-gap" || g.reason === "no-test-score").length;
 }
 
 async function taskOfRun(ws: Workspace, taskId: string, cache: Map<string, TaskPackage>): Promise<TaskPackage> {
@@ -78,8 +89,10 @@ async function taskOfRun(ws: Workspace, taskId: string, cache: Map<string, TaskP
 /**
  * Execution-grounded SFT collection (spec §3.1):
  * 1. refuse an existing dataset name unless `replace` (before any work);
- * 2. parallel path: budget-adaptive drafts per task from the teachers, jointly ranked (parallel-drafts.ts);
- * 3. evolutionary path: accepted segments of stored runs, steps chosen by the judge (evolution-segments.ts);
+ * 2. parallel path: budget-adaptive drafts per task from the teachers, baseline-filtered, kept with graded
+ *    reward > 0 and jointly ranked by it (parallel-drafts.ts);
+ * 3. evolutionary path: accepted, baseline-filtered segments of stored runs, steps chosen by the judge
+ *    (evolution-segments.ts);
  * 4. merge (parallel first), exact de-duplication over normalised messages, Qwen3 template token filter;
  * 5. store the examples in `datasets` in one transaction, with the config, its hash and the judge.
  * Nothing is stored when any step fails.
@@ -171,7 +184,7 @@ export async function collectSft(opts: CollectSftOptions): Promise<CollectSftRes
     segments,
     skippedRuns,
     judge,
-    dropped: { duplicates, overTokens: overLimit },
+    dropped: { duplicates, overTokens: overLimit, baselineFilter: baselineDrops(parallel, segments) },
     config: cfg,
     configHash: hash,
     wallS: (Date.now() - t0) / 1000,

@@ -12,7 +12,9 @@ import type { LanguageModel } from "../../llm/spec.js";
 import type { LlmPolicyConfigInput } from "../../policy/llm/index.js";
 import type { OperatorContext } from "../../policy/types.js";
 import type { Workspace } from "../../store/index.js";
+import { taskRewardInfo } from "../rl/index.js";
 import { acceptSegment, quantileThreshold, type AcceptanceReason } from "./acceptance.js";
+import { baselineFilter } from "./baseline-filter.js";
 import { judgeSegment, type StepVerdict } from "./causal-judge.js";
 import type { CollectSftConfig } from "./sft-config.js";
 import { ErlError } from "../errors.js";
@@ -31,6 +33,8 @@ export interface SegmentReport {
   readonly thresholdKind: "bronze" | "silver" | "gold" | "quantile";
   readonly accepted: boolean;
   readonly reason: AcceptanceReason;
+  /** The endpoint's relative validation–test gap (baseline-filter.ts); null when a score is missing. */
+  readonly gap: number | null;
   /** Verdicts for the non-final steps (empty when the judge was skipped or the segment has one step). */
   readonly verdicts: readonly (StepVerdict & { readonly nodeId: string })[];
   /** Node ids that became examples. */
@@ -65,7 +69,9 @@ function thresholdFor(task: TaskPackage, nodes: readonly EvoNode[], cfg: Collect
 /**
  * The evolutionary path for one stored run (spec §3.1):
  * 1. load the run's nodes (any harness) and its config;
- * 2. extract segments (segments.ts) and accept them (acceptance.ts) against the threshold;
+ * 2. extract segments (segments.ts) and accept them (acceptance.ts) against the threshold; an accepted
+ *    segment's endpoint must also pass the baseline filter (baseline-filter.ts, `maxValidationTestGap`),
+ *    else it is rejected as "validation-test-gap" or "no-test-score";
  * 3. multi-step accepted segments go to the judge (causal-judge.ts) when a model is given:
  *    non-final steps are kept only on a "keep" verdict; the endpoint is always kept;
  *    without a model every step of an accepted segment is kept (judge "skipped");
@@ -94,6 +100,7 @@ export async function evolutionSegments(
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const { threshold, kind, graded } = thresholdFor(task, nodes, cfg, runId);
   const hib = task.meta.higherIsBetter;
+  const info = taskRewardInfo(task);
   const score = (n: EvoNode | undefined) =>
     n && n.status === "success" && n.validScore !== null && Number.isFinite(n.validScore) ? n.validScore : null;
 
@@ -120,7 +127,7 @@ export async function evolutionSegments(
   for (const seg of extractSegments(nodes)) {
     const start = byId.get(seg.start)!;
     const end = byId.get(seg.endpoint)!;
-    const acc = acceptSegment({
+    const accepted = acceptSegment({
       operator: seg.operator,
       endpoint: score(end),
       parents: start.parents.map((p) => score(byId.get(p))),
@@ -128,6 +135,19 @@ export async function evolutionSegments(
       higherIsBetter: hib,
       ...(graded ? { thresholdScore: end.status === "success" ? end.testScore : null } : {}),
     });
+    const filter = baselineFilter(
+      {
+        validScore: score(end),
+        testScore: end.status === "success" ? end.testScore : null,
+        metricRange: info.metricRange,
+        leaderboardRange: info.leaderboardRange,
+      },
+      cfg.maxValidationTestGap,
+    );
+    const acc: { accepted: boolean; reason: AcceptanceReason } =
+      accepted.accepted && !filter.pass
+        ? { accepted: false, reason: filter.reason as "validation-test-gap" | "no-test-score" }
+        : accepted;
     let verdicts: SegmentReport["verdicts"] = [];
     let keptIds: string[] = [];
     if (acc.accepted) {
@@ -194,6 +214,7 @@ export async function evolutionSegments(
       thresholdKind: kind,
       accepted: acc.accepted,
       reason: acc.reason,
+      gap: filter.gap,
       verdicts,
       kept: keptIds,
     };

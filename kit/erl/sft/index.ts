@@ -2,7 +2,13 @@
 // Pure rules first, then the two collection paths, the call that merges them, the dataset store and training.
 export { extractSegments, type Segment, type SegmentNode } from "./segments.js";
 export { acceptSegment, quantileThreshold, type AcceptanceInput, type AcceptanceReason } from "./acceptance.js";
-export { jointRanking, type RankCandidate, type RankedCandidate } from "./joint-ranking.js";
+export {
+  jointRanking, type RankCandidate, type RankedCandidate, type RankReason, type JointRankingOptions,
+} from "./joint-ranking.js";
+export {
+  baselineFilter, validationTestGap, type BaselineFilterInput, type BaselineFilterReason,
+} from "./baseline-filter.js";
+export { gradedRewards, draftBounds, type DraftBounds } from "./graded-reward.js";
 export { normaliseMessages, messagesKey, dedupExamples } from "./dedup.js";
 export { composition, PAPER_COMPOSITION, type CompositionRow } from "./composition.js";
 export {

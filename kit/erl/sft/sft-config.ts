@@ -8,7 +8,7 @@ export const CollectSftConfig = z
       .int()
       .positive()
       .default(4)
-      .describe("Parallel path: drafts kept per task (the joint top 4)."),
+      .describe("Parallel path: drafts kept per task (the joint top 4 by graded reward)."),
     batchSize: z
       .number()
       .int()
@@ -39,6 +39,24 @@ export const CollectSftConfig = z
       .enum(["bronze", "silver", "gold"])
       .default("bronze")
       .describe("Evolutionary path, tasks with a leaderboard: the lowest medal an endpoint must reach."),
+    maxValidationTestGap: z
+      .number()
+      .min(0)
+      .nullable()
+      .default(0.12)
+      .describe(
+        "Baseline filter (both paths): drop a draft or segment endpoint whose relative gap |test − valid| / scale " +
+          "(scale = metric range ≤ 2, else leaderboard range, else max(|test|, |valid|)) exceeds this; " +
+          "a missing printed validation or graded test score also drops it. null or 0 = off.",
+      ),
+    trivialFloor: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Parallel path, tasks without a leaderboard: run kit/eval's trivial baseline (a constant prediction) once " +
+          "per task and use its graded score as the reward's static worst bound, so a draft that does not beat " +
+          "it gets reward 0 and is dropped (CSV tasks only; a failed baseline means no floor).",
+      ),
     maxTokens: z
       .number()
       .int()
