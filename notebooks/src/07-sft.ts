@@ -1,11 +1,14 @@
 // %% [markdown]
 // # 07 · SFT: execution-grounded training data and SFT of the grammar policy
 // `collectSft` turns executed programs into chat examples (spec §3.1). Two paths feed it:
-// - **parallel**: complete Drafts sampled from one or more teachers, executed, the top 4 valid (score-unique)
-//   kept per task, attempts in batches until the quota or the budget is spent;
+// - **parallel**: complete Drafts sampled from one or more teachers, executed and graded; kept per task are the top 4
+//   by graded reward (RL's base reward of the hidden test score; > 0 required, the trivial baseline or the
+//   leaderboard's last team as the lowest bound) among drafts whose printed validation is within 12 % of the test
+//   score (the reference's baseline filter), attempts in batches until the quota or the budget is spent;
 // - **evolutionary**: local segments of stored evolve trees (a Draft/Improve/Crossover node and its Debug
-//   descendants), accepted when the endpoint is valid, beats its parent(s) and reaches a threshold (bronze on a
-//   leaderboard task, else the run's top 25 %); multi-step segments go to the causal-inheritance judge.
+//   descendants), accepted when the endpoint is valid, beats its parent(s), reaches a threshold (bronze on a
+//   leaderboard task, else the run's top 25 %) and passes the same baseline filter; multi-step segments go to the
+//   causal-inheritance judge.
 //
 // Each kept program becomes one example: the exact prompt the kit's LLM policy would send for that operator and
 // context, and the program as the reply. Then the grammar policy is trained on the examples it wrote
