@@ -163,7 +163,7 @@ const run = await evolve({
   },
 });
 const s = run.summary;
-console.log(`champion ${s.champion?.nodeId} (${s.champion?.operator}, ${s.champion?.methodFamily}): validation ${s.champion?.validScore}, hidden test ${s.champion?.testScore}`);
+console.log(`champion ${s.champion?.nodeId} (${s.champion?.operator}, ${s.champion?.methodFamily}): validation ${s.champion?.validScore}, hidden test ${s.champion?.testScore?.toFixed(4)}`);
 // %% [markdown]
 // ## The tree
 // A tidy tree: each node under its first parent, dashed edges to a crossover's second parent; colour = validation score.
