@@ -8,7 +8,7 @@
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
   draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
-  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, draftFigures, type CompositionRow,
+  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, taskFigures, type CompositionRow,
   type LoopResult,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
@@ -90,8 +90,8 @@ async function main() {
       const t = heldoutReport([checkpoint], rows, [], norm)[0]!;
       console.log(`\nteacher ${checkpoint}, policy level on the same draws: valid ${f(t.policy.validRate, 2)}, score ${ci(t.policy.score)}`);
       for (const g of report.slice(1)) {
-        const gen = draftFigures((await loadHeldoutDrafts(ws, loopId, g.generation)), norm);
-        console.log(`generation ${g.generation} − teacher (policy level): ${ci(pairedGenerations(gen, draftFigures(rows, norm)))}`);
+        const gen = taskFigures((await loadHeldoutDrafts(ws, loopId, g.generation)), norm);
+        console.log(`generation ${g.generation} − teacher (policy level): ${ci(pairedGenerations(gen, taskFigures(rows, norm)))}`);
       }
     }
   } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
 import {
-  credit, draftFigures, heldoutReport, levelSummary, normalisableTasks, pairedGenerations, type TaskFigure,
+  credit, taskFigures, heldoutReport, levelSummary, normalisableTasks, pairedGenerations, type TaskFigure,
 } from "./heldout-summary.js";
 
 const draft = (generation: number, taskId: string, draft: number, normalized: number | null, graded = true): HeldoutDraftRow => ({
@@ -22,7 +22,7 @@ describe("held-out measures", () => {
 
   it("per task: valid rate over all drafts, mean credit; tasks without baselines have no score", () => {
     const rows = [draft(0, "a", 0, 0.5), draft(0, "a", 1, -1), draft(0, "a", 2, null, false), draft(0, "a", 3, 1.5), draft(0, "b", 0, 0.2)];
-    const f = draftFigures(rows, new Set(["a"]));
+    const f = taskFigures(rows, new Set(["a"]));
     // a: credits 0.5, 0, 0, 1.5 → 2 / 4 = 0.5; graded 3 of 4
     expect(f).toEqual([
       { taskId: "a", n: 4, validRate: 0.75, score: 0.5 },

@@ -23,44 +23,27 @@ export interface TaskFigure {
 export const credit = (graded: boolean, normalised: number | null): number =>
   graded && normalised !== null && Number.isFinite(normalised) ? Math.max(0, normalised) : 0;
 
-function taskFigures<R>(
-  rows: readonly R[],
-  key: (r: R) => string,
-  graded: (r: R) => boolean,
-  normalised: (r: R) => number | null,
-  normalisable: ReadonlySet<string>,
-): TaskFigure[] {
-  const by = new Map<string, R[]>();
-  for (const r of rows) by.set(key(r), [...(by.get(key(r)) ?? []), r]);
+/** What a task figure reads of one program (a held-out draft) or run (a held-out search's champion). */
+type Graded = Pick<HeldoutDraftRow | HeldoutRow, "taskId" | "testScore" | "normalized">;
+
+/**
+ * Per task, sorted by id: n rows, validRate = share with a graded test score, score = mean credit (null for a task
+ * outside `normalisable`). Policy level (issue 30 item 4a): rows are the task's fresh Drafts; search level (4b): its
+ * seeds' champions.
+ */
+export function taskFigures(rows: readonly Graded[], normalisable: ReadonlySet<string>): TaskFigure[] {
+  const by = new Map<string, Graded[]>();
+  for (const r of rows) by.set(r.taskId, [...(by.get(r.taskId) ?? []), r]);
+  const graded = (r: Graded) => r.testScore !== null;
   return [...by.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([taskId, rs]) => ({
       taskId,
       n: rs.length,
       validRate: rs.filter(graded).length / rs.length,
-      score: normalisable.has(taskId) ? rs.reduce((s, r) => s + credit(graded(r), normalised(r)), 0) / rs.length : null,
+      score: normalisable.has(taskId) ? rs.reduce((s, r) => s + credit(graded(r), r.normalized), 0) / rs.length : null,
     }));
 }
-
-/** Policy level (issue 30 item 4a), per task: valid rate and mean credit of its fresh Drafts. */
-export const draftFigures = (rows: readonly HeldoutDraftRow[], normalisable: ReadonlySet<string>): TaskFigure[] =>
-  taskFigures(
-    rows,
-    (r) => r.taskId,
-    (r) => r.testScore !== null,
-    (r) => r.normalized,
-    normalisable,
-  );
-
-/** Search level (item 4b), per task: share of seeds with a champion and its mean credited normalised test score. */
-export const searchFigures = (rows: readonly HeldoutRow[], normalisable: ReadonlySet<string>): TaskFigure[] =>
-  taskFigures(
-    rows,
-    (r) => r.taskId,
-    (r) => r.testScore !== null,
-    (r) => r.normalized,
-    normalisable,
-  );
 
 /** A generation's figure over tasks: mean with a 95 % bootstrap interval over tasks (n = tasks with a score). */
 export interface LevelSummary {
@@ -125,13 +108,13 @@ export function heldoutReport(
   normalisable: ReadonlySet<string>,
 ): GenerationHeldout[] {
   const pol = checkpoints.map((_, k) =>
-    draftFigures(
+    taskFigures(
       drafts.filter((r) => r.generation === k),
       normalisable,
     ),
   );
   const sea = checkpoints.map((_, k) =>
-    searchFigures(
+    taskFigures(
       search.filter((r) => r.generation === k),
       normalisable,
     ),

@@ -14,7 +14,7 @@ export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 export { heldoutDrafts } from "./heldout-drafts.js";
 export { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 export {
-  credit, draftFigures, searchFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport,
+  credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport,
   type TaskFigure, type LevelSummary, type GenerationHeldout,
 } from "./heldout-summary.js";
 export { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";

@@ -9,15 +9,9 @@ import {
 } from "../../evo/index.js";
 import { loadTask, resolveTask, storedTaskDir } from "../../gym/index.js";
 import type { TaskPackage } from "../../gym/types.js";
-import {
-  createGrammarPolicy,
-  replayChoices,
-  traceFromProgram,
-  uniformGrammarParams,
-  type GrammarChoice,
-  type GrammarParams,
-} from "../../policy/grammar/index.js";
+import { createGrammarPolicy, type GrammarChoice, type GrammarParams } from "../../policy/grammar/index.js";
 import type { Operator, OperatorContext } from "../../policy/types.js";
+import { programProbes } from "./sft-example.js";
 import type { Workspace } from "../../store/index.js";
 import { createRng } from "../../util/index.js";
 import { ErlError } from "../errors.js";
@@ -42,23 +36,7 @@ export interface ProbeSet {
   readonly sources: readonly string[];
 }
 
-/**
- * The decisions of one program written by the grammar policy, with everything that decides their
- * distribution: its `# grammar-trace:` replayed (grammar-policy `replayChoices`) through the same operator,
- * task and context. Replayed under the uniform version-3 params, so each choice carries the decision
- * features and the options' context labels a version-3 chooser computes; params of versions 1 and 2 ignore
- * the labels when scored (params.ts), as their chooser does. null for a program without a trace; throws
- * GrammarReplayError when the trace does not fit the context.
- */
-export function programProbes(
-  task: TaskPackage,
-  operator: Operator,
-  context: OperatorContext,
-  program: string,
-): GrammarChoice[] | null {
-  if (!traceFromProgram(program)) return null;
-  return replayChoices(uniformGrammarParams(), program, task, operator, context);
-}
+export { programProbes } from "./sft-example.js";
 
 async function taskOf(ws: Workspace, taskId: string, cache: Map<string, TaskPackage>): Promise<TaskPackage> {
   const hit = cache.get(taskId);

@@ -2,8 +2,8 @@ import type { TaskPackage } from "../../gym/types.js";
 import { countTextTokens, renderQwen3Chat } from "../../llm/index.js";
 import type { ChatMessage } from "../../llm/spec.js";
 import {
-  defaultGrammarParams,
   replayChoices,
+  uniformGrammarParams,
   traceFromProgram,
   type GrammarChoice,
 } from "../../policy/grammar/index.js";
@@ -53,12 +53,27 @@ export function exampleMessages(
 }
 
 /**
- * The grammar decisions of a program written by the grammar policy, with the options each was
- * drawn from and what the policy saw when drawing it (the call's decision features and, under the default
- * version-3 params, the options' context labels), by replaying its `# grammar-trace:` through the same operator
- * and context (replayChoices). Without the features, SFT's gradient could only move the featureless logits of the
- * trained tasks' modalities, never the feature weights that carry to an unseen task (issue 30).
- * null for other programs or when the trace does not fit the context.
+ * The decisions of one program written by the grammar policy, with everything that decides their
+ * distribution: its `# grammar-trace:` replayed (grammar-policy `replayChoices`) through the same operator,
+ * task and context. Replayed under the uniform version-3 params, so each choice carries the decision
+ * features and the options' context labels a version-3 chooser computes; params of versions 1 and 2 ignore
+ * the labels when scored (params.ts), as their chooser does. null for a program without a trace; throws
+ * GrammarReplayError when the trace does not fit the context.
+ */
+export function programProbes(
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+  program: string,
+): GrammarChoice[] | null {
+  if (!traceFromProgram(program)) return null;
+  return replayChoices(uniformGrammarParams(), program, task, operator, context);
+}
+
+/**
+ * `programProbes` for SFT examples: what the policy saw at each decision (the call's decision features and the
+ * options' context labels), so SFT's gradient reaches the feature and label weights, not only the featureless logits
+ * of the trained tasks' modalities (issue 30). null for other programs or when the trace does not fit the context.
  */
 export function grammarChoicesOf(
   task: TaskPackage,
@@ -66,9 +81,8 @@ export function grammarChoicesOf(
   context: OperatorContext,
   program: string,
 ): GrammarChoice[] | null {
-  if (!traceFromProgram(program)) return null;
   try {
-    return replayChoices(defaultGrammarParams(), program, task, operator, context);
+    return programProbes(task, operator, context, program);
   } catch {
     return null;
   }
