@@ -44,10 +44,12 @@ export interface LoopStageSettings {
  * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: one generation in about
  * an hour on 2 cores for 30 training tasks (suite:train) and 20 held-out tasks (suite:heldout), sized from the
  * warm sandbox's measured 32.8 nodes/min at 2 workers (bench/throughput), programs per generation at most:
- *   evolve 30 tasks × 2 seeds × 8 steps = 480, collect 30 × 8 attempts = 240, RL 12 steps × 4 groups × 8 = 384,
- *   held-out drafts 20 × 8 = 160, held-out search 10 tasks × 2 seeds × 6 steps = 120 → 1,384 programs ≈ 42 min,
+ *   evolve 30 tasks × 2 seeds × 10 steps = 600, collect 30 × 8 attempts = 240, RL 12 steps × 4 groups × 8 = 384,
+ *   held-out drafts 20 × 8 = 160, held-out search 10 tasks × 2 seeds × 6 steps = 120 → 1,504 programs ≈ 46 min,
  * plus SFT/RL updates and the once-per-loop baselines (2 programs per held-out task); SFT data: up to 4 parallel
- * drafts per task (120) plus the accepted segments of 480 evolve nodes. `workstation`: a night on 16 cores
+ * drafts per task (120) plus the accepted segments of 600 evolve nodes. 3 generation-0 drafts and 10 steps reach
+ * loop generation 2, where Crossover starts: a first measured run with 4 drafts and 8 steps never got there and
+ * its SFT data had no Crossover segment (bench/erl/README.md, "Learning in effect"). `workstation`: a night on 16 cores
  * (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs per generation. `paper`: the
  * paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL rollouts are
  * exported for an external trainer (kit/erl/README.md, "The closed loop"). The laptop and workstation figures are
@@ -71,7 +73,7 @@ export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
     seeds: [1],
   },
   laptop: {
-    evolve: { harness: "openmle", steps: 8, gen0Drafts: 4, perRunTimeoutS: 120, debugMaxAttempts: 2, workers: 2 },
+    evolve: { harness: "openmle", steps: 10, gen0Drafts: 3, perRunTimeoutS: 120, debugMaxAttempts: 2, workers: 2 },
     collect: { perTaskCap: 4, batchSize: 4, maxAttempts: 8, concurrency: 2, perRunTimeoutS: 120, maxSandboxS: 0 },
     sft: { epochs: 20, lr: 0.5, heldOut: 0.2 },
     rl: { steps: 12, group: 8, groupsPerStep: 4, mode: "async", workers: 2, perRunTimeoutS: 120 },
