@@ -1,17 +1,12 @@
 import { normalizedScore } from "../../eval/index.js";
 import type { TaskPackage } from "../../gym/types.js";
-import type { OperatorContext, Policy } from "../../policy/types.js";
+import type { Policy } from "../../policy/types.js";
 import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
 import type { Workspace } from "../../store/index.js";
 import { createRng, keyedSeed } from "../../util/index.js";
+import { draftContext } from "../sft/parallel-drafts.js";
 import { replaceHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 import type { Baselines } from "./heldout-eval.js";
-
-/** A fresh Draft's context: no parents and no memory; the per-run limit is the budget (as the SFT parallel path). */
-const freshDraft = (perRunTimeoutS: number): OperatorContext => ({
-  parents: [],
-  budget: { remainingSteps: 1, remainingTimeS: perRunTimeoutS, perRunTimeLimitS: perRunTimeoutS },
-});
 
 /**
  * The policy-level held-out measure of one checkpoint (issue 30 item 4a): per held-out task, `drafts` fresh Drafts
@@ -35,7 +30,7 @@ export async function heldoutDrafts(opts: {
   readonly evaluate: (job: SandboxJob) => Promise<ExecutionRecord>;
 }): Promise<HeldoutDraftRow[]> {
   const all: HeldoutDraftRow[] = [];
-  const ctx = freshDraft(opts.perRunTimeoutS);
+  const ctx = draftContext(opts.perRunTimeoutS); // no parents, no memory: as the SFT parallel path
   for (const task of opts.tasks) {
     const b = opts.baselines[task.meta.id] ?? { trivial: null, reference: null };
     const one = async (i: number): Promise<HeldoutDraftRow> => {

@@ -3,7 +3,7 @@ import type { LlmPolicyConfigInput } from "../../policy/llm/index.js";
 import type { OperatorContext, Policy, PolicyOutput } from "../../policy/types.js";
 import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
 import { baselineProgram } from "../../eval/index.js";
-import { createRng } from "../../util/rng.js";
+import { createRng, keyedSeed } from "../../util/rng.js";
 import { taskRewardInfo } from "../rl/index.js";
 import type { CollectSftConfig } from "./sft-config.js";
 import { draftBounds, type DraftBounds } from "./graded-reward.js";
@@ -73,13 +73,6 @@ function countReasons(ranking: readonly RankedCandidate<DraftCandidate>[]): Part
   return out;
 }
 
-/** One seed per (task, attempt), so adding tasks does not change another task's draws. */
-function attemptSeed(seed: number, taskId: string, attempt: number): number {
-  let h = seed >>> 0;
-  for (const ch of `${taskId}#${attempt}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
-  return h;
-}
-
 /**
  * The parallel path for one task (spec §3.1), budget-adaptive:
  * 1. attempts come in batches of `batchSize`, alternating primary and secondary teacher;
@@ -130,7 +123,12 @@ export async function parallelDrafts(
   const attemptOnce = async (attempt: number): Promise<DraftCandidate> => {
     const which = teachers.secondary && attempt % 2 === 1 ? "secondary" : "primary";
     const policy = which === "secondary" ? teachers.secondary! : teachers.primary;
-    const output = await policy.propose(task, "draft", ctx, createRng(attemptSeed(cfg.seed, task.meta.id, attempt)));
+    const output = await policy.propose(
+      task,
+      "draft",
+      ctx,
+      createRng(keyedSeed(cfg.seed, `${task.meta.id}#${attempt}`)),
+    );
     const rec = await opts.evaluate({ task, code: output.code, limits });
     const ok = (x: number | null) => (rec.status === "success" && x !== null && Number.isFinite(x) ? x : null);
     const [validScore, testScore] = [ok(rec.validScore), ok(rec.testScore)];
