@@ -40,3 +40,4 @@ export * as evo from "./evo/index.js";
 export * as erl from "./erl/index.js";
 export * as evaluation from "./eval/index.js";
 export * as report from "./report/index.js";
+export * as reproduce from "./reproduce/index.js";

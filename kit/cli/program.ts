@@ -13,6 +13,7 @@ import { registerRuns } from "./runs-cmd.js";
 import { registerRl } from "./rl-cmd.js";
 import { registerLoop } from "./loop-cmd.js";
 import { registerPolicy } from "./policy-cmd.js";
+import { registerReproduce } from "./reproduce-cmd.js";
 import { addTrustPackage, oneLineErrors } from "./run-cli.js";
 import { registerSandbox } from "./sandbox-cmd.js";
 import { registerServe } from "./serve-cmd.js";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerGrade(program);
   registerEvaluate(program);
   registerReport(program);
+  registerReproduce(program);
   registerServe(program);
   registerConfig(program);
   addTrustPackage(program);

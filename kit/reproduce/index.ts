@@ -1,0 +1,12 @@
+// kit/reproduce: the paper's experiments as specs (issue 31): arms × tasks × repeats per preset, the paper's rows
+// attached as reference, and the plan (cells, programs, cost) of each. Running the cells is not built yet.
+export {
+  ExperimentSpec, ExperimentPreset, ArmSpec, TaskSet, ReferenceRow, REPRODUCE_PRESETS, EXPERIMENT_KINDS,
+  type ReproducePreset, type ExperimentSpecInput,
+} from "./experiment-spec.js";
+export { EXPERIMENTS, experimentById } from "./catalogue.js";
+export {
+  planExperiment, taskLabels, LAPTOP_PROGRAMS_PER_MIN, CORPUS_BUILD_MIN, type ExperimentPlan, type PlanCell,
+} from "./plan.js";
+export { catalogueRows, catalogueText, planText, formatMinutes, type CatalogueRow } from "./plan-text.js";
+export { ReproduceError, UnknownExperimentError, PresetNotDefinedError } from "./errors.js";

@@ -1,0 +1,68 @@
+// Plans with hand-computed counts: cells = arms × tasks × repeats (search), arms × repeats (rl); programs and cost.
+import { describe, expect, it } from "vitest";
+import { experimentById } from "./catalogue.js";
+import { PresetNotDefinedError } from "./errors.js";
+import { LAPTOP_PROGRAMS_PER_MIN, planExperiment } from "./plan.js";
+import { catalogueRows, formatMinutes, planText } from "./plan-text.js";
+
+const plan = (id: string, preset: "smoke" | "laptop" | "paper") => planExperiment(experimentById(id), preset);
+
+describe("planExperiment", () => {
+  it.each([
+    // id, preset, arms, tasks, repeats, cells, programs, GPU hours
+    ["model-fixed-harness", "paper", 4, 22, 3, 4 * 22 * 3, 4 * 22 * 3 * 200, 4 * 22 * 3 * 12],
+    ["model-fixed-harness", "laptop", 4, 10, 3, 120, 1200, null],
+    ["harness-fixed-model", "paper", 4, 22, 3, 264, 52_800, 3168],
+    ["model-fixed-harness", "smoke", 2, 2, 1, 4, 8, null],
+    ["rl-reward-design", "laptop", 2, 30, 3, 6, 6 * 12 * 4 * 8, null],
+    ["async-rl", "smoke", 2, 2, 1, 2, 2 * 2, null],
+    // sft: 30 tasks × 2 repeats teacher runs of 10 steps, + 8 parallel drafts per task once
+    ["sft-composition", "laptop", 1, 30, 2, 60, 600 + 240, null],
+    ["gym-funnel", "laptop", 1, 0, 1, 1, 0, null],
+  ] as const)("%s at %s", (id, preset, arms, tasks, repeats, cells, programs, gpuHours) => {
+    const p = plan(id, preset);
+    expect(p.totals).toMatchObject({ arms, tasks, repeats, cells, programs, gpuHours });
+    expect(p.cells).toHaveLength(cells);
+  });
+
+  it("laptop minutes are programs at the measured rate; the funnel is its measured build, pro rata", () => {
+    expect(plan("model-fixed-harness", "laptop").totals.laptopMinutes).toBeCloseTo(1200 / LAPTOP_PROGRAMS_PER_MIN);
+    expect(plan("gym-funnel", "smoke").totals.laptopMinutes).toBeCloseTo((24 * 4) / 412);
+    expect(plan("model-fixed-harness", "paper").totals.laptopMinutes).toBeNull();
+  });
+
+  it("every cell of a search plan is one arm, task and repeat, once", () => {
+    const p = plan("model-fixed-harness", "paper");
+    const keys = p.cells.map((c) => `${c.arm}/${c.task}/${c.repeat}`);
+    expect(new Set(keys).size).toBe(264);
+    expect(p.cells[0]).toEqual({ arm: "base-35b", task: "aerial-cactus-identification", repeat: 1, programs: 200 });
+  });
+
+  it("an experiment that lays out another's cells plans none", () => {
+    expect(plan("modality", "laptop")).toMatchObject({ sharesCellsWith: "model-fixed-harness", cells: [], totals: { cells: 0 } });
+  });
+
+  it.each([
+    ["coding-harness", "laptop", /no laptop preset \(its rows are the paper's reference only\)/],
+    ["naturebench", "paper", /no paper preset: pass --preset smoke or laptop/],
+  ] as const)("%s has no %s preset", (id, preset, says) => {
+    expect(() => plan(id, preset)).toThrow(PresetNotDefinedError);
+    expect(() => plan(id, preset)).toThrow(says);
+  });
+});
+
+describe("plan text", () => {
+  it("names every arm with its counts and the totals in words", () => {
+    const text = planText(experimentById("model-fixed-harness"), plan("model-fixed-harness", "paper"));
+    expect(text).toMatch(/arm trained-35b +Frontis-MA1-35B \(policy endpoint:frontis-ma1-35b, harness openmle\): 66 cells, 13,200 programs/);
+    expect(text).toMatch(/total: 264 cells, 52,800 programs; 3,168 sandbox GPU hours \(12 h per run, GPU capped at 12 GB\)$/);
+    expect(text).not.toMatch(/NaN|undefined|\{"/);
+  });
+  it("formats minutes", () => {
+    expect([0.2, 45, 89, 90, 150].map(formatMinutes)).toEqual(["1 min", "45 min", "89 min", "1.5 h", "2.5 h"]);
+  });
+  it("the list gives a laptop cost to every experiment that runs cells of its own", () => {
+    for (const r of catalogueRows())
+      expect(r.laptopMinutes === null, r.id).toBe(!!r.sharesCellsWith || r.kind === "reference-only");
+  });
+});

@@ -1,0 +1,127 @@
+// The plan of one experiment at one preset: its cells (arm × task × repeat; arm × repeat for rl), the programs they
+// execute, and what that costs. `openmle reproduce <id> --dry-run` prints it; `--list` shows the laptop cost.
+import { liteCompetitionIds } from "../eval/index.js";
+import { PresetNotDefinedError } from "./errors.js";
+import { REPRODUCE_PRESETS, type ExperimentSpec, type ReproducePreset, type TaskSet } from "./experiment-spec.js";
+
+/**
+ * Programs per minute of a laptop-preset stage on this kind of machine (2 cores, 2 warm sandbox workers), measured
+ * over a whole loop generation of mixed corpus tasks (bench/erl/README.md, "Learning in effect": arm B). The warm
+ * sandbox alone reaches 32.8 nodes/min on one small task (bench/throughput); real tasks run longer programs.
+ */
+export const LAPTOP_PROGRAMS_PER_MIN = 20;
+/** Minutes of `openmle task build-corpus --jobs 2` on this machine (412 candidates, 2026-12-02, cold cache). */
+export const CORPUS_BUILD_MIN = 24;
+const CORPUS_CANDIDATES = 412;
+
+export interface PlanCell {
+  readonly arm: string;
+  /** A task id, `suite#i` for the i-th task of a corpus suite, or null (rl steps span the task set; the funnel). */
+  readonly task: string | null;
+  readonly repeat: number;
+  readonly programs: number;
+}
+
+export interface ExperimentPlan {
+  readonly id: string;
+  readonly preset: ReproducePreset;
+  /** Set when the experiment lays out another's cells and runs nothing of its own. */
+  readonly sharesCellsWith: string | null;
+  readonly cells: readonly PlanCell[];
+  readonly totals: {
+    readonly arms: number;
+    readonly tasks: number;
+    readonly repeats: number;
+    readonly cells: number;
+    readonly programs: number;
+    /** Estimated minutes on 2 cores (smoke and laptop presets; null for paper). */
+    readonly laptopMinutes: number | null;
+    /** Sandbox GPU hours of the search cells at the paper's per-task budget (paper preset; null otherwise). */
+    readonly gpuHours: number | null;
+  };
+}
+
+/** The task labels of a task set: ids where they are known without building anything. */
+export function taskLabels(tasks: TaskSet): string[] {
+  if (tasks.from === "builtin") return [...tasks.ids];
+  if (tasks.from === "mlebench-lite") return liteCompetitionIds();
+  if (tasks.from === "suite") return Array.from({ length: tasks.count }, (_, i) => `${tasks.suite}#${i + 1}`);
+  return [];
+}
+
+/**
+ * Cells and cost:
+ *   search: cells = arms × tasks × repeats, each `steps` programs;
+ *   rl:     cells = arms × repeats, each steps × groupsPerStep × group programs (groups draw from the task set);
+ *   sft:    cells = tasks × repeats teacher runs of `steps` programs, plus collectSft's parallel drafts;
+ *   funnel: one cell, the corpus build (CORPUS_BUILD_MIN for the whole manifest, pro rata for a sample);
+ *   laptop minutes = programs / LAPTOP_PROGRAMS_PER_MIN; paper GPU hours = search cells × hoursPerTask.
+ */
+export function planExperiment(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  parallelDraftsPerTask = 8,
+): ExperimentPlan {
+  const empty = { id: spec.id, preset, cells: [], sharesCellsWith: spec.sharesCellsWith ?? null };
+  const zero = {
+    arms: 0,
+    tasks: 0,
+    repeats: 0,
+    cells: 0,
+    programs: 0,
+    laptopMinutes: preset === "paper" ? null : 0,
+    gpuHours: null,
+  };
+  if (spec.sharesCellsWith) return { ...empty, totals: zero };
+  const p = spec.presets[preset];
+  if (!p)
+    throw new PresetNotDefinedError(
+      spec.id,
+      preset,
+      REPRODUCE_PRESETS.filter((n) => spec.presets[n]),
+    );
+  const tasks = taskLabels(p.tasks);
+  const repeats = Array.from({ length: p.repeats }, (_, i) => i + 1);
+  const cells: PlanCell[] = p.arms.flatMap((arm): PlanCell[] => {
+    if (spec.kind === "search")
+      return tasks.flatMap((task) => repeats.map((repeat) => ({ arm: arm.id, task, repeat, programs: p.steps })));
+    if (spec.kind === "rl")
+      return repeats.map((repeat) => ({
+        arm: arm.id,
+        task: null,
+        repeat,
+        programs: p.steps * p.groupsPerStep * p.group,
+      }));
+    if (spec.kind === "sft")
+      return tasks.flatMap((task) =>
+        repeats.map((repeat) => ({
+          arm: arm.id,
+          task,
+          repeat,
+          programs: p.steps + (repeat === 1 ? parallelDraftsPerTask : 0),
+        })),
+      );
+    return [{ arm: arm.id, task: null, repeat: 1, programs: 0 }];
+  });
+  const programs = cells.reduce((t, c) => t + c.programs, 0);
+  const laptopMinutes =
+    preset === "paper"
+      ? null
+      : spec.kind === "funnel"
+        ? (CORPUS_BUILD_MIN * (p.candidates ?? CORPUS_CANDIDATES)) / CORPUS_CANDIDATES
+        : programs / LAPTOP_PROGRAMS_PER_MIN;
+  const gpuHours = preset === "paper" && spec.kind === "search" ? cells.length * (p.hoursPerTask ?? 0) : null;
+  return {
+    ...empty,
+    cells,
+    totals: {
+      arms: p.arms.length,
+      tasks: tasks.length,
+      repeats: p.repeats,
+      cells: cells.length,
+      programs,
+      laptopMinutes,
+      gpuHours,
+    },
+  };
+}
