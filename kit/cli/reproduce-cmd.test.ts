@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -25,11 +27,33 @@ describe("openmle reproduce (CLI)", () => {
     expect([...new Set(plan.cells.map((c: { arm: string }) => c.arm))]).toEqual(["openmle", "aira-evo", "evo-max", "glm-evo-max"]);
   });
 
+  it("runs a search experiment's smoke preset, writes its table beside the paper's rows, and resumes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "openmle-reproduce-cli-"));
+    const args = ["reproduce", "harness-fixed-model", "--preset", "smoke", "--workspace", join(dir, "ws")];
+    const r = cli(...args, "--out", join(dir, "out"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.err.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(/^cell 1 of 4: arm openmle, task penguins, repeat 1: test [\d.]+, normalised [\d.]+$/),
+      expect.stringMatching(/^cell 2 of 4: arm openmle, task wine, repeat 1: /),
+      expect.stringMatching(/^cell 3 of 4: arm aira-evo, task penguins, repeat 1: /),
+      expect.stringMatching(/^cell 4 of 4: arm aira-evo, task wine, repeat 1: /),
+    ]);
+    expect(r.out).toMatch(/^\| kit \(smoke\) \| OpenMLE-Evo \| 2 \| 1\.00 ± 0\.00 \|/m);
+    expect(r.out).toMatch(/^\| paper \(reference\) \| Frontis-MA1-35B \+ original AIRA-Evo \|.* 53\.03 \|/m);
+    const md = readFileSync(join(dir, "out", "table.md"), "utf8");
+    expect(md).toMatch(/Rows labelled "paper \(reference\)" are the paper's numbers.*commit \w+ · config \w+ · .* cores/);
+    expect(existsSync(join(dir, "out", "table.html"))).toBe(true);
+    const again = cli(...args);
+    expect(again.err.trimEnd().split("\n").map((l) => l.replace(/^cell \d of 4: .*: /, ""))).toEqual(Array(4).fill("done earlier"));
+  }, 300_000);
+
   it.each([
     [["reproduce", "table-9", "--dry-run"], /^openmle: unknown experiment "table-9"\. Experiments: /],
     [["reproduce", "naturebench", "--preset", "paper", "--dry-run"], /^openmle: experiment "naturebench" has no paper preset: pass --preset smoke or laptop\.$/],
     [["reproduce", "async-rl", "--preset", "huge", "--dry-run"], /^openmle: --preset huge: pass one of smoke, laptop, paper$/],
-    [["reproduce", "async-rl"], /^openmle: running experiments is not built yet: openmle reproduce async-rl --preset laptop --dry-run prints the plan$/],
+    [["reproduce", "async-rl"], /^openmle: running rl experiments is not built yet: openmle reproduce async-rl --preset laptop --dry-run prints the plan$/],
+    [["reproduce", "harness-fixed-model"], /^openmle: pass --workspace DIR to run harness-fixed-model, or --dry-run for the plan$/],
+    [["reproduce", "--workspace", "/tmp/nope"], /^openmle: --workspace runs an experiment: pass its id/],
   ])("%j fails in one line", (args, says) => {
     const r = cli(...args);
     expect(r.code).toBe(1);

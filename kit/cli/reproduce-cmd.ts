@@ -1,5 +1,6 @@
 // `openmle reproduce`: the paper's experiments (kit/reproduce). --list shows the catalogue with laptop costs;
-// `<id> --dry-run` prints an experiment's plan (arms × tasks × repeats, programs, cost). Running cells is not built.
+// `<id> --dry-run` prints an experiment's plan; `<id> --workspace DIR` runs a search experiment's cells (resumable)
+// and prints its table beside the paper's rows. Running rl, sft and funnel experiments is not built yet.
 import type { Command } from "commander";
 import {
   catalogueRows,
@@ -7,16 +8,61 @@ import {
   experimentById,
   planExperiment,
   planText,
+  provenance,
+  resolveTaskSet,
+  runSearchExperiment,
+  searchTable,
+  tableMarkdown,
+  writeExperiment,
   REPRODUCE_PRESETS,
+  type CellEvent,
+  type ExperimentSpec,
   type ReproducePreset,
 } from "../reproduce/index.js";
-import { output, UsageError } from "./run-cli.js";
+import { withCommandWorkspace } from "./command-workspace.js";
+import { output, printErr, UsageError } from "./run-cli.js";
 
 interface ReproduceFlags {
   list?: boolean;
   preset: string;
   dryRun?: boolean;
+  workspace?: string;
+  loop?: string;
+  out?: string;
   json?: boolean;
+}
+
+const num = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–" : x.toFixed(d));
+
+/** One progress line per cell on stderr. */
+const cellLine = (e: CellEvent) =>
+  `cell ${e.done} of ${e.total}: arm ${e.arm}, task ${e.task}, repeat ${e.repeat}: ` +
+  (e.cached ? "done earlier" : `test ${num(e.testScore)}, normalised ${num(e.normalized)}`);
+
+async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
+  const t0 = Date.now();
+  await withCommandWorkspace(o.workspace!, async (ws) => {
+    const tasks = await resolveTaskSet(spec.presets[preset]!.tasks);
+    const cells = await runSearchExperiment({
+      workspace: ws,
+      spec,
+      preset,
+      tasks,
+      ...(o.loop ? { loopId: o.loop } : {}),
+      onEvent: (e) => !o.json && printErr(cellLine(e)),
+    });
+    const rows = searchTable(spec, preset, cells);
+    const p = provenance(spec, preset, (Date.now() - t0) / 1000);
+    const files = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
+    output(!!o.json, { id: spec.id, preset, cells, rows, provenance: p, files }, () =>
+      [
+        tableMarkdown(rows),
+        "",
+        `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min`,
+        ...(files ? [`wrote ${files.markdown} and ${files.html}`] : []),
+      ].join("\n"),
+    );
+  });
 }
 
 export function registerReproduce(program: Command): void {
@@ -25,25 +71,36 @@ export function registerReproduce(program: Command): void {
     .argument("[id]", "an experiment id (openmle reproduce --list shows them)")
     .description(
       "The paper's experiments as specs: --list shows every one with its laptop cost; <id> --dry-run prints the " +
-        "plan of one preset (arms × tasks × repeats, programs, estimated minutes or GPU hours). Running the " +
-        "cells is not built yet.",
+        "plan of one preset (arms × tasks × repeats, programs, estimated minutes or GPU hours); <id> --workspace " +
+        "DIR runs a search experiment's cells (resumable: a finished cell is not rerun) and prints its table beside " +
+        "the paper's rows. Running rl, sft and funnel experiments is not built yet.",
     )
     .option("--list", "list the experiments (id, title, paper item, presets, laptop cost)")
     .option("--preset <name>", `one of ${REPRODUCE_PRESETS.join(", ")}`, "laptop")
     .option("--dry-run", "print the plan and run nothing")
+    .option("--workspace <dir>", "workspace folder of the experiment's runs (created if missing)")
+    .option("--loop <id>", "the loop whose checkpoints the arms' loop:gN policies mean (openmle loop --loop ID)")
+    .option("--out <dir>", "also write table.md and table.html there (e.g. reports/<name>)")
     .option("--json", "machine-readable output")
-    .action((id: string | undefined, o: ReproduceFlags) => {
+    .action(async (id: string | undefined, o: ReproduceFlags) => {
       if (o.list || !id) {
         if (id) throw new UsageError(`pass an experiment id or --list, not both`);
+        if (o.workspace) throw new UsageError(`--workspace runs an experiment: pass its id (openmle reproduce --list)`);
         const rows = catalogueRows();
         return output(!!o.json, rows, () => catalogueText(rows));
       }
       if (!(REPRODUCE_PRESETS as readonly string[]).includes(o.preset))
         throw new UsageError(`--preset ${o.preset}: pass one of ${REPRODUCE_PRESETS.join(", ")}`);
+      const preset = o.preset as ReproducePreset;
       const spec = experimentById(id);
-      const plan = planExperiment(spec, o.preset as ReproducePreset);
-      const dry = `openmle reproduce ${id} --preset ${o.preset} --dry-run`;
-      if (!o.dryRun) throw new UsageError(`running experiments is not built yet: ${dry} prints the plan`);
-      output(!!o.json, plan, () => planText(spec, plan));
+      const plan = planExperiment(spec, preset);
+      const dry = `openmle reproduce ${id} --preset ${preset} --dry-run`;
+      if (o.dryRun) return output(!!o.json, plan, () => planText(spec, plan));
+      if (spec.sharesCellsWith)
+        throw new UsageError(`${id} lays out the cells of ${spec.sharesCellsWith}; its own layout is not built yet`);
+      if (spec.kind !== "search")
+        throw new UsageError(`running ${spec.kind} experiments is not built yet: ${dry} prints the plan`);
+      if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);
+      await run(spec, preset, o);
     });
 }

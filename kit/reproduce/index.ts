@@ -1,5 +1,5 @@
 // kit/reproduce: the paper's experiments as specs (issue 31): arms × tasks × repeats per preset, the paper's rows
-// attached as reference, and the plan (cells, programs, cost) of each. Running the cells is not built yet.
+// attached as reference, the plan (cells, programs, cost) of each, and the runner of search experiments' cells.
 export {
   ExperimentSpec, ExperimentPreset, ArmSpec, TaskSet, ReferenceRow, REPRODUCE_PRESETS, EXPERIMENT_KINDS,
   type ReproducePreset, type ExperimentSpecInput,
@@ -10,3 +10,8 @@ export {
 } from "./plan.js";
 export { catalogueRows, catalogueText, planText, formatMinutes, type CatalogueRow } from "./plan-text.js";
 export { ReproduceError, UnknownExperimentError, PresetNotDefinedError } from "./errors.js";
+export {
+  runSearchExperiment, resolveTaskSet, armPolicy, cellRunId, type CellResult, type CellEvent,
+} from "./run-search.js";
+export { searchTable, tableMarkdown, REFERENCE_SOURCE, type TableRow } from "./search-table.js";
+export { provenance, experimentMarkdown, writeExperiment, type Provenance } from "./render.js";

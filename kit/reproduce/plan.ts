@@ -60,8 +60,14 @@ export function taskLabels(tasks: TaskSet): string[] {
 export function planExperiment(
   spec: ExperimentSpec,
   preset: ReproducePreset,
-  parallelDraftsPerTask = 8,
+  opts: {
+    /** The task ids in place of the labels (a resolved corpus suite); as many as the preset's tasks. */
+    readonly taskIds?: readonly string[];
+    /** collectSft's parallel attempts per task (the loop's laptop cap). */
+    readonly parallelDraftsPerTask?: number;
+  } = {},
 ): ExperimentPlan {
+  const parallelDraftsPerTask = opts.parallelDraftsPerTask ?? 8;
   const empty = { id: spec.id, preset, cells: [], sharesCellsWith: spec.sharesCellsWith ?? null };
   const zero = {
     arms: 0,
@@ -80,7 +86,7 @@ export function planExperiment(
       preset,
       REPRODUCE_PRESETS.filter((n) => spec.presets[n]),
     );
-  const tasks = taskLabels(p.tasks);
+  const tasks = opts.taskIds ? [...opts.taskIds] : taskLabels(p.tasks);
   const repeats = Array.from({ length: p.repeats }, (_, i) => i + 1);
   const cells: PlanCell[] = p.arms.flatMap((arm): PlanCell[] => {
     if (spec.kind === "search")

@@ -9,7 +9,7 @@ export {
   type LoopPreset, type LoopStageSettings, type EffectiveStageSettings,
 } from "./loop-config.js";
 export { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";
-export { evaluateHeldout, evolveRun, type Baselines } from "./heldout-eval.js";
+export { evaluateHeldout, evolveRun, heldoutBaselines, type Baselines } from "./heldout-eval.js";
 export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 export { heldoutDrafts } from "./heldout-drafts.js";
 export { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";

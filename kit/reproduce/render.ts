@@ -1,0 +1,89 @@
+// A finished experiment for people and for the record: the table as Markdown and HTML (the paper's rows labelled
+// "paper (reference)"), and a provenance footer (commit, config hash, machine, wall time).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, hostname, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { packageRoot } from "../eval/index.js";
+import { htmlTable } from "../report/index.js";
+import { configHash } from "../store/index.js";
+import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { tableMarkdown, type TableRow } from "./search-table.js";
+
+export interface Provenance {
+  readonly commit: string;
+  readonly configHash: string;
+  readonly machine: string;
+  readonly wallS: number;
+  readonly finishedAt: string;
+}
+
+/** The commit of the kit's checkout ("unknown" outside a git checkout). */
+function commit(): string {
+  try {
+    return execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: packageRoot(), encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+export function provenance(spec: ExperimentSpec, preset: ReproducePreset, wallS: number, now = new Date()): Provenance {
+  const gib = (totalmem() / 2 ** 30).toFixed(0);
+  return {
+    commit: commit(),
+    configHash: configHash({ id: spec.id, preset: spec.presets[preset] }),
+    machine: `${hostname()}: ${cpus().length} cores, ${gib} GiB`,
+    wallS,
+    finishedAt: now.toISOString(),
+  };
+}
+
+const footer = (p: Provenance) =>
+  `commit ${p.commit} · config ${p.configHash} · ${p.machine} · wall time ${(p.wallS / 60).toFixed(1)} min · ` +
+  `finished ${p.finishedAt}`;
+
+/** The Markdown of one experiment: title, question, table, the laptop note, provenance. */
+export function experimentMarkdown(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  rows: readonly TableRow[],
+  p: Provenance,
+): string {
+  return [
+    `# ${spec.title} (${preset} preset)`,
+    "",
+    `${spec.paperItem}. ${spec.question}`,
+    "",
+    tableMarkdown(rows),
+    "",
+    ...(spec.laptopNote && preset !== "paper" ? [`Note: ${spec.laptopNote}.`, ""] : []),
+    `Rows labelled "paper (reference)" are the paper's numbers (spec §6), not the kit's. ${footer(p)}`,
+    "",
+  ].join("\n");
+}
+
+/** Writes table.md and table.html under `out`; returns their paths. */
+export function writeExperiment(
+  out: string,
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  rows: readonly TableRow[],
+  p: Provenance,
+): { markdown: string; html: string } {
+  const dir = resolve(out);
+  mkdirSync(dir, { recursive: true });
+  const markdown = join(dir, "table.md");
+  const html = join(dir, "table.html");
+  writeFileSync(markdown, experimentMarkdown(spec, preset, rows, p));
+  const flat = rows.map((r) => ({ source: r.source, setting: r.row, ...r.values }));
+  const cols = [...new Set(flat.flatMap((r) => Object.keys(r)))];
+  const full = flat.map((r) => Object.fromEntries(cols.map((c) => [c, (r as Record<string, string>)[c] ?? "–"])));
+  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  writeFileSync(
+    html,
+    `<!doctype html><meta charset="utf-8"><title>${esc(spec.title)}</title>\n<h1>${esc(spec.title)}</h1>\n` +
+      `<p>${esc(`${spec.paperItem}. ${spec.question}`)}</p>\n${htmlTable(full, { caption: `${preset} preset` })}\n` +
+      `<p><small>${esc(footer(p))}</small></p>\n`,
+  );
+  return { markdown, html };
+}

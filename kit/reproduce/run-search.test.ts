@@ -1,0 +1,47 @@
+// A search experiment's smoke preset end to end on real programs (2 built-in tasks × 2 arms × 1 repeat × 2 steps),
+// then again: every cell is read back, none re-executed.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openWorkspace } from "../store/index.js";
+import { experimentById } from "./catalogue.js";
+import { resolveTaskSet, runSearchExperiment, type CellEvent } from "./run-search.js";
+import { REFERENCE_SOURCE, searchTable, tableMarkdown } from "./search-table.js";
+
+describe("runSearchExperiment", () => {
+  it("runs the smoke cells, resumes without rerunning, and lays the table beside the paper's rows", async () => {
+    const spec = experimentById("harness-fixed-model");
+    const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "openmle-reproduce-")), "ws"));
+    try {
+      const tasks = await resolveTaskSet(spec.presets.smoke!.tasks);
+      const events: CellEvent[] = [];
+      const first = await runSearchExperiment({ workspace: ws, spec, preset: "smoke", tasks, onEvent: (e) => events.push(e) });
+      expect(first.map((c) => `${c.arm}/${c.task}/${c.repeat}`)).toEqual([
+        "openmle/penguins/1", "openmle/wine/1", "aira-evo/penguins/1", "aira-evo/wine/1",
+      ]);
+      expect(events.map((e) => [e.done, e.total, e.cached])).toEqual([[1, 4, false], [2, 4, false], [3, 4, false], [4, 4, false]]);
+      const executions = async () => (await ws.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM executions"))[0]!.n;
+      const before = await executions();
+
+      const again = await runSearchExperiment({ workspace: ws, spec, preset: "smoke", tasks });
+      expect(again.every((c) => c.cached)).toBe(true);
+      expect(again.map((c) => c.testScore)).toEqual(first.map((c) => c.testScore));
+      // no cell's program ran again (no new execution records)
+      expect(await executions()).toBe(before);
+      expect(before).toBeGreaterThanOrEqual(4);
+
+      const rows = searchTable(spec, "smoke", again);
+      expect(rows.filter((r) => r.source === REFERENCE_SOURCE).map((r) => r.row)).toEqual(spec.reference.map((r) => r.row));
+      expect(rows.slice(0, 2).map((r) => [r.source, r.row, r.values.runs, r.values.k])).toEqual([
+        ["kit (smoke)", "OpenMLE-Evo", "2", "1"], ["kit (smoke)", "AIRA-Evo", "2", "1"],
+      ]);
+      const md = tableMarkdown(rows);
+      expect(md).toMatch(/^\| source \| setting \| runs \| valid rate \| normalised score \| k \| medal-average \| human-rank \|/);
+      expect(md).not.toMatch(/NaN|undefined/);
+      expect(md.split("\n").filter((l) => l.startsWith("| paper (reference) |"))).toHaveLength(spec.reference.length);
+    } finally {
+      ws.close();
+    }
+  }, 300_000);
+});
