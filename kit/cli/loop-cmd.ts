@@ -61,7 +61,7 @@ export function registerLoop(program: Command): void {
       "--heldout-tasks <idsOrDirs>",
       `tasks to evaluate on (disjoint from --train-tasks): ${TASK_LIST_HELP}`,
     )
-    .option("--generations <n>", "generations to train (default 1)")
+    .option("--generations <n>", "generations to train (default 1; resuming with more extends the loop)")
     .option("--seeds <list>", "evolve seeds, e.g. 1,2,3 (default 1)")
     .option("--preset <name>", "smoke | laptop | workstation | paper (default smoke)")
     .option(

@@ -46,7 +46,7 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
     reference: [
       {
         row: "best candidate's mean processed advantage",
-        values: { "group-normalised": 1.58, entropic: "6.39 (4.0×)" },
+        values: { "best-advantage-group-normalised": 1.58, "best-advantage-entropic": "6.39 (4.0×)" },
       },
       { row: "smoothed group-best reward", values: { "group-best-reward": "0.666 (+0.089 over the previous design)" } },
       { row: "early-harness test medal rate", values: { "medal-rate": "24.2 ± 5.7 → 34.8 ± 4.3" } },

@@ -13,5 +13,6 @@ export { ReproduceError, UnknownExperimentError, PresetNotDefinedError } from ".
 export {
   runSearchExperiment, resolveTaskSet, armPolicy, cellRunId, type CellResult, type CellEvent,
 } from "./run-search.js";
-export { searchTable, tableMarkdown, REFERENCE_SOURCE, type TableRow } from "./search-table.js";
+export { searchTable, tableMarkdown, referenceRows, REFERENCE_SOURCE, type TableRow } from "./search-table.js";
+export { runRlExperiment, rlTable, armStart, type RlCellResult, type RlCellEvent } from "./run-rl.js";
 export { provenance, experimentMarkdown, writeExperiment, type Provenance } from "./render.js";

@@ -5,11 +5,11 @@ import { PresetNotDefinedError } from "./errors.js";
 import { REPRODUCE_PRESETS, type ExperimentSpec, type ReproducePreset, type TaskSet } from "./experiment-spec.js";
 
 /**
- * Programs per minute of a laptop-preset stage on this kind of machine (2 cores, 2 warm sandbox workers), measured
- * over a whole loop generation of mixed corpus tasks (bench/erl/README.md, "Learning in effect": arm B). The warm
- * sandbox alone reaches 32.8 nodes/min on one small task (bench/throughput); real tasks run longer programs.
+ * Programs per minute of laptop-preset work on 2 cores with 2 warm sandbox workers, measured over a whole loop
+ * generation on mixed corpus tasks: 987 executions in 41.0 min (bench/erl/README.md, "Learning in effect", arm B,
+ * 2026-12-02). The warm sandbox alone reaches 32.8 nodes/min on one small task (bench/throughput).
  */
-export const LAPTOP_PROGRAMS_PER_MIN = 20;
+export const LAPTOP_PROGRAMS_PER_MIN = 24;
 /** Minutes of `openmle task build-corpus --jobs 2` on this machine (412 candidates, 2026-12-02, cold cache). */
 export const CORPUS_BUILD_MIN = 24;
 const CORPUS_CANDIDATES = 412;

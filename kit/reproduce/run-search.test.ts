@@ -37,7 +37,7 @@ describe("runSearchExperiment", () => {
         ["kit (smoke)", "OpenMLE-Evo", "2", "1"], ["kit (smoke)", "AIRA-Evo", "2", "1"],
       ]);
       const md = tableMarkdown(rows);
-      expect(md).toMatch(/^\| source \| setting \| runs \| valid rate \| normalised score \| k \| medal-average \| human-rank \|/);
+      expect(md).toMatch(/^\| source \| setting \| runs \| valid-rate \| normalised-score \| k \| medal-average \| human-rank \|/);
       expect(md).not.toMatch(/NaN|undefined/);
       expect(md.split("\n").filter((l) => l.startsWith("| paper (reference) |"))).toHaveLength(spec.reference.length);
     } finally {

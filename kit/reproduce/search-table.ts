@@ -6,6 +6,7 @@ import type { CellResult } from "./run-search.js";
 
 export const REFERENCE_SOURCE = "paper (reference)";
 
+/** A row of an experiment's table; its values are keyed by the spec's metric ids (plus runs and k). */
 export interface TableRow {
   readonly source: string;
   readonly row: string;
@@ -41,18 +42,22 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
       row: arm.label,
       values: {
         runs: String(mine.length),
-        "valid rate": fmt(valid, 2),
-        "normalised score": fmt(score, 3),
+        "valid-rate": fmt(valid, 2),
+        "normalised-score": fmt(score, 3),
         k: String(repeats.length),
       },
     };
   });
-  const ref = spec.reference.map((r) => ({
+  return [...kit, ...referenceRows(spec)];
+}
+
+/** The paper's rows of an experiment, labelled REFERENCE_SOURCE, its numbers as text. */
+export function referenceRows(spec: ExperimentSpec): TableRow[] {
+  return spec.reference.map((r) => ({
     source: REFERENCE_SOURCE,
     row: r.row,
     values: Object.fromEntries(Object.entries(r.values).map(([k, v]) => [k, String(v)])),
   }));
-  return [...kit, ...ref];
 }
 
 /** The rows as a Markdown table: the union of the rows' columns, "–" where a row has none. */

@@ -41,7 +41,7 @@ export interface LoopStageSettings {
 }
 
 /**
- * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: one generation in about
+ * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: sized for one generation in about
  * an hour on 2 cores for 30 training tasks (suite:train) and 20 held-out tasks (suite:heldout), sized from the
  * warm sandbox's measured 32.8 nodes/min at 2 workers (bench/throughput), programs per generation at most:
  *   evolve 30 tasks × 2 seeds × 10 steps = 600, collect 30 × 8 attempts = 240, RL 12 steps × 4 groups × 8 = 384,
@@ -52,8 +52,9 @@ export interface LoopStageSettings {
  * its SFT data had no Crossover segment (bench/erl/README.md, "Learning in effect"). `workstation`: a night on 16 cores
  * (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs per generation. `paper`: the
  * paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL rollouts are
- * exported for an external trainer (kit/erl/README.md, "The closed loop"). The laptop and workstation figures are
- * arithmetic from the measured throughput, not yet a measured loop (bench/erl/README.md records what was run).
+ * exported for an external trainer (kit/erl/README.md, "The closed loop"). Measured on 2 cores (bench/erl/README.md,
+ * "Learning in effect"): a laptop generation with 1 seed and 4 RL steps took 41 min (987 programs, 24 per minute);
+ * the full laptop preset is then ≈ 76 min per generation, over the hour it was sized for. Workstation: arithmetic.
  */
 export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
   smoke: {
@@ -106,7 +107,7 @@ export const LoopConfig = z
       .enum(LOOP_PRESETS)
       .default("smoke")
       .describe(
-        "Stage sizes: smoke (CI, minutes), laptop (about an hour per generation on 2 cores), workstation (a " +
+        "Stage sizes: smoke (CI, minutes), laptop (≈ 40–80 min per generation on 2 cores), workstation (a " +
           "night on 16 cores), paper (GPU box; see the hand-off in kit/erl/README.md).",
       ),
     generations: z

@@ -4,7 +4,9 @@ import { LoopConfig, type LoopConfigInput } from "./loop-config.js";
 
 /**
  * Starts loop `loopId` (table `loops`, kit/store's run lifecycle), or resumes it with its stored
- * config; a resume must name the same training and held-out task sets (LoopError otherwise).
+ * config; a resume must name the same training and held-out task sets (LoopError otherwise). A resume may raise
+ * `generations` (a finished loop trains on from its last checkpoint: every stage done is skipped), never lower it;
+ * every other setting is the stored one, as trainRL's resume may extend its steps.
  */
 export async function openLoop(
   ws: Workspace,
@@ -19,7 +21,11 @@ export async function openLoop(
     id: loopId,
     mode: "auto",
     fresh: () => LoopConfig.parse(config ?? {}),
-    resumed: (stored) => LoopConfig.parse(stored),
+    resumed: (stored) => {
+      const c = LoopConfig.parse(stored);
+      const more = config?.generations;
+      return more !== undefined && more > c.generations ? { ...c, generations: more } : c;
+    },
     columns: () => ({ train_tasks: JSON.stringify(train), heldout_tasks: JSON.stringify(held) }),
     check: ({ row }) => {
       const [st, sh] = [

@@ -31,4 +31,5 @@ export { gspoUpdate, sequenceLogProb, GspoOptions, type GspoSample, type GspoSta
 export { runGroup, type ExecuteProgram, type GroupResult, type GroupSpec, type Rollout } from "./rollout-group.js";
 export { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
 export { exportRollouts } from "./export-rollouts.js";
+export { readRlRun, type StoredRlRun } from "./rl-run-store.js";
 export { ROLLOUT_EXPORT_SQL } from "./rollout-export-store.js";

@@ -1,0 +1,122 @@
+// Running an rl experiment's cells: one trainRL run per arm × repeat, named by the cell, so a finished run is read
+// back and a killed one resumes; then its table (the best candidate's advantage under both rules, the late
+// group-best reward, step time and how evenly the tasks were stepped), avg@k over repeats.
+import { readRlRun, trainRL, type StoredRlRun } from "../erl/index.js";
+import { meanStd } from "../eval/index.js";
+import type { TaskPackage } from "../gym/index.js";
+import type { Executor } from "../sandbox/index.js";
+import type { Workspace } from "../store/index.js";
+import { ReproduceError } from "./errors.js";
+import type { ArmSpec, ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { referenceRows, type TableRow } from "./search-table.js";
+
+export interface RlCellResult {
+  readonly arm: string;
+  readonly repeat: number;
+  readonly runId: string;
+  /** The run was finished before this call. */
+  readonly cached: boolean;
+  readonly run: StoredRlRun;
+}
+
+export type RlCellEvent = { readonly type: "rl-cell"; readonly done: number; readonly total: number } & RlCellResult;
+
+/** trainRL's start params of an arm: the grammar parameter sets and checkpoints, "loop:gN" of the given loop. */
+export function armStart(arm: ArmSpec, loopId?: string): string {
+  const ref = arm.policy ?? "default";
+  if (ref.startsWith("endpoint:"))
+    throw new ReproduceError(
+      `arm ${arm.id}: ${ref} is an LLM endpoint; RL of endpoint arms runs on the external trainer`,
+    );
+  const g = /^loop:g(\d+)$/.exec(ref);
+  if (g && !loopId)
+    throw new ReproduceError(`arm ${arm.id} uses ${ref}: pass the loop whose checkpoints it means (--loop ID)`);
+  return g ? `${loopId}-g${g[1]}` : ref;
+}
+
+/** 1. per arm × repeat, the cell's run: read back when finished, resumed when stored, else started; 2. read it. */
+export async function runRlExperiment(opts: {
+  readonly workspace: Workspace;
+  readonly spec: ExperimentSpec;
+  readonly preset: ReproducePreset;
+  readonly tasks: readonly TaskPackage[];
+  readonly loopId?: string;
+  readonly executor?: Executor;
+  readonly onEvent?: (e: RlCellEvent) => void;
+}): Promise<RlCellResult[]> {
+  const { workspace: ws, spec, preset } = opts;
+  const p = spec.presets[preset];
+  if (spec.kind !== "rl" || !p)
+    throw new ReproduceError(`experiment ${spec.id} has no rl cells at the ${preset} preset`);
+  const cells = p.arms.flatMap((arm) => Array.from({ length: p.repeats }, (_, i) => ({ arm, repeat: i + 1 })));
+  const out: RlCellResult[] = [];
+  for (const [i, { arm, repeat }] of cells.entries()) {
+    const runId = `rp-${spec.id}-${preset}-${arm.id}-r${repeat}`;
+    const stored = await readRlRun(ws, runId);
+    const cached = stored?.status === "finished";
+    if (!cached)
+      await trainRL({
+        workspace: ws,
+        tasks: opts.tasks,
+        from: armStart(arm, opts.loopId),
+        to: runId,
+        config: { ...arm.settings, steps: p.steps, group: p.group, groupsPerStep: p.groupsPerStep, seed: repeat },
+        ...(stored ? { resume: runId } : { runId }),
+        ...(opts.executor ? { executor: opts.executor } : {}),
+      });
+    const run = (await readRlRun(ws, runId))!;
+    const r = { arm: arm.id, repeat, runId, cached, run };
+    out.push(r);
+    opts.onEvent?.({ type: "rl-cell", done: i + 1, total: cells.length, ...r });
+  }
+  return out;
+}
+
+const avg = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+
+/**
+ * Per run: best-advantage-entropic / -group-normalised = mean over its consumed groups of the best candidate's
+ * advantage; group-best-reward = mean best reward over the later half of its steps; mean-step-minutes = mean step
+ * wall time; per-task-steps-cv = population std / mean of consumed groups per task. Per arm: mean ± population std
+ * over repeats; speed-up = the first arm's mean step time over this arm's.
+ */
+export function rlTable(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly RlCellResult[]): TableRow[] {
+  const p = spec.presets[preset]!;
+  const perRun = (r: StoredRlRun) => {
+    const late = r.steps.slice(Math.floor(r.steps.length / 2));
+    const counts = Object.values(r.groupsPerTask);
+    const c = meanStd(counts);
+    return {
+      "best-advantage-entropic": avg(r.bestCandidates.map((b) => b.entropic)),
+      "best-advantage-group-normalised": avg(r.bestCandidates.map((b) => b.groupNormalised)),
+      "group-best-reward": avg(late.map((s) => s.bestReward)),
+      "mean-step-minutes": avg(r.steps.map((s) => s.wallS / 60)),
+      "per-task-steps-cv": c.n && c.mean > 0 ? c.std / c.mean : Number.NaN,
+    };
+  };
+  type Figures = ReturnType<typeof perRun>;
+  const fmt = (xs: number[], d: number, pct = false) => {
+    const m = meanStd(xs.filter(Number.isFinite));
+    const k = pct ? 100 : 1;
+    return m.n ? `${(k * m.mean).toFixed(d)} ± ${(k * m.std).toFixed(d)}${pct ? "%" : ""}` : "–";
+  };
+  const runsOf = (arm: string) => cells.filter((c) => c.arm === arm).map((c) => perRun(c.run));
+  const first = avg(runsOf(p.arms[0]!.id).map((f) => f["mean-step-minutes"]));
+  const kit = p.arms.map((arm): TableRow => {
+    const runs = runsOf(arm.id);
+    const col = (k: keyof Figures) => runs.map((f) => f[k]);
+    const step = avg(col("mean-step-minutes"));
+    const all: Record<string, string> = {
+      runs: String(runs.length),
+      "best-advantage-entropic": fmt(col("best-advantage-entropic"), 2),
+      "best-advantage-group-normalised": fmt(col("best-advantage-group-normalised"), 2),
+      "group-best-reward": fmt(col("group-best-reward"), 3),
+      "mean-step-minutes": fmt(col("mean-step-minutes"), 2),
+      "speed-up": Number.isFinite(first / step) && step > 0 ? `${(first / step).toFixed(2)}×` : "–",
+      "per-task-steps-cv": fmt(col("per-task-steps-cv"), 1, true),
+    };
+    const values = Object.fromEntries(["runs", ...spec.metrics].map((m) => [m, all[m] ?? "–"]));
+    return { source: `kit (${preset})`, row: arm.label, values };
+  });
+  return [...kit, ...referenceRows(spec)];
+}
