@@ -41,8 +41,8 @@ export interface LoopStageSettings {
 }
 
 /**
- * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: sized for one generation in about
- * an hour on 2 cores for 30 training tasks (suite:train) and 20 held-out tasks (suite:heldout), sized from the
+ * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: sized for one generation
+ * in about an hour on 2 cores for 30 training tasks (suite:train) and 20 held-out tasks (suite:heldout), sized from the
  * warm sandbox's measured 32.8 nodes/min at 2 workers (bench/throughput), programs per generation at most:
  *   evolve 30 tasks × 2 seeds × 10 steps = 600, collect 30 × 8 attempts = 240, RL 12 steps × 4 groups × 8 = 384,
  *   held-out drafts 20 × 8 = 160, held-out search 10 tasks × 2 seeds × 6 steps = 120 → 1,504 programs ≈ 46 min,
