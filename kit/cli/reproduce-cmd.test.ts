@@ -51,7 +51,8 @@ describe("openmle reproduce (CLI)", () => {
     [["reproduce", "table-9", "--dry-run"], /^openmle: unknown experiment "table-9"\. Experiments: /],
     [["reproduce", "naturebench", "--preset", "paper", "--dry-run"], /^openmle: experiment "naturebench" has no paper preset: pass --preset smoke or laptop\.$/],
     [["reproduce", "async-rl", "--preset", "huge", "--dry-run"], /^openmle: --preset huge: pass one of smoke, laptop, paper$/],
-    [["reproduce", "async-rl"], /^openmle: running rl experiments is not built yet: openmle reproduce async-rl --preset laptop --dry-run prints the plan$/],
+    [["reproduce", "async-rl"], /^openmle: pass --workspace DIR to run async-rl, or --dry-run for the plan$/],
+    [["reproduce", "modality", "--workspace", "/tmp/nope"], /^openmle: modality lays out the cells of model-fixed-harness; its own layout is not built yet$/],
     [["reproduce", "harness-fixed-model"], /^openmle: pass --workspace DIR to run harness-fixed-model, or --dry-run for the plan$/],
     [["reproduce", "--workspace", "/tmp/nope"], /^openmle: --workspace runs an experiment: pass its id/],
   ])("%j fails in one line", (args, says) => {

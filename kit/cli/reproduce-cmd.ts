@@ -1,6 +1,6 @@
 // `openmle reproduce`: the paper's experiments (kit/reproduce). --list shows the catalogue with laptop costs;
-// `<id> --dry-run` prints an experiment's plan; `<id> --workspace DIR` runs a search experiment's cells (resumable)
-// and prints its table beside the paper's rows. Running rl, sft and funnel experiments is not built yet.
+// `<id> --dry-run` prints an experiment's plan; `<id> --workspace DIR` runs its cells (search, rl, sft or funnel;
+// resumable) and prints its table beside the paper's rows.
 import type { Command } from "commander";
 import {
   catalogueRows,
@@ -10,8 +10,14 @@ import {
   planText,
   provenance,
   resolveTaskSet,
+  runFunnelExperiment,
+  runRlExperiment,
   runSearchExperiment,
+  runSftExperiment,
+  funnelRows,
+  rlTable,
   searchTable,
+  sftTable,
   tableMarkdown,
   writeExperiment,
   REPRODUCE_PRESETS,
@@ -19,6 +25,7 @@ import {
   type ExperimentSpec,
   type ReproducePreset,
 } from "../reproduce/index.js";
+import type { Workspace } from "../store/index.js";
 import { withCommandWorkspace } from "./command-workspace.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 
@@ -39,19 +46,70 @@ const cellLine = (e: CellEvent) =>
   `cell ${e.done} of ${e.total}: arm ${e.arm}, task ${e.task}, repeat ${e.repeat}: ` +
   (e.cached ? "done earlier" : `test ${num(e.testScore)}, normalised ${num(e.normalized)}`);
 
-async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
-  const t0 = Date.now();
-  await withCommandWorkspace(o.workspace!, async (ws) => {
-    const tasks = await resolveTaskSet(spec.presets[preset]!.tasks);
-    const cells = await runSearchExperiment({
+/** Runs the experiment's cells (kind by kind) and returns its table rows and what it ran. */
+async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags) {
+  const say = (m: string) => !o.json && printErr(m);
+  const loop = o.loop ? { loopId: o.loop } : {};
+  if (spec.kind === "funnel") {
+    const r = await runFunnelExperiment({
+      workspace: ws,
+      spec,
+      preset,
+      onEvent: (e) =>
+        e.type === "candidate" &&
+        say(
+          `candidate ${e.done} of ${e.total}: ${e.candidate}` +
+            (e.cached ? " (done earlier)" : `, ${(e.ms / 1000).toFixed(1)} s`),
+        ),
+    });
+    return { rows: funnelRows(spec, preset, r), cells: r };
+  }
+  const tasks = await resolveTaskSet(spec.presets[preset]!.tasks);
+  if (spec.kind === "rl") {
+    const cells = await runRlExperiment({
       workspace: ws,
       spec,
       preset,
       tasks,
-      ...(o.loop ? { loopId: o.loop } : {}),
-      onEvent: (e) => !o.json && printErr(cellLine(e)),
+      ...loop,
+      onEvent: (e) =>
+        say(
+          `cell ${e.done} of ${e.total}: arm ${e.arm}, repeat ${e.repeat}: ` +
+            (e.cached ? "done earlier" : `${e.run.steps.length} steps, ${e.run.status}`),
+        ),
     });
-    const rows = searchTable(spec, preset, cells);
+    return { rows: rlTable(spec, preset, cells), cells };
+  }
+  if (spec.kind === "sft") {
+    const cells = await runSftExperiment({
+      workspace: ws,
+      spec,
+      preset,
+      tasks,
+      ...loop,
+      onEvent: (e) =>
+        say(
+          `cell ${e.done} of ${e.total}: arm ${e.arm}, repeat ${e.repeat}: ${e.examples} examples` +
+            (e.cached ? " (done earlier)" : ""),
+        ),
+    });
+    return { rows: sftTable(spec, preset, cells), cells };
+  }
+  const cells = await runSearchExperiment({
+    workspace: ws,
+    spec,
+    preset,
+    tasks,
+    ...loop,
+    onEvent: (e) => say(cellLine(e)),
+  });
+  return { rows: searchTable(spec, preset, cells), cells };
+}
+
+async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
+  const t0 = Date.now();
+  await withCommandWorkspace(o.workspace!, async (ws) => {
+    const { rows, cells } = await runCells(ws, spec, preset, o);
     const p = provenance(spec, preset, (Date.now() - t0) / 1000);
     const files = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
     output(!!o.json, { id: spec.id, preset, cells, rows, provenance: p, files }, () =>
@@ -72,8 +130,8 @@ export function registerReproduce(program: Command): void {
     .description(
       "The paper's experiments as specs: --list shows every one with its laptop cost; <id> --dry-run prints the " +
         "plan of one preset (arms × tasks × repeats, programs, estimated minutes or GPU hours); <id> --workspace " +
-        "DIR runs a search experiment's cells (resumable: a finished cell is not rerun) and prints its table beside " +
-        "the paper's rows. Running rl, sft and funnel experiments is not built yet.",
+        "DIR runs its cells (search, rl, sft or funnel; resumable: a finished cell is not rerun) and prints its " +
+        "table beside the paper's rows.",
     )
     .option("--list", "list the experiments (id, title, paper item, presets, laptop cost)")
     .option("--preset <name>", `one of ${REPRODUCE_PRESETS.join(", ")}`, "laptop")
@@ -94,12 +152,9 @@ export function registerReproduce(program: Command): void {
       const preset = o.preset as ReproducePreset;
       const spec = experimentById(id);
       const plan = planExperiment(spec, preset);
-      const dry = `openmle reproduce ${id} --preset ${preset} --dry-run`;
       if (o.dryRun) return output(!!o.json, plan, () => planText(spec, plan));
       if (spec.sharesCellsWith)
         throw new UsageError(`${id} lays out the cells of ${spec.sharesCellsWith}; its own layout is not built yet`);
-      if (spec.kind !== "search")
-        throw new UsageError(`running ${spec.kind} experiments is not built yet: ${dry} prints the plan`);
       if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);
       await run(spec, preset, o);
     });

@@ -101,13 +101,20 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
         tasks: SMOKE_TASKS,
         repeats: 1,
         steps: 2,
-        arms: [{ id: "default", label: "default teacher", policy: "default" }],
+        arms: [
+          {
+            id: "default",
+            label: "default teacher",
+            policy: "default",
+            settings: { maxAttempts: 2, batchSize: 2, perTaskCap: 2 },
+          },
+        ],
       },
       laptop: {
         tasks: TRAIN_TASKS,
         repeats: 2,
         steps: 10,
-        arms: [{ id: "default", label: "default teacher", policy: "default" }],
+        arms: [{ id: "default", label: "default teacher", policy: "default", settings: { maxAttempts: 8 } }],
       },
     },
     reference: Object.entries(PAPER_COMPOSITION).map(([operator, share]) => ({
@@ -129,7 +136,7 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
         tasks: { from: "none" },
         repeats: 1,
         steps: 1,
-        candidates: 4,
+        candidates: ["r-datasets-nottem", "sklearn-iris"],
         arms: [{ id: "corpus", label: "openmle task build-corpus" }],
       },
       laptop: {

@@ -69,11 +69,12 @@ export const ExperimentPreset = z
     hoursPerTask: z.number().positive().optional().describe("Wall-clock budget of one search run (paper: 12 h)."),
     gpuCapGiB: z.number().positive().optional().describe("GPU memory cap of the sandbox (paper: 12 GB)."),
     candidates: z
-      .number()
-      .int()
-      .positive()
+      .array(z.string().min(1))
+      .min(1)
       .optional()
-      .describe("funnel: candidates to build (a sample, as build-corpus --only); unset = the whole manifest."),
+      .describe(
+        "funnel: ids of the candidates to build (a sample, as build-corpus --only); unset = the whole manifest.",
+      ),
     group: z.number().int().positive().default(1).describe("rl: programs per rollout group (G)."),
     groupsPerStep: z.number().int().positive().default(1).describe("rl: rollout groups per trainer step."),
   })

@@ -16,3 +16,5 @@ export {
 export { searchTable, tableMarkdown, referenceRows, REFERENCE_SOURCE, type TableRow } from "./search-table.js";
 export { runRlExperiment, rlTable, armStart, type RlCellResult, type RlCellEvent } from "./run-rl.js";
 export { provenance, experimentMarkdown, writeExperiment, type Provenance } from "./render.js";
+export { runSftExperiment, sftTable, cellDataset, type SftCellResult, type SftCellEvent } from "./run-sft.js";
+export { runFunnelExperiment, funnelRows, type FunnelResult } from "./run-funnel.js";

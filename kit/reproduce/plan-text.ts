@@ -88,7 +88,7 @@ export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
   const tasks =
     p.tasks.from === "none"
       ? p.candidates
-        ? `a sample of ${p.candidates} candidates`
+        ? `a sample of ${p.candidates.length} candidates`
         : "every candidate of the manifest"
       : `${int(t.tasks)} tasks (${describeTasks(spec, plan)})`;
   return [

@@ -53,7 +53,8 @@ export function taskLabels(tasks: TaskSet): string[] {
  * Cells and cost:
  *   search: cells = arms × tasks × repeats, each `steps` programs;
  *   rl:     cells = arms × repeats, each steps × groupsPerStep × group programs (groups draw from the task set);
- *   sft:    cells = tasks × repeats teacher runs of `steps` programs, plus collectSft's parallel drafts;
+ *   sft:    cells = tasks × repeats teacher runs of `steps` programs plus, per repeat, collectSft's parallel
+ *           drafts (the arm's maxAttempts setting, else parallelDraftsPerTask);
  *   funnel: one cell, the corpus build (CORPUS_BUILD_MIN for the whole manifest, pro rata for a sample);
  *   laptop minutes = programs / LAPTOP_PROGRAMS_PER_MIN; paper GPU hours = search cells × hoursPerTask.
  */
@@ -63,11 +64,11 @@ export function planExperiment(
   opts: {
     /** The task ids in place of the labels (a resolved corpus suite); as many as the preset's tasks. */
     readonly taskIds?: readonly string[];
-    /** collectSft's parallel attempts per task (the loop's laptop cap). */
+    /** collectSft's parallel attempts per task of an arm without a maxAttempts setting (the loop's laptop cap). */
     readonly parallelDraftsPerTask?: number;
   } = {},
 ): ExperimentPlan {
-  const parallelDraftsPerTask = opts.parallelDraftsPerTask ?? 8;
+  const drafts = opts.parallelDraftsPerTask ?? 8;
   const empty = { id: spec.id, preset, cells: [], sharesCellsWith: spec.sharesCellsWith ?? null };
   const zero = {
     arms: 0,
@@ -104,7 +105,7 @@ export function planExperiment(
           arm: arm.id,
           task,
           repeat,
-          programs: p.steps + (repeat === 1 ? parallelDraftsPerTask : 0),
+          programs: p.steps + (typeof arm.settings.maxAttempts === "number" ? arm.settings.maxAttempts : drafts),
         })),
       );
     return [{ arm: arm.id, task: null, repeat: 1, programs: 0 }];
@@ -114,7 +115,7 @@ export function planExperiment(
     preset === "paper"
       ? null
       : spec.kind === "funnel"
-        ? (CORPUS_BUILD_MIN * (p.candidates ?? CORPUS_CANDIDATES)) / CORPUS_CANDIDATES
+        ? (CORPUS_BUILD_MIN * (p.candidates?.length ?? CORPUS_CANDIDATES)) / CORPUS_CANDIDATES
         : programs / LAPTOP_PROGRAMS_PER_MIN;
   const gpuHours = preset === "paper" && spec.kind === "search" ? cells.length * (p.hoursPerTask ?? 0) : null;
   return {
