@@ -16,8 +16,8 @@ describe("planExperiment", () => {
     ["model-fixed-harness", "smoke", 2, 2, 1, 4, 8, null],
     ["rl-reward-design", "laptop", 2, 30, 3, 6, 6 * 12 * 4 * 8, null],
     ["async-rl", "smoke", 2, 2, 1, 2, 2 * 2, null],
-    // sft: 30 tasks × 2 repeats teacher runs of 10 steps, + 8 parallel drafts per task once
-    ["sft-composition", "laptop", 1, 30, 2, 60, 600 + 240, null],
+    // sft: 30 tasks × 2 repeats teacher runs of 10 steps, + 8 parallel drafts per task in each repeat
+    ["sft-composition", "laptop", 1, 30, 2, 60, 600 + 480, null],
     ["gym-funnel", "laptop", 1, 0, 1, 1, 0, null],
   ] as const)("%s at %s", (id, preset, arms, tasks, repeats, cells, programs, gpuHours) => {
     const p = plan(id, preset);
@@ -27,7 +27,7 @@ describe("planExperiment", () => {
 
   it("laptop minutes are programs at the measured rate; the funnel is its measured build, pro rata", () => {
     expect(plan("model-fixed-harness", "laptop").totals.laptopMinutes).toBeCloseTo(1200 / LAPTOP_PROGRAMS_PER_MIN);
-    expect(plan("gym-funnel", "smoke").totals.laptopMinutes).toBeCloseTo((24 * 4) / 412);
+    expect(plan("gym-funnel", "smoke").totals.laptopMinutes).toBeCloseTo((24 * 2) / 412);
     expect(plan("model-fixed-harness", "paper").totals.laptopMinutes).toBeNull();
   });
 
