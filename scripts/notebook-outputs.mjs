@@ -23,6 +23,9 @@ export const MASKS = [
   [/(<duration>[^\n]*<duration>[^\n]*?)\b\d+(\.\d+)?×/g, "$1<ratio>×"],
   // Figure element ids carry the kernel's pid (kit/report/plotly.ts figureHtml).
   [/openmle-fig-\d+-(?=\d)/g, "openmle-fig-<pid>-"],
+  // Doubles printed at full precision (a figure's JSON payload): their last digits follow the summation
+  // order of multi-threaded BLAS in the programs' metrics, so they compare at 10 significant digits.
+  [/-?\b\d+\.\d{12,}(e[-+]?\d+)?\b/g, (m) => String(Number(Number(m).toPrecision(10)))],
   // Page-side random ids: plotly's SVG clip paths and gradients (randstr), uuids of tslab displays.
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, "<uuid>"],
 ];

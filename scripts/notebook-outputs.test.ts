@@ -19,6 +19,8 @@ describe("normaliseText", () => {
     ["display 3f2b8c1e-8d4a-4b7e-9c1d-0a1b2c3d4e5f", "display <uuid>"],
     ["mean time per step: sync 9.1 s, async 7.0 s (1.31×)", "mean time per step: sync <duration>, async <duration> (<ratio>×)"],
     ["data in /work/clone/data/recorded-runs/cars", "data in <root>/data/recorded-runs/cars"],
+    ['"y":[0.8566336687067664,0.9375191852425332]', '"y":[0.8566336687,0.9375191852]'],
+    ['"y":[0.8566336687067665,-1.2e-7]', '"y":[0.8566336687,-1.2e-7]'],
     // What must stay: scores, node ids, program hashes, plain dates of a data set, counts.
     ["n0003 valid 0.9845 rmse 2.4135 seed 1", "n0003 valid 0.9845 rmse 2.4135 seed 1"],
     ["sha256 9f86d081884c7d65 on 2012-01-01", "sha256 9f86d081884c7d65 on 2012-01-01"],

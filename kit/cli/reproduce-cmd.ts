@@ -64,14 +64,10 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
     });
     return { rows: funnelRows(spec, preset, r), cells: r };
   }
-  const tasks = await resolveTaskSet(spec.presets[preset]!.tasks);
+  const base = { workspace: ws, spec, preset, tasks: await resolveTaskSet(spec.presets[preset]!.tasks), ...loop };
   if (spec.kind === "rl") {
     const cells = await runRlExperiment({
-      workspace: ws,
-      spec,
-      preset,
-      tasks,
-      ...loop,
+      ...base,
       onEvent: (e) =>
         say(
           `cell ${e.done} of ${e.total}: arm ${e.arm}, repeat ${e.repeat}: ` +
@@ -82,11 +78,7 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
   }
   if (spec.kind === "sft") {
     const cells = await runSftExperiment({
-      workspace: ws,
-      spec,
-      preset,
-      tasks,
-      ...loop,
+      ...base,
       onEvent: (e) =>
         say(
           `cell ${e.done} of ${e.total}: arm ${e.arm}, repeat ${e.repeat}: ${e.examples} examples` +
@@ -96,11 +88,7 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
     return { rows: sftTable(spec, preset, cells), cells };
   }
   const cells = await runSearchExperiment({
-    workspace: ws,
-    spec,
-    preset,
-    tasks,
-    ...loop,
+    ...base,
     onEvent: (e) => say(cellLine(e)),
   });
   return { rows: searchTable(spec, preset, cells), cells };
