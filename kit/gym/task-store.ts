@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import type { Workspace } from "../store/index.js";
+import type { TaskMeta, TaskPackage } from "./types.js";
 
 /** A row of `tasks` (kit/store's schema): a task package as runs name it. */
 export interface TaskRow {
@@ -57,4 +59,29 @@ export async function taskDirections(ws: Workspace): Promise<Map<string, boolean
 export async function storedTaskDir(ws: Workspace, taskId: string): Promise<string | null> {
   const [row] = await ws.query<{ dir: string | null }>("SELECT dir FROM tasks WHERE task_id = $t", { t: taskId });
   return row?.dir ?? null;
+}
+
+/**
+ * The tasks of this workspace as their rows recorded them: `meta` parsed from the stored task.json, the folder
+ * as it was on the recording machine, no description. Enough for what reads only `meta` (the grammar policy's
+ * decisions, probes of its distributions, a task's metric direction), not for executing a program: the data
+ * need not exist here. Recorded runs (data/recorded-runs) use it for tasks whose packages are not built on this
+ * machine. Ids the workspace does not hold are left out.
+ */
+export async function storedTaskPackages(ws: Workspace, taskIds: readonly string[]): Promise<TaskPackage[]> {
+  const rows = await ws.query<{ task_id: string; dir: string | null; spec: string | null }>(
+    `SELECT task_id, dir, spec::VARCHAR AS spec FROM tasks
+     WHERE task_id IN (SELECT unnest(from_json($ids, '["VARCHAR"]')))`,
+    { ids: JSON.stringify(taskIds) },
+  );
+  const byId = new Map(rows.filter((r) => r.spec).map((r) => [r.task_id, r]));
+  return taskIds.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const dir = r.dir ?? "";
+    const meta = JSON.parse(r.spec!) as TaskMeta;
+    return [
+      { dir, publicDir: join(dir, "data", "public"), privateDir: join(dir, "data", "private"), meta, description: "" },
+    ];
+  });
 }

@@ -1,4 +1,5 @@
 import { normalizedScore } from "../../eval/index.js";
+import { recordTaskReview } from "../../gym/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { Policy } from "../../policy/types.js";
 import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
@@ -12,7 +13,8 @@ import type { Baselines } from "./heldout-eval.js";
  * The policy-level held-out measure of one checkpoint (issue 30 item 4a): per held-out task, `drafts` fresh Drafts
  * (no memory), draw i seeded by keyedSeed(seed, "<task>#<i>") so every generation drafts from the same draws; each
  * is executed and graded on the hidden test, normalised by the task's baselines. Rows replace the task's earlier
- * rows for this (loop, generation).
+ * rows for this (loop, generation). Each task's row goes into `tasks` too, so that a loop exported without its
+ * packages (data/recorded-runs) still knows every held-out task's metric and shape (`storedTaskPackages`).
  */
 export async function heldoutDrafts(opts: {
   readonly workspace: Workspace;
@@ -32,6 +34,7 @@ export async function heldoutDrafts(opts: {
   const all: HeldoutDraftRow[] = [];
   const ctx = draftContext(opts.perRunTimeoutS); // no parents, no memory: as the SFT parallel path
   for (const task of opts.tasks) {
+    await recordTaskReview(opts.workspace, task, {});
     const b = opts.baselines[task.meta.id] ?? { trivial: null, reference: null };
     const one = async (i: number): Promise<HeldoutDraftRow> => {
       const out = await opts.policy.propose(

@@ -1,4 +1,5 @@
 import type { Workspace } from "../../store/index.js";
+import type { CompositionRow } from "../sft/composition.js";
 
 /** The stages of one generation, in order (generation K, the last, has only `heldout`). */
 export const LOOP_STAGES = ["heldout", "evolve", "collect", "sft", "rl", "checkpoint"] as const;
@@ -88,4 +89,30 @@ export async function loopTaskSets(
   return row
     ? { train: JSON.parse(row.train_tasks) as string[], heldout: JSON.parse(row.heldout_tasks) as string[] }
     : null;
+}
+
+/**
+ * What each generation's collect stage kept, from its stored result: the dataset, its example count and its
+ * composition by operator and path (null when the stage found its dataset already stored and did not recount).
+ * Reads stage records only, so it works on a loop exported without its datasets (data/recorded-runs).
+ */
+export async function loopCompositions(
+  ws: Workspace,
+  loopId: string,
+): Promise<{ generation: number; dataset: string; examples: number; composition: CompositionRow[] | null }[]> {
+  const rows = await ws.query<{ generation: number; result: string | null }>(
+    `SELECT generation, result FROM loop_stages
+     WHERE loop_id = $l AND stage = 'collect' AND status = 'done' ORDER BY generation`,
+    { l: loopId },
+  );
+  return rows.flatMap((r) => {
+    const v = JSON.parse(r.result ?? "null") as {
+      dataset: string;
+      examples: number;
+      composition: CompositionRow[] | null;
+    } | null;
+    return v
+      ? [{ generation: Number(r.generation), dataset: v.dataset, examples: v.examples, composition: v.composition }]
+      : [];
+  });
 }

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { resolveTask } from "../../gym/index.js";
+import { resolveTask, storedTaskPackages } from "../../gym/index.js";
 import { probeBwrap } from "../../sandbox/index.js";
 import { openWorkspace } from "../../store/index.js";
 import { loadCheckpoint } from "../checkpoints.js";
 import { LoopError } from "../errors.js";
 import { loop, type LoopEvent } from "./loop.js";
-import { LOOP_STAGES, loopStages, type LoopStage } from "./loop-store.js";
+import { LOOP_STAGES, loopCompositions, loopStages, type LoopStage } from "./loop-store.js";
 
 const noBwrap = probeBwrap();
 if (noBwrap) process.stderr.write(`SKIP smoke loop test: bubblewrap cannot run here (${noBwrap}); install bubblewrap (scripts/setup.sh).\n`);
@@ -90,6 +90,10 @@ describe("loop", () => {
       const runs = await ws.query<{ run_id: string; policy: string; n: number }>("SELECT r.run_id, r.policy, count(n.node_id)::INTEGER AS n FROM runs r LEFT JOIN nodes n USING (run_id) GROUP BY 1, 2 ORDER BY 1");
       // the teacher (default params: policy "grammar") evolved the training task; the student is evaluated
       expect(runs.map((r) => [r.run_id, r.policy, r.n])).toEqual([["L-g0-penguins-s1", "grammar", 2], ["L-h0-wine-s1", "grammar:uniform", 2], ["L-h1-wine-s1", "grammar:L-g1", 2]]);
+      // what a loop exported without its datasets and packages still tells (data/recorded-runs, notebook 09)
+      expect(await loopCompositions(ws, "L")).toEqual([{ generation: 0, dataset: "L-g0", examples: res.generations[0]!.examples, composition: res.generations[0]!.composition }]);
+      const stored = await storedTaskPackages(ws, ["wine", "no-such-task", "penguins"]);
+      expect(stored.map((t) => t.meta)).toEqual([(await resolveTask("wine")).meta, (await resolveTask("penguins")).meta]);
     } finally {
       ws.close();
     }
