@@ -53,6 +53,7 @@ describe("openmle reproduce (CLI)", () => {
     [["reproduce", "async-rl", "--preset", "huge", "--dry-run"], /^openmle: --preset huge: pass one of smoke, laptop, paper$/],
     [["reproduce", "async-rl"], /^openmle: pass --workspace DIR to run async-rl, or --dry-run for the plan$/],
     [["reproduce", "modality", "--workspace", "/tmp/nope"], /^openmle: modality lays out the cells of model-fixed-harness; its own layout is not built yet$/],
+    [["reproduce", "model-fixed-harness", "--workspace", "/tmp/nope", "--loop", "L", "--recorded-loop", "learning-armA"], /^openmle: pass --loop ID or --recorded-loop NAME, not both$/],
     [["reproduce", "harness-fixed-model"], /^openmle: pass --workspace DIR to run harness-fixed-model, or --dry-run for the plan$/],
     [["reproduce", "--workspace", "/tmp/nope"], /^openmle: --workspace runs an experiment: pass its id/],
   ])("%j fails in one line", (args, says) => {

@@ -19,6 +19,7 @@ import {
   searchTable,
   sftTable,
   tableMarkdown,
+  useRecordedLoop,
   writeExperiment,
   REPRODUCE_PRESETS,
   type CellEvent,
@@ -35,6 +36,7 @@ interface ReproduceFlags {
   dryRun?: boolean;
   workspace?: string;
   loop?: string;
+  recordedLoop?: string;
   out?: string;
   json?: boolean;
 }
@@ -49,7 +51,16 @@ const cellLine = (e: CellEvent) =>
 /** Runs the experiment's cells (kind by kind) and returns its table rows and what it ran. */
 async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags) {
   const say = (m: string) => !o.json && printErr(m);
-  const loop = o.loop ? { loopId: o.loop } : {};
+  let loopId = o.loop;
+  if (o.recordedLoop) {
+    const r = await useRecordedLoop(ws, o.recordedLoop);
+    say(
+      `recorded loop ${r.loopId} (data/recorded-runs/${o.recordedLoop}): ` +
+        (r.imported.length ? `${r.imported.length} checkpoints copied into the workspace` : "its checkpoints are here"),
+    );
+    loopId = r.loopId;
+  }
+  const loop = loopId ? { loopId } : {};
   if (spec.kind === "funnel") {
     const r = await runFunnelExperiment({
       workspace: ws,
@@ -126,6 +137,11 @@ export function registerReproduce(program: Command): void {
     .option("--dry-run", "print the plan and run nothing")
     .option("--workspace <dir>", "workspace folder of the experiment's runs (created if missing)")
     .option("--loop <id>", "the loop whose checkpoints the arms' loop:gN policies mean (openmle loop --loop ID)")
+    .option(
+      "--recorded-loop <name>",
+      "use a loop the kit recorded (data/recorded-runs/<name>, e.g. learning-armA): its checkpoints are copied " +
+        "into the workspace and the arms' loop:gN policies mean them",
+    )
     .option("--out <dir>", "also write table.md and table.html there (e.g. reports/<name>)")
     .option("--json", "machine-readable output")
     .action(async (id: string | undefined, o: ReproduceFlags) => {
@@ -144,6 +160,7 @@ export function registerReproduce(program: Command): void {
       if (spec.sharesCellsWith)
         throw new UsageError(`${id} lays out the cells of ${spec.sharesCellsWith}; its own layout is not built yet`);
       if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);
+      if (o.loop && o.recordedLoop) throw new UsageError("pass --loop ID or --recorded-loop NAME, not both");
       await run(spec, preset, o);
     });
 }

@@ -18,3 +18,4 @@ export { runRlExperiment, rlTable, armStart, type RlCellResult, type RlCellEvent
 export { provenance, experimentMarkdown, writeExperiment, type Provenance } from "./render.js";
 export { runSftExperiment, sftTable, cellDataset, type SftCellResult, type SftCellEvent } from "./run-sft.js";
 export { runFunnelExperiment, funnelRows, type FunnelResult } from "./run-funnel.js";
+export { useRecordedLoop, type RecordedLoop } from "./recorded-loop.js";

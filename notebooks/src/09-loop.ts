@@ -98,7 +98,7 @@ async function stageMinutes(ws: Workspace, loopId: string) {
 // %%
 const givenWs = process.env.OPENMLE_LOOP_WORKSPACE;
 const rec = givenWs ? await openWorkspace(givenWs, { readOnly: true }) : await kitReport.openRecordedRuns("learning-armA");
-const recLoop = process.env.OPENMLE_LOOP_ID ?? (await rec.query<{ loop_id: string }>("SELECT loop_id FROM loops ORDER BY started_at DESC LIMIT 1"))[0]!.loop_id;
+const recLoop = process.env.OPENMLE_LOOP_ID ?? (await erl.loopIds(rec))[0]!;
 const recorded = await heldoutMeasures(rec, recLoop);
 // %% [markdown]
 // **What it says.** The policy level did not move: generation 1 is +0.03 over `uniform` with an interval across 0,

@@ -116,3 +116,9 @@ export async function loopCompositions(
       : [];
   });
 }
+
+/** The ids of the workspace's loops, the latest started first. */
+export async function loopIds(ws: Workspace): Promise<string[]> {
+  const rows = await ws.query<{ loop_id: string }>("SELECT loop_id FROM loops ORDER BY started_at DESC, loop_id");
+  return rows.map((r) => r.loop_id);
+}
