@@ -58,15 +58,16 @@ const rImp = await runSandbox({ task: task, code: imp.code, limits: limits });
 tslab.display.html(htmlTable([recordRow("draft 1", r1), recordRow("improve", rImp)]));
 // %% [markdown]
 // ## Debug
-// A real failure: the draft again, with a 1-second limit, times out. Debug maps the failure (status,
+// A real failure: the draft again, with a 0.2-second limit (less than Python's start-up and imports take, so it
+// times out on any machine; at 1 s a fast machine finished it). Debug maps the failure (status,
 // signature, traceback) to a repair (timeout → smaller model, subsample, holdout or a single model) and the
 // repaired program runs within the normal limit.
 // %%
-const rFail = await runSandbox({ task: task, code: d1.code, limits: { ...limits, timeoutS: 1 }, rerun: true });
+const rFail = await runSandbox({ task: task, code: d1.code, limits: { ...limits, timeoutS: 0.2 }, rerun: true });
 const dbg = await grammar.propose(task, "debug", ctx([view("draft-1-timeout", d1, rFail)]), createRng(3));
 pre(dbg.plan);
 const rDbg = await runSandbox({ task: task, code: dbg.code, limits: limits });
-tslab.display.html(htmlTable([recordRow("draft 1 (1 s limit)", rFail), recordRow("debug", rDbg)]));
+tslab.display.html(htmlTable([recordRow("draft 1 (0.2 s limit)", rFail), recordRow("debug", rDbg)]));
 tslab.display.html(htmlTable(Object.entries(policy.REPAIRS_BY_KIND).map(([kind, repairs]) => ({ failure: kind, repairs: repairs.join(", ") })), { caption: "Debug: failure kind → repairs" }));
 // %% [markdown]
 // ## Crossover
