@@ -44,4 +44,19 @@ describe("runSearchExperiment", () => {
       ws.close();
     }
   }, 300_000);
+
+  it("naturebench's smoke: each cell knows its task's reference, and the table gives Match / Surpass", async () => {
+    const spec = experimentById("naturebench");
+    const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "openmle-reproduce-")), "ws"));
+    try {
+      const cells = await runSearchExperiment({ workspace: ws, spec, preset: "smoke", tasks: await resolveTaskSet(spec.presets.smoke!.tasks) });
+      expect(cells.map((c) => [c.task, c.higherIsBetter])).toEqual([["penguins", true], ["wine", false]]);
+      expect(cells.every((c) => c.reference !== null && c.reference > 0)).toBe(true);
+      const [kit] = searchTable(spec, "smoke", cells);
+      expect(kit!.values["match-sota"]).toMatch(/^(0|50|100) ± 0 %$/);
+      expect(kit!.values["surpass-sota"]).toMatch(/^(0|50|100) ± 0 %$/);
+    } finally {
+      ws.close();
+    }
+  }, 300_000);
 });

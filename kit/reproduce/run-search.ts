@@ -25,6 +25,9 @@ export interface CellResult {
   readonly normalized: number | null;
   /** kit/eval has trivial and reference baselines for the task (its score can be normalised). */
   readonly normalisable: boolean;
+  /** kit/eval's reference baseline's hidden test score on the task (the NatureBench-style SOTA), or null. */
+  readonly reference: number | null;
+  readonly higherIsBetter: boolean;
 }
 
 export type CellEvent = { readonly type: "cell"; readonly done: number; readonly total: number } & CellResult;
@@ -113,6 +116,8 @@ export async function runSearchExperiment(opts: {
       testScore,
       normalized,
       normalisable,
+      reference: b.reference,
+      higherIsBetter: task.meta.higherIsBetter,
     };
     out.push(r);
     opts.onEvent?.({ type: "cell", done: i + 1, total: plan.cells.length, ...r });

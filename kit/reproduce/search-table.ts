@@ -1,6 +1,6 @@
 // The table of a search experiment: one row per arm (avg@k over repeats), the paper's rows below it, labelled.
 import { credit } from "../erl/index.js";
-import { meanStd } from "../eval/index.js";
+import { meanStd, natureBench } from "../eval/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
 
@@ -37,6 +37,11 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
       if (norm.length)
         score.push(norm.reduce((t, c) => t + credit(c.testScore !== null, c.normalized), 0) / norm.length);
     }
+    const gaps = spec.metrics.some((m) => m === "match-sota" || m === "surpass-sota") ? referenceGapRates(mine) : null;
+    const pct = (xs: number[]) => {
+      const m = meanStd(xs.map((x) => 100 * x));
+      return m.n ? `${m.mean.toFixed(0)} ± ${m.std.toFixed(0)} %` : "–";
+    };
     return {
       source: `kit (${preset})`,
       row: arm.label,
@@ -44,11 +49,33 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
         runs: String(mine.length),
         "valid-rate": fmt(valid, 2),
         "normalised-score": fmt(score, 3),
+        ...(gaps ? { "match-sota": pct(gaps.match), "surpass-sota": pct(gaps.surpass) } : {}),
         k: String(repeats.length),
       },
     };
   });
   return [...kit, ...referenceRows(spec)];
+}
+
+/**
+ * NatureBench-style rates of one arm's cells, per repeat (spec §5, kit/eval `natureBench`): each task's relative
+ * gap g = dir · (test − reference) / |reference| to kit/eval's reference baseline (−1 for a run without a
+ * champion); Match = share of tasks with g ≥ 0, Surpass = share with g > 0.1. Tasks without a reference score, or
+ * with a reference of 0 (the relative gap is undefined), are left out; a repeat without any task gives no rate.
+ */
+export function referenceGapRates(cells: readonly CellResult[]): { match: number[]; surpass: number[] } {
+  const match: number[] = [];
+  const surpass: number[] = [];
+  for (const r of [...new Set(cells.map((c) => c.repeat))].sort((a, b) => a - b)) {
+    const inst = cells
+      .filter((c) => c.repeat === r && c.reference !== null && c.reference !== 0 && Number.isFinite(c.reference))
+      .map((c) => ({ task_id: c.task, agent: c.testScore, sota: c.reference!, higher_is_better: c.higherIsBetter }));
+    if (!inst.length) continue;
+    const s = natureBench(inst);
+    match.push(s.match_sota_rate);
+    surpass.push(s.surpass_sota_rate);
+  }
+  return { match, surpass };
 }
 
 /** The paper's rows of an experiment, labelled REFERENCE_SOURCE, its numbers as text. */

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { experimentById } from "./catalogue.js";
+import type { CellResult } from "./run-search.js";
+import { referenceGapRates, searchTable } from "./search-table.js";
+
+const cell = (repeat: number, task: string, testScore: number | null, reference: number | null, higherIsBetter = true): CellResult => ({
+  arm: "default-openmle", task, repeat, runId: `${task}-r${repeat}`, cached: true, validRate: 1, testScore,
+  normalized: null, normalisable: false, reference, higherIsBetter,
+});
+
+// Hand-computed gaps g = dir · (test − ref) / |ref|:
+//   repeat 1: t1 (0.9 − 0.8)/0.8 = +0.125 (match, surpass); t2 rmse −(2.1 − 2)/2 = −0.05; t4 no champion −1; t3 no ref
+//   repeat 2: t1 0 (match); t2 −(1.5 − 2)/2 = +0.25 (match, surpass); t4 0 (match); t5 ref 0 left out
+//   repeat 3: only t3 (no reference): no rate
+const CELLS = [
+  cell(1, "t1", 0.9, 0.8), cell(1, "t2", 2.1, 2, false), cell(1, "t3", 0.7, null), cell(1, "t4", null, 0.5),
+  cell(2, "t1", 0.8, 0.8), cell(2, "t2", 1.5, 2, false), cell(2, "t4", 0.5, 0.5), cell(2, "t5", 3, 0),
+  cell(3, "t3", 0.7, null),
+];
+
+describe("referenceGapRates", () => {
+  it.each([
+    ["both repeats", CELLS, [1 / 3, 1], [1 / 3, 1 / 3]],
+    ["repeat 1 only", CELLS.filter((c) => c.repeat === 1), [1 / 3], [1 / 3]],
+    ["no reference anywhere", CELLS.filter((c) => c.repeat === 3), [], []],
+  ])("%s", (_name, cells, match, surpass) => {
+    const r = referenceGapRates(cells);
+    expect(r.match).toHaveLength(match.length);
+    r.match.forEach((m, i) => expect(m).toBeCloseTo(match[i]!, 12));
+    r.surpass.forEach((s, i) => expect(s).toBeCloseTo(surpass[i]!, 12));
+  });
+
+  it("naturebench's table carries Match and Surpass as mean ± population std over repeats", () => {
+    const [kit] = searchTable(experimentById("naturebench"), "smoke", CELLS);
+    // match: 33.3 % and 100 % → 66.7 ± 33.3; surpass: 33.3 % twice → 33.3 ± 0
+    expect(kit!.values).toMatchObject({ "match-sota": "67 ± 33 %", "surpass-sota": "33 ± 0 %", k: "3" });
+    const [other] = searchTable(experimentById("harness-fixed-model"), "smoke", CELLS.map((c) => ({ ...c, arm: "openmle" })));
+    expect(other!.values).not.toHaveProperty("match-sota");
+  });
+});
