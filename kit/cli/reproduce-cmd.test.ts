@@ -43,6 +43,11 @@ describe("openmle reproduce (CLI)", () => {
     const md = readFileSync(join(dir, "out", "table.md"), "utf8");
     expect(md).toMatch(/Rows labelled "paper \(reference\)" are the paper's numbers.*commit \w+ · config \w+ · .* cores/);
     expect(existsSync(join(dir, "out", "table.html"))).toBe(true);
+    // table.png: the page at 2× device pixels (PNG signature, at least 2 × 1100 px wide)
+    const png = readFileSync(join(dir, "out", "table.png"));
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(2200);
+    expect(png.readUInt32BE(20)).toBeGreaterThan(400);
     const again = cli(...args);
     expect(again.err.trimEnd().split("\n").map((l) => l.replace(/^cell \d of 4: .*: /, ""))).toEqual(Array(4).fill("done earlier"));
   }, 300_000);

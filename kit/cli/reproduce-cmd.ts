@@ -21,6 +21,7 @@ import {
   tableMarkdown,
   useRecordedLoop,
   writeExperiment,
+  writeExperimentPng,
   REPRODUCE_PRESETS,
   type CellEvent,
   type ExperimentSpec,
@@ -38,6 +39,7 @@ interface ReproduceFlags {
   loop?: string;
   recordedLoop?: string;
   out?: string;
+  png?: boolean;
   json?: boolean;
 }
 
@@ -110,13 +112,14 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
   await withCommandWorkspace(o.workspace!, async (ws) => {
     const { rows, cells } = await runCells(ws, spec, preset, o);
     const p = provenance(spec, preset, (Date.now() - t0) / 1000);
-    const files = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
+    const written = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
+    const files = written && o.png !== false ? { ...written, png: await writeExperimentPng(written.html) } : written;
     output(!!o.json, { id: spec.id, preset, cells, rows, provenance: p, files }, () =>
       [
         tableMarkdown(rows),
         "",
         `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min`,
-        ...(files ? [`wrote ${files.markdown} and ${files.html}`] : []),
+        ...(files ? [`wrote ${[files.markdown, files.html, ...("png" in files ? [files.png] : [])].join(", ")}`] : []),
       ].join("\n"),
     );
   });
@@ -142,7 +145,8 @@ export function registerReproduce(program: Command): void {
       "use a loop the kit recorded (data/recorded-runs/<name>, e.g. learning-armA): its checkpoints are copied " +
         "into the workspace and the arms' loop:gN policies mean them",
     )
-    .option("--out <dir>", "also write table.md and table.html there (e.g. reports/<name>)")
+    .option("--out <dir>", "also write table.md, table.html and table.png there (e.g. reports/<name>)")
+    .option("--no-png", "with --out, skip table.png (it needs Chromium)")
     .option("--json", "machine-readable output")
     .action(async (id: string | undefined, o: ReproduceFlags) => {
       if (o.list || !id) {

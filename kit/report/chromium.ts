@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 
@@ -42,17 +42,20 @@ export interface OpenOptions {
 }
 
 /**
- * Open an HTML report in headless Chromium (file:// URL, a fresh profile, every non-file request
- * aborted), wait until each `.openmle-figure` has drawn, and optionally screenshot each one to PNG (2×)
- * and export each one as SVG.
+ * Load an HTML file in a throw-away headless Chromium (file:// URL, a fresh profile, every non-file request
+ * aborted), wait until each `.openmle-figure` has drawn (or `timeoutMs` passed), run `fn` on the page, close.
  */
-export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): Promise<DrawnFigure[]> {
+async function onPage<T>(
+  htmlPath: string,
+  opts: { readonly executablePath?: string; readonly timeoutMs?: number; readonly height?: number },
+  fn: (page: Page) => Promise<T>,
+): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), "openmle-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: opts.executablePath ?? CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_ARGS],
-    viewport: { width: 1100, height: 800 },
+    viewport: { width: 1100, height: opts.height ?? 800 },
     deviceScaleFactor: 2,
   });
   try {
@@ -60,11 +63,25 @@ export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): 
     const page = ctx.pages()[0] ?? (await ctx.newPage());
     await page.goto(pathToFileURL(resolve(htmlPath)).href, { waitUntil: "load" });
     const total = await page.locator(".openmle-figure").count();
-    await page
-      .waitForFunction(`document.querySelectorAll('.openmle-figure[data-drawn="1"]').length >= ${total}`, undefined, {
-        timeout: opts.timeoutMs ?? 60_000,
-      })
-      .catch(() => undefined); // reported per figure below
+    if (total)
+      await page
+        .waitForFunction(`document.querySelectorAll('.openmle-figure[data-drawn="1"]').length >= ${total}`, undefined, {
+          timeout: opts.timeoutMs ?? 60_000,
+        })
+        .catch(() => undefined); // the caller reports what did not draw
+    return await fn(page);
+  } finally {
+    await ctx.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Open an HTML report in headless Chromium (`onPage`), wait until each `.openmle-figure` has drawn, and
+ * optionally screenshot each one to PNG (2×) and export each one as SVG.
+ */
+export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): Promise<DrawnFigure[]> {
+  return onPage(htmlPath, opts, async (page) => {
     const figs = await page.$$eval(".openmle-figure", (els) =>
       els.map((el) => ({
         id: el.id,
@@ -98,10 +115,7 @@ export async function openInChromium(htmlPath: string, opts: OpenOptions = {}): 
       out.push({ ...f, ...(png ? { png } : {}), ...(svg ? { svg } : {}) });
     }
     return out;
-  } finally {
-    await ctx.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
 export interface ModebarOverlap {
@@ -130,4 +144,20 @@ export async function modebarOverlaps(page: Page): Promise<ModebarOverlap[]> {
       return hit && a.width > 0 && b.width > 0 ? [{ figure: p.id || `#${i}`, modebar: a, title: b }] : [];
     }),
   );
+}
+
+/**
+ * Screenshot a whole HTML page (a rendered table, a report) to PNG at 2× device pixels in the same offline,
+ * throw-away Chromium (`onPage`; figures on it are waited for first). Returns the PNG's path.
+ */
+export async function pagePng(
+  htmlPath: string,
+  pngPath: string,
+  opts: { readonly executablePath?: string } = {},
+): Promise<string> {
+  return onPage(htmlPath, { ...opts, height: 600 }, async (page) => {
+    mkdirSync(dirname(resolve(pngPath)), { recursive: true });
+    await page.screenshot({ path: pngPath, fullPage: true });
+    return pngPath;
+  });
 }

@@ -24,7 +24,7 @@ export {
   reportFigures, reportFigureSet, omittedHtml, type NamedFigure, type OmittedFigure, type ReportData,
 } from "./report-figures.js";
 export {
-  openInChromium, modebarOverlaps, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure, type ModebarOverlap,
+  openInChromium, pagePng, modebarOverlaps, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure, type ModebarOverlap,
 } from "./chromium.js";
 export {
   analysisFigures, analysisFigureSet, operatorStatsFigure, bestScoreCurveFigure, lineageFigure, gainShareFigure,

@@ -1,12 +1,13 @@
-// A finished experiment for people and for the record: the table as Markdown and HTML (the paper's rows labelled
-// "paper (reference)"), and a provenance footer (commit, config hash, machine, wall time).
+// A finished experiment for people and for the record: the table as Markdown, HTML and PNG (the paper's rows
+// labelled "paper (reference)"), and a provenance footer (commit, config hash, machine, wall time).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, hostname, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { packageRoot } from "../eval/index.js";
-import { htmlTable } from "../report/index.js";
+import { CHROMIUM_PATH, htmlTable, pagePng } from "../report/index.js";
 import { configHash } from "../store/index.js";
+import { ReproduceError } from "./errors.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { tableMarkdown, type TableRow } from "./search-table.js";
 
@@ -62,7 +63,14 @@ export function experimentMarkdown(
   ].join("\n");
 }
 
-/** Writes table.md and table.html under `out`; returns their paths. */
+// Plain and print-like: the PNG is this page as Chromium draws it.
+const PAGE_CSS =
+  "body{font-family:sans-serif;margin:24px}h1{font-size:22px}" +
+  "table{border-collapse:collapse;font-size:14px}caption{text-align:left;padding:4px 0;color:#555}" +
+  "th,td{padding:5px 10px;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}" +
+  "th{border-bottom:2px solid #999}";
+
+/** Writes table.md and table.html under `out` (writeExperimentPng screenshots the page); returns their paths. */
 export function writeExperiment(
   out: string,
   spec: ExperimentSpec,
@@ -81,9 +89,22 @@ export function writeExperiment(
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
   writeFileSync(
     html,
-    `<!doctype html><meta charset="utf-8"><title>${esc(spec.title)}</title>\n<h1>${esc(spec.title)}</h1>\n` +
+    `<!doctype html><meta charset="utf-8"><title>${esc(spec.title)}</title>\n<style>${PAGE_CSS}</style>\n` +
+      `<h1>${esc(spec.title)}</h1>\n` +
       `<p>${esc(`${spec.paperItem}. ${spec.question}`)}</p>\n${htmlTable(full, { caption: `${preset} preset` })}\n` +
       `<p><small>${esc(footer(p))}</small></p>\n`,
   );
   return { markdown, html };
+}
+
+/** table.png beside table.html: the rendered page screenshotted by headless Chromium (kit/report `pagePng`). */
+export async function writeExperimentPng(html: string, executablePath = CHROMIUM_PATH): Promise<string> {
+  try {
+    return await pagePng(html, join(dirname(html), "table.png"), { executablePath });
+  } catch (e) {
+    throw new ReproduceError(
+      `could not render table.png with Chromium at ${executablePath} (${(e as Error).message.split("\n")[0]}): ` +
+        "install it (scripts/setup.sh), set OPENMLE_CHROMIUM, or pass --no-png",
+    );
+  }
 }
