@@ -1,7 +1,7 @@
 // Running a search experiment's cells: one evolve run per arm × task × repeat, named by the cell, so a finished
 // cell is read back and a killed one resumes (erl/loop's evolveRun); each task's hidden test score normalised
 // against kit/eval's trivial and reference baselines.
-import { evolveRun, heldoutBaselines, resolvePolicyParams, type Baselines } from "../erl/index.js";
+import { evolveRun, heldoutBaselines, normalisableTasks, resolvePolicyParams, type Baselines } from "../erl/index.js";
 import { normalizedScore } from "../eval/index.js";
 import { ensureCorpus, expandTaskList, resolveTask, type TaskPackage } from "../gym/index.js";
 import { createCheckpointPolicy, type Policy } from "../policy/index.js";
@@ -23,7 +23,10 @@ export interface CellResult {
   readonly validRate: number;
   readonly testScore: number | null;
   readonly normalized: number | null;
-  /** kit/eval has trivial and reference baselines for the task (its score can be normalised). */
+  /**
+   * The task's score can be normalised: kit/eval has trivial and reference baselines for it and the reference
+   * beats the trivial one (erl's `normalisableTasks`, the loop's rule). Other tasks stay out of the mean score.
+   */
   readonly normalisable: boolean;
   /** kit/eval's reference baseline's hidden test score on the task (the NatureBench-style SOTA), or null. */
   readonly reference: number | null;
@@ -90,6 +93,7 @@ export async function runSearchExperiment(opts: {
   const plan = planExperiment(spec, preset, { taskIds: opts.tasks.map((t) => t.meta.id) }); // 1.
   const byId = new Map(opts.tasks.map((t) => [t.meta.id, t]));
   const baselines: Baselines = await heldoutBaselines(ws, opts.tasks, true, { evaluate: opts.evaluate }); // 2.
+  const canNormalise = normalisableTasks(baselines, (id) => byId.get(id)?.meta.higherIsBetter ?? true);
   const policies = new Map<string, Policy>();
   for (const arm of p.arms) policies.set(arm.id, await armPolicy(arm, ws, opts.loopId)); // 3.
   const out: CellResult[] = [];
@@ -102,7 +106,7 @@ export async function runSearchExperiment(opts: {
     const s = await evolveRun(ws, task, runId, policies.get(arm.id)!, config, { evaluate: opts.evaluate }); // 4.
     const b = baselines[task.meta.id] ?? { trivial: null, reference: null };
     const testScore = s.champion?.testScore ?? null;
-    const normalisable = b.trivial !== null && b.reference !== null;
+    const normalisable = canNormalise.has(task.meta.id);
     const normalized = normalisable
       ? normalizedScore(testScore, { trivial: b.trivial!, reference: b.reference! }, task.meta.higherIsBetter)
       : null;

@@ -15,8 +15,8 @@ export interface TableRow {
 
 /**
  * Per arm and repeat r: valid_r = share of tasks whose run has a champion with a hidden test score;
- * score_r = mean over the tasks with baselines of credit = max(0, normalised) (0 for a run without a champion;
- * erl's `credit`, as the loop's held-out measures).
+ * score_r = mean over the normalisable tasks (reference beats trivial) of credit = max(0, normalised) (0 for a run
+ * without a champion; erl's `credit`, as the loop's held-out measures).
  * The row: mean ± population std over repeats of each (avg@k, as the paper's tables), k = repeats.
  */
 export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly CellResult[]): TableRow[] {
