@@ -3,12 +3,11 @@
 // group-best reward, step time and how evenly the tasks were stepped), avg@k over repeats.
 import { readRlRun, trainRL, type StoredRlRun } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
-import type { TaskPackage } from "../gym/index.js";
 import type { Executor } from "../sandbox/index.js";
-import type { Workspace } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ArmSpec, ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { referenceRows, type TableRow } from "./search-table.js";
+import { armCheckpoint, armRepeatCells, type RunnerOptions } from "./runner-common.js";
 
 export interface RlCellResult {
   readonly arm: string;
@@ -22,33 +21,18 @@ export interface RlCellResult {
 export type RlCellEvent = { readonly type: "rl-cell"; readonly done: number; readonly total: number } & RlCellResult;
 
 /** trainRL's start params of an arm: the grammar parameter sets and checkpoints, "loop:gN" of the given loop. */
-export function armStart(arm: ArmSpec, loopId?: string): string {
-  const ref = arm.policy ?? "default";
-  if (ref.startsWith("endpoint:"))
-    throw new ReproduceError(
-      `arm ${arm.id}: ${ref} is an LLM endpoint; RL of endpoint arms runs on the external trainer`,
-    );
-  const g = /^loop:g(\d+)$/.exec(ref);
-  if (g && !loopId)
-    throw new ReproduceError(`arm ${arm.id} uses ${ref}: pass the loop whose checkpoints it means (--loop ID)`);
-  return g ? `${loopId}-g${g[1]}` : ref;
-}
+export const armStart = (arm: ArmSpec, loopId?: string): string =>
+  armCheckpoint(arm, loopId, "RL of endpoint arms runs on the external trainer");
 
 /** 1. per arm × repeat, the cell's run: read back when finished, resumed when stored, else started; 2. read it. */
-export async function runRlExperiment(opts: {
-  readonly workspace: Workspace;
-  readonly spec: ExperimentSpec;
-  readonly preset: ReproducePreset;
-  readonly tasks: readonly TaskPackage[];
-  readonly loopId?: string;
-  readonly executor?: Executor;
-  readonly onEvent?: (e: RlCellEvent) => void;
-}): Promise<RlCellResult[]> {
+export async function runRlExperiment(
+  opts: RunnerOptions<RlCellEvent> & { readonly executor?: Executor },
+): Promise<RlCellResult[]> {
   const { workspace: ws, spec, preset } = opts;
   const p = spec.presets[preset];
   if (spec.kind !== "rl" || !p)
     throw new ReproduceError(`experiment ${spec.id} has no rl cells at the ${preset} preset`);
-  const cells = p.arms.flatMap((arm) => Array.from({ length: p.repeats }, (_, i) => ({ arm, repeat: i + 1 })));
+  const cells = armRepeatCells(p);
   const out: RlCellResult[] = [];
   for (const [i, { arm, repeat }] of cells.entries()) {
     const runId = `rp-${spec.id}-${preset}-${arm.id}-r${repeat}`;

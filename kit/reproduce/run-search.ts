@@ -11,6 +11,7 @@ import type { Workspace } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ArmSpec, ExperimentSpec, ReproducePreset, TaskSet } from "./experiment-spec.js";
 import { planExperiment } from "./plan.js";
+import { armCheckpoint, type RunnerOptions } from "./runner-common.js";
 
 /** One finished cell: the champion of its run, normalised (null: no baselines for the task, or no champion). */
 export interface CellResult {
@@ -62,13 +63,7 @@ export async function resolveTaskSet(tasks: TaskSet): Promise<TaskPackage[]> {
  * loop given). Endpoint arms need an LLM endpoint per arm, which this runner does not take yet.
  */
 export async function armPolicy(arm: ArmSpec, ws: Workspace, loopId?: string): Promise<Policy> {
-  const ref = arm.policy ?? "default";
-  if (ref.startsWith("endpoint:"))
-    throw new ReproduceError(`arm ${arm.id}: ${ref} is an LLM endpoint; running endpoint arms is not built yet`);
-  const loopGen = /^loop:g(\d+)$/.exec(ref);
-  if (loopGen && !loopId)
-    throw new ReproduceError(`arm ${arm.id} uses ${ref}: pass the loop whose checkpoints it means (--loop ID)`);
-  const name = loopGen ? `${loopId}-g${loopGen[1]}` : ref;
+  const name = armCheckpoint(arm, loopId, "running endpoint arms is not built yet");
   const { params, checkpoint } = await resolvePolicyParams(name, ws);
   return createCheckpointPolicy(params, checkpoint);
 }
@@ -77,15 +72,9 @@ export async function armPolicy(arm: ArmSpec, ws: Workspace, loopId?: string): P
  * 1. plan the cells (planExperiment); 2. run the baselines of every task once; 3. per arm, its policy;
  * 4. per cell, evolve (finished runs are read back, killed ones resume) and normalise the champion's test score.
  */
-export async function runSearchExperiment(opts: {
-  readonly workspace: Workspace;
-  readonly spec: ExperimentSpec;
-  readonly preset: ReproducePreset;
-  readonly tasks: readonly TaskPackage[];
-  readonly loopId?: string;
-  readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
-  readonly onEvent?: (e: CellEvent) => void;
-}): Promise<CellResult[]> {
+export async function runSearchExperiment(
+  opts: RunnerOptions<CellEvent> & { readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord> },
+): Promise<CellResult[]> {
   const { workspace: ws, spec, preset } = opts;
   if (spec.kind !== "search" || spec.sharesCellsWith)
     throw new ReproduceError(`experiment ${spec.id} is not a search experiment with cells of its own`);

@@ -2,14 +2,13 @@
 // evolutionary path's trees) and one collectSft over those runs and the same tasks' parallel drafts (the arm's policy
 // as the teacher), stored as a dataset named by the cell; a stored dataset is read back, never collected again.
 import { collectSft, composition, evolveRun, listDatasets, loadDataset, type CompositionRow } from "../erl/index.js";
-import type { TaskPackage } from "../gym/index.js";
 import { OPERATORS } from "../policy/index.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/index.js";
-import type { Workspace } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { armPolicy, cellRunId } from "./run-search.js";
 import { referenceRows, type TableRow } from "./search-table.js";
+import { armRepeatCells, type RunnerOptions } from "./runner-common.js";
 
 export interface SftCellResult {
   readonly arm: string;
@@ -32,20 +31,14 @@ export const cellDataset = (spec: ExperimentSpec, preset: ReproducePreset, arm: 
  * seed = repeat; finished runs are read back, killed ones resume) and 3. collectSft merges both paths of those runs
  * and tasks (the arm's settings are collectSft's config; its seed = repeat) into the cell's dataset.
  */
-export async function runSftExperiment(opts: {
-  readonly workspace: Workspace;
-  readonly spec: ExperimentSpec;
-  readonly preset: ReproducePreset;
-  readonly tasks: readonly TaskPackage[];
-  readonly loopId?: string;
-  readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
-  readonly onEvent?: (e: SftCellEvent) => void;
-}): Promise<SftCellResult[]> {
+export async function runSftExperiment(
+  opts: RunnerOptions<SftCellEvent> & { readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord> },
+): Promise<SftCellResult[]> {
   const { workspace: ws, spec, preset } = opts;
   const p = spec.presets[preset];
   if (spec.kind !== "sft" || !p)
     throw new ReproduceError(`experiment ${spec.id} has no sft cells at the ${preset} preset`);
-  const cells = p.arms.flatMap((arm) => Array.from({ length: p.repeats }, (_, i) => ({ arm, repeat: i + 1 })));
+  const cells = armRepeatCells(p);
   const out: SftCellResult[] = [];
   for (const [i, { arm, repeat }] of cells.entries()) {
     const dataset = cellDataset(spec, preset, arm.id, repeat);
