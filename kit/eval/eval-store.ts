@@ -80,6 +80,19 @@ export async function readOperatorCalls(ws: Workspace, runIds?: readonly string[
   );
 }
 
+/**
+ * Every node's prompt size as an operator-call row (cards.prompt_chars: the prompt its context renders to, recorded
+ * for every policy; null before migration 10), tokens null: what searchEfficiency reads for a run without LLM calls.
+ */
+export async function readNodePrompts(ws: Workspace, runIds?: readonly string[]): Promise<EffCall[]> {
+  const { where, params } = runFilter(runIds);
+  return ws.query<EffCall>(
+    `SELECT run_id, operator, prompt_chars, NULL::INTEGER AS prompt_tokens, NULL::INTEGER AS completion_tokens
+     FROM cards n ${where} ORDER BY run_id, node_id`,
+    params,
+  );
+}
+
 /** A run's task and its metric direction (null: the task has no tasks row). */
 export interface RunTaskRow {
   readonly run_id: string;

@@ -1,5 +1,5 @@
 import type { Workspace } from "../store/index.js";
-import { readOperatorCalls, readRunTasks, readSearchNodes, type SearchNodeRow } from "./eval-store.js";
+import { readNodePrompts, readOperatorCalls, readRunTasks, readSearchNodes, type SearchNodeRow } from "./eval-store.js";
 import { humanRank } from "./human-rank.js";
 import { isLowerBetter } from "./grade-score.js";
 import type { Leaderboard } from "./leaderboard.js";
@@ -9,6 +9,8 @@ import { searchEfficiency, type EffCall, type SearchEfficiency } from "./search-
 export interface SearchRows {
   readonly nodes: SearchNodeRow[];
   readonly calls: EffCall[];
+  /** Each node's rendered prompt size (cards.prompt_chars) as a call row: the grammar policy makes no LLM calls. */
+  readonly prompts: EffCall[];
   readonly higherIsBetter: Map<string, boolean>;
 }
 
@@ -16,8 +18,9 @@ export interface SearchRows {
 export async function loadSearchRows(ws: Workspace, runIds?: readonly string[]): Promise<SearchRows> {
   const nodes = await readSearchNodes(ws, runIds);
   const calls = await readOperatorCalls(ws, runIds);
+  const prompts = await readNodePrompts(ws, runIds);
   const dirs = await readRunTasks(ws);
-  return { nodes, calls, higherIsBetter: new Map(dirs.map((d) => [d.run_id, d.higher_is_better ?? true])) };
+  return { nodes, calls, prompts, higherIsBetter: new Map(dirs.map((d) => [d.run_id, d.higher_is_better ?? true])) };
 }
 
 /**

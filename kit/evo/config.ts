@@ -66,6 +66,15 @@ const EvolveConfigObject = z
       .default(300)
       .describe("Time limit of one program execution in seconds."),
     memoryMb: z.number().int().positive().default(4096).describe("Memory cap of one execution in MiB."),
+    gpus: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "GPUs per execution (the sandbox's `gpus` limit; unset = CPU jobs). Optional, so configs without it " +
+          "keep their hash.",
+      ),
     islands: z
       .number()
       .int()

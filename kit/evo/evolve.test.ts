@@ -37,6 +37,12 @@ describe("evolve with real Python programs (tiny policy)", () => {
       expect(await ws.query("SELECT champion_node_id, champion_valid_score, champion_test_score, champion_fitness FROM runs"))
         .toEqual([{ champion_node_id: c.nodeId, champion_valid_score: c.validScore, champion_test_score: c.testScore, champion_fitness: c.fitness }]);
       expect(await ws.query("SELECT champion_at_write FROM cards WHERE node_id = $n", { n: c.nodeId })).toEqual([{ champion_at_write: true }]);
+      // Every card carries its prompt's size (migration 10); a child's prompt shows its parent's code, a draft's none.
+      const sizes = await ws.query<{ operator: string; chars: number }>(
+        "SELECT operator, min(prompt_chars) AS chars FROM cards GROUP BY operator");
+      expect(sizes.every((r) => r.chars > 0)).toBe(true);
+      const draft = sizes.find((r) => r.operator === "draft")!.chars;
+      expect(sizes.filter((r) => r.operator !== "draft").every((r) => r.chars > draft)).toBe(true);
       expect(events.filter((e) => e.type === "node")).toHaveLength(8);
       expect(events.at(-1)!.type).toBe("run-end");
       if (harness === "openmle" || harness === "aira-evo") expect(res.nodes.slice(0, 3).every((n) => n.operator === "draft")).toBe(true);

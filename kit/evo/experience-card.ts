@@ -37,6 +37,8 @@ export interface ExperienceCard {
   readonly plan: string;
   readonly analysis: string;
   readonly rich_summary: string | null;
+  /** Characters of the operator prompt the node's context renders to (operatorPromptChars); null: unknown. */
+  readonly prompt_chars: number | null;
 }
 
 /**
@@ -69,6 +71,7 @@ export function buildCard(
   earlier: readonly EvoNode[],
   parentUtilities: readonly number[] | null = null,
   utility: number | null = null,
+  seen: { readonly promptChars?: number } = {},
 ): ExperienceCard {
   const familyExplored = earlier.filter((n) => n.methodFamily === node.methodFamily).length;
   const byId = new Map(earlier.map((n) => [n.nodeId, n]));
@@ -109,6 +112,7 @@ export function buildCard(
     plan: node.plan,
     analysis: analyse(node, delta),
     rich_summary: null,
+    prompt_chars: seen.promptChars ?? null,
   };
 }
 

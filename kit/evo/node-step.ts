@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { TaskPackage } from "../gym/types.js";
 import type { LanguageModel } from "../llm/spec.js";
+import { operatorPromptChars } from "../policy/index.js";
 import type { OperatorContext, Policy, PolicyOutput } from "../policy/types.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/types.js";
 import type { Workspace } from "../store/index.js";
@@ -93,6 +94,7 @@ export function nodeStep(
   const limits = {
     timeoutS: cfg.perRunTimeoutS,
     memoryMb: cfg.memoryMb,
+    ...(cfg.gpus ? { gpus: cfg.gpus } : {}),
     ...(cfg.workers > 1 ? { cpus: Math.max(1, Math.floor(availableParallelism() / cfg.workers)) } : {}),
   };
   return async (step, action, stepStart) => {
@@ -127,7 +129,9 @@ export function nodeStep(
           .map((p) => action.selection!.find((x) => x.nodeId === p)?.utility)
           .filter((u): u is number => u !== undefined)
       : null;
-    const card = buildCard(runId, node, nodes, parentUtilities, utilityOf(cfg, nodes, node));
+    const card = buildCard(runId, node, nodes, parentUtilities, utilityOf(cfg, nodes, node), {
+      promptChars: operatorPromptChars(task, action.operator, ctx),
+    });
     await d.locked(async () => {
       let storeS = 0;
       await timed(

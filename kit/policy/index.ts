@@ -7,7 +7,8 @@ export {
 } from "./types.js";
 export { renderShown, budgetLine, synthesisLines } from "./shown-context.js";
 export {
-  createLlmPolicy, LlmPolicyConfig, buildPrompt, renderPrompt, parseReply, dataOverview, type LlmPolicy,
+  createLlmPolicy, LlmPolicyConfig, buildPrompt, operatorPromptChars, renderPrompt, parseReply, dataOverview,
+  type LlmPolicy,
   type LlmPolicyConfigInput, type OperatorPrompt, type PromptNode, type ProgramContract, type ParsedReply,
 } from "./llm/index.js";
 export {

@@ -8,6 +8,8 @@ import { MIGRATIONS_V2_V6 } from "./migrations-v2-v6.js";
 import { MIGRATION_V7 } from "./migration-v7.js";
 import { MIGRATION_V8 } from "./migration-v8.js";
 import { MIGRATION_V9 } from "./migration-v9.js";
+import { MIGRATION_V10 } from "./migration-v10.js";
+import { MIGRATION_V11 } from "./migration-v11.js";
 
 export type { Migration } from "./migration.js";
 
@@ -17,6 +19,8 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_V7,
   MIGRATION_V8,
   MIGRATION_V9,
+  MIGRATION_V10,
+  MIGRATION_V11,
 ];
 
 /** The version of the newest migration (versions may skip numbers; each applies once, in order). */
@@ -46,5 +50,6 @@ export const TABLES = [
   "loop_heldout_drafts",
   "corpus_stages",
   "corpus_tasks",
+  "reproduce_cells",
 ] as const;
 export type TableName = (typeof TABLES)[number];

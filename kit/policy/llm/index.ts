@@ -2,7 +2,7 @@
 export { createLlmPolicy, type LlmPolicy } from "./llm-policy.js";
 export { LlmPolicyConfig, DEFAULT_PACKAGES, type LlmPolicyConfigInput } from "./llm-policy-config.js";
 export {
-  buildPrompt, cutMiddle, keepEnd, type OperatorPrompt, type PromptNode, type ProgramContract,
+  buildPrompt, operatorPromptChars, cutMiddle, keepEnd, type OperatorPrompt, type PromptNode, type ProgramContract,
 } from "./operator-prompt.js";
 export { renderPrompt, formatDuration } from "./render-prompt.js";
 export { parseReply, type ParsedReply } from "./parse-reply.js";

@@ -8,6 +8,8 @@ import type { FeedbackMode } from "../../sandbox/types.js";
 import type { NodeView, Operator, OperatorContext } from "../types.js";
 import { dataOverview } from "./data-overview.js";
 import { LlmPolicyConfig, type LlmPolicyConfigInput } from "./llm-policy-config.js";
+import { promptChars } from "../../llm/recording-model.js";
+import { renderPrompt } from "./render-prompt.js";
 
 /** The program contract of spec §2.1, stated in every prompt. */
 export interface ProgramContract {
@@ -124,4 +126,18 @@ export function cutMiddle(text: string, max: number): string {
 /** Keep the end of a long log (where errors are). */
 export function keepEnd(text: string, max: number): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
+}
+
+/**
+ * Characters of the operator prompt a context renders to: Σ over the rendered messages of their content length,
+ * at the LLM policy's defaults (`config` overrides them). Harnesses record it for every policy, so a grammar run
+ * carries the same prompt-size measure as an LLM run (the paper's Improve prompt p99).
+ */
+export function operatorPromptChars(
+  task: TaskPackage,
+  operator: Operator,
+  context: OperatorContext,
+  config: LlmPolicyConfigInput = {},
+): number {
+  return promptChars(renderPrompt(buildPrompt(task, operator, context, config)));
 }

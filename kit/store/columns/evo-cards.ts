@@ -114,6 +114,13 @@ export const EVO_CARD_TABLES: readonly TableDoc[] = [
         "This node's own selection utility in its island once admitted (openmle: three-factor u_i; aira-evo: " +
           "min-max normalised fitness); null when not admitted or for tree harnesses (migration 5).",
       ),
+      col(
+        "prompt_chars",
+        "INTEGER",
+        "Characters of the operator prompt this node's context renders to (kit/policy buildPrompt + renderPrompt " +
+          "at the LLM policy's defaults), recorded for every policy: the prompt size of the paper's efficiency " +
+          "table (migration 10; null in older rows).",
+      ),
     ],
   },
 ];

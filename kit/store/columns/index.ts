@@ -7,6 +7,7 @@ import { EVO_RUN_TABLES } from "./evo-runs.js";
 import { GYM_CORPUS_TABLES } from "./gym-corpus-tables.js";
 import { GYM_TABLES } from "./gym-tables.js";
 import { LLM_TABLES } from "./llm-tables.js";
+import { REPRODUCE_TABLES } from "./reproduce-tables.js";
 import { SANDBOX_TABLES } from "./sandbox-tables.js";
 import { STORE_TABLES } from "./store-tables.js";
 import type { TableDoc } from "./table-doc.js";
@@ -17,7 +18,7 @@ export { schemaMarkdown, SCHEMA_DOC_BEGIN, SCHEMA_DOC_END } from "./schema-markd
 const BY_NAME = new Map(
   [
     [STORE_TABLES, GYM_TABLES, GYM_CORPUS_TABLES, SANDBOX_TABLES, LLM_TABLES],
-    [EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES],
+    [EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES, REPRODUCE_TABLES],
   ]
     .flat(2)
     .map((t) => [t.table, t]),
