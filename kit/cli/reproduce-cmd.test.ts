@@ -50,6 +50,13 @@ describe("openmle reproduce (CLI)", () => {
     expect(png.readUInt32BE(20)).toBeGreaterThan(400);
     const again = cli(...args);
     expect(again.err.trimEnd().split("\n").map((l) => l.replace(/^cell \d of 4: .*: /, ""))).toEqual(Array(4).fill("done earlier"));
+    // search-efficiency lays out the same cells: read back, nothing rerun; every node's prompt size was recorded.
+    const eff = cli("reproduce", "search-efficiency", "--preset", "smoke", "--workspace", join(dir, "ws"));
+    expect(eff.code, eff.err).toBe(0);
+    expect(eff.err.trimEnd().split("\n").map((l) => l.replace(/^cell \d of 4: .*: /, ""))).toEqual(Array(4).fill("done earlier"));
+    expect(eff.out).toMatch(/^\| kit \(smoke\) \| OpenMLE-Evo \| 2 \| 2\.0 ± 0\.0 \| [\d.]+K ± [\d.]+K? chars \| [\d.]+ per 100K chars \|/m);
+    expect(eff.out).toMatch(/^\| kit \(smoke\) \| OpenMLE-Evo vs AIRA-Evo, 2 matched task-runs \| – \| [+−][\d.]+ % \| [+−][\d.]+ % \|/m);
+    expect(eff.out).toMatch(/^\| paper \(reference\) \| OpenMLE-Evo vs AIRA-Evo, 66 task-runs \|/m);
   }, 300_000);
 
   it.each([
@@ -57,8 +64,9 @@ describe("openmle reproduce (CLI)", () => {
     [["reproduce", "naturebench", "--preset", "paper", "--dry-run"], /^openmle: experiment "naturebench" has no paper preset: pass --preset smoke or laptop\.$/],
     [["reproduce", "async-rl", "--preset", "huge", "--dry-run"], /^openmle: --preset huge: pass one of smoke, laptop, paper$/],
     [["reproduce", "async-rl"], /^openmle: pass --workspace DIR to run async-rl, or --dry-run for the plan$/],
-    [["reproduce", "modality", "--workspace", "/tmp/nope"], /^openmle: modality lays out the cells of model-fixed-harness; its own layout is not built yet$/],
     [["reproduce", "model-fixed-harness", "--workspace", "/tmp/nope", "--loop", "L", "--recorded-loop", "learning-armA"], /^openmle: pass --loop ID or --recorded-loop NAME, not both$/],
+    [["reproduce", "model-fixed-harness", "--preset", "paper", "--workspace", "/tmp/nope", "--endpoint", "qwen"], /^openmle: --endpoint qwen: pass NAME=URL, e\.g\. --endpoint frontis-ma1-35b=http:\/\/gpu-box:8000\/v1$/],
+    [["reproduce", "model-fixed-harness", "--preset", "paper", "--workspace", join(tmpdir(), "openmle-rp-paper")], /^openmle: the paper preset needs the 22 MLE-bench Lite packages: import each with .* --mlebench-dir DIR$/],
     [["reproduce", "harness-fixed-model"], /^openmle: pass --workspace DIR to run harness-fixed-model, or --dry-run for the plan$/],
     [["reproduce", "--workspace", "/tmp/nope"], /^openmle: --workspace runs an experiment: pass its id/],
   ])("%j fails in one line", (args, says) => {

@@ -6,6 +6,9 @@ import {
   catalogueRows,
   catalogueText,
   experimentById,
+  selectArms,
+  cellOwner,
+  layoutSharedExperiment,
   planExperiment,
   planText,
   provenance,
@@ -27,8 +30,11 @@ import {
   type ExperimentSpec,
   type ReproducePreset,
 } from "../reproduce/index.js";
+import { loadThroughput } from "../eval/index.js";
+import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import type { Workspace } from "../store/index.js";
 import { withCommandWorkspace } from "./command-workspace.js";
+import { llmConfigFromFlags } from "./llm-flags.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 
 interface ReproduceFlags {
@@ -41,6 +47,24 @@ interface ReproduceFlags {
   out?: string;
   png?: boolean;
   json?: boolean;
+  endpoint: string[];
+  apiKeyEnv?: string;
+  llmExtra?: string;
+  mlebenchDir?: string;
+  arms?: string;
+}
+
+/** --endpoint NAME=URL flags as NAME → URL; a malformed one names the flag. */
+export function endpointFlags(values: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const v of values) {
+    const m = /^([^=\s]+)=(https?:\/\/\S+)$/.exec(v);
+    if (!m)
+      throw new UsageError(`--endpoint ${v}: pass NAME=URL, e.g. --endpoint frontis-ma1-35b=http://gpu-box:8000/v1`);
+    if (out.has(m[1]!)) throw new UsageError(`--endpoint ${m[1]} is given twice`);
+    out.set(m[1]!, m[2]!);
+  }
+  return out;
 }
 
 const num = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–" : x.toFixed(d));
@@ -77,7 +101,20 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
     });
     return { rows: funnelRows(spec, preset, r), cells: r };
   }
-  const base = { workspace: ws, spec, preset, tasks: await resolveTaskSet(spec.presets[preset]!.tasks), ...loop };
+  const cellSpec = spec.sharesCellsWith ? cellOwner(spec) : spec;
+  // Each endpoint arm's model records its calls in llm_calls (tokens for the efficiency layout), as evolve does.
+  const endpoints = new Map(
+    [...endpointFlags(o.endpoint)].map(([name, url]) => [
+      name,
+      recordingModel(createOpenAIModel(llmConfigFromFlags(o, name, url)), ws, { purpose: "operator" }),
+    ]),
+  );
+  const tasks = await resolveTaskSet(cellSpec.presets[preset]!.tasks, { mlebenchDir: o.mlebenchDir });
+  const base = { workspace: ws, spec, preset, tasks, endpoints, ...loop };
+  if (spec.sharesCellsWith) {
+    const r = await layoutSharedExperiment({ ...base, onEvent: (e) => say(cellLine(e)) });
+    return { rows: r.rows, cells: r.cells, runIds: r.cells.map((c) => c.runId) };
+  }
   if (spec.kind === "rl") {
     const cells = await runRlExperiment({
       ...base,
@@ -104,21 +141,25 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
     ...base,
     onEvent: (e) => say(cellLine(e)),
   });
-  return { rows: searchTable(spec, preset, cells), cells };
+  return { rows: searchTable(spec, preset, cells), cells, runIds: cells.map((c) => c.runId) };
 }
 
 async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
   const t0 = Date.now();
   await withCommandWorkspace(o.workspace!, async (ws) => {
-    const { rows, cells } = await runCells(ws, spec, preset, o);
-    const p = provenance(spec, preset, (Date.now() - t0) / 1000);
+    const { rows, cells, runIds = [] } = await runCells(ws, spec, preset, o);
+    // A layout of another experiment's cells carries that experiment's config (the cells').
+    const cellsS = runIds.length ? (await loadThroughput(ws, runIds)).reduce((t, r) => t + (r.wallS ?? 0), 0) : null;
+    const owner = spec.sharesCellsWith ? cellOwner(spec) : spec;
+    const p = provenance(owner, preset, (Date.now() - t0) / 1000, new Date(), cellsS);
     const written = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
     const files = written && o.png !== false ? { ...written, png: await writeExperimentPng(written.html) } : written;
     output(!!o.json, { id: spec.id, preset, cells, rows, provenance: p, files }, () =>
       [
         tableMarkdown(rows),
         "",
-        `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min`,
+        `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min` +
+          (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`),
         ...(files ? [`wrote ${[files.markdown, files.html, ...("png" in files ? [files.png] : [])].join(", ")}`] : []),
       ].join("\n"),
     );
@@ -133,7 +174,8 @@ export function registerReproduce(program: Command): void {
       "The paper's experiments as specs: --list shows every one with its laptop cost; <id> --dry-run prints the " +
         "plan of one preset (arms × tasks × repeats, programs, estimated minutes or GPU hours); <id> --workspace " +
         "DIR runs its cells (search, rl, sft or funnel; resumable: a finished cell is not rerun) and prints its " +
-        "table beside the paper's rows.",
+        "table beside the paper's rows; an experiment that lays out another's cells (modality, solution-ceiling, " +
+        "search-efficiency) runs or reads back that one's cells in the same workspace.",
     )
     .option("--list", "list the experiments (id, title, paper item, presets, laptop cost)")
     .option("--preset <name>", `one of ${REPRODUCE_PRESETS.join(", ")}`, "laptop")
@@ -145,6 +187,17 @@ export function registerReproduce(program: Command): void {
       "use a loop the kit recorded (data/recorded-runs/<name>, e.g. learning-armA): its checkpoints are copied " +
         "into the workspace and the arms' loop:gN policies mean them",
     )
+    .option(
+      "--endpoint <NAME=URL>",
+      "the OpenAI-compatible server of arms with policy endpoint:NAME (its model id is NAME, e.g. vLLM " +
+        "--served-model-name NAME); repeatable",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option("--api-key-env <NAME>", "environment variable holding the endpoints' API key (local servers need none)")
+    .option("--llm-extra <json>", "extra JSON merged into every endpoint request (see openmle evolve --help)")
+    .option("--mlebench-dir <dir>", "the paper preset's tasks: the 22 MLE-bench Lite packages, DIR/<competition id>")
+    .option("--arms <ids>", "run and lay out only these arms of the preset, comma-separated (e.g. base-35b)")
     .option("--out <dir>", "also write table.md, table.html and table.png there (e.g. reports/<name>)")
     .option("--no-png", "with --out, skip table.png (it needs Chromium)")
     .option("--json", "machine-readable output")
@@ -158,13 +211,20 @@ export function registerReproduce(program: Command): void {
       if (!(REPRODUCE_PRESETS as readonly string[]).includes(o.preset))
         throw new UsageError(`--preset ${o.preset}: pass one of ${REPRODUCE_PRESETS.join(", ")}`);
       const preset = o.preset as ReproducePreset;
-      const spec = experimentById(id);
+      const all = experimentById(id);
+      const spec = o.arms
+        ? selectArms(
+            all,
+            preset,
+            o.arms.split(",").map((a) => a.trim()),
+          )
+        : all;
       const plan = planExperiment(spec, preset);
       if (o.dryRun) return output(!!o.json, plan, () => planText(spec, plan));
-      if (spec.sharesCellsWith)
-        throw new UsageError(`${id} lays out the cells of ${spec.sharesCellsWith}; its own layout is not built yet`);
+      if (spec.sharesCellsWith) planExperiment(cellOwner(spec), preset); // the owner must have the preset
       if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);
       if (o.loop && o.recordedLoop) throw new UsageError("pass --loop ID or --recorded-loop NAME, not both");
+      for (const [name, url] of endpointFlags(o.endpoint)) llmConfigFromFlags(o, name, url); // bad flags fail first
       await run(spec, preset, o);
     });
 }

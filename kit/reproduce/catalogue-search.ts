@@ -142,6 +142,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
     question: "Which modalities does training help, at the same harness?",
     metrics: ["tasks", "medal-rate"],
     rows: "modality",
+    layout: "modality",
     sharesCellsWith: "model-fixed-harness",
     laptopNote: MEDALS_NOTE,
     presets: {},
@@ -161,6 +162,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
     question: "At matched runs, does OpenMLE-Evo spend fewer nodes and tokens per new record, with smaller prompts?",
     metrics: ["nodes", "tokens", "new-record-updates-per-token", "improve-prompt-p99", "late-gain-share"],
     rows: "arm",
+    layout: "efficiency",
     sharesCellsWith: "harness-fixed-model",
     laptopNote: "the grammar policy has no tokens: prompt sizes are of the rendered prompt text (characters)",
     presets: {},
@@ -185,6 +187,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
     question: "Does training raise medals at the top (gold) or only lift programs over the bronze line?",
     metrics: ["gold", "silver", "bronze", "none"],
     rows: "grade",
+    layout: "ceiling",
     sharesCellsWith: "model-fixed-harness",
     laptopNote:
       "laptop rows split successes by normalised score (≥ 1: beats the reference; 0–1; ≤ 0) in place of medals",

@@ -67,7 +67,14 @@ export const ExperimentPreset = z
     repeats: z.number().int().positive().describe("Independent runs per cell (avg@k)."),
     steps: z.number().int().positive().describe("Search steps per run, or trainer steps of an rl arm."),
     hoursPerTask: z.number().positive().optional().describe("Wall-clock budget of one search run (paper: 12 h)."),
-    gpuCapGiB: z.number().positive().optional().describe("GPU memory cap of the sandbox (paper: 12 GB)."),
+    gpuCapGiB: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        "GPU memory the paper capped each program at (12 GB). Set: every execution gets one GPU (evolve's `gpus`); " +
+          "the cap itself is not enforced by the kit (CUDA has no per-process memory limit outside MIG).",
+      ),
     candidates: z
       .array(z.string().min(1))
       .min(1)
@@ -103,6 +110,13 @@ export const ExperimentSpec = z
       .string()
       .optional()
       .describe("Another experiment whose finished cells this one lays out differently (no runs of its own)."),
+    layout: z
+      .enum(["modality", "ceiling", "efficiency"])
+      .optional()
+      .describe(
+        "How an experiment that shares another's cells lays them out (cell-layouts.ts, efficiency-table.ts): " +
+          "per modality, by solution grade, or search efficiency from the runs' nodes and prompts.",
+      ),
     laptopNote: z.string().optional().describe("What the laptop preset reports in place of the paper's metric."),
     presets: z
       .object({ smoke: ExperimentPreset, laptop: ExperimentPreset, paper: ExperimentPreset })
@@ -121,6 +135,11 @@ export const ExperimentSpec = z
       ctx.addIssue({
         code: "custom",
         message: "an experiment that lays out another's cells has no presets of its own",
+      });
+    if (!s.sharesCellsWith !== !s.layout)
+      ctx.addIssue({
+        code: "custom",
+        message: "an experiment that shares another's cells names its layout, and only it",
       });
     if (s.kind !== "reference-only" && !s.sharesCellsWith && !s.presets.smoke)
       ctx.addIssue({ code: "custom", message: "every runnable experiment has a smoke preset (CI runs it)" });

@@ -4,7 +4,7 @@ export {
   ExperimentSpec, ExperimentPreset, ArmSpec, TaskSet, ReferenceRow, REPRODUCE_PRESETS, EXPERIMENT_KINDS,
   type ReproducePreset, type ExperimentSpecInput,
 } from "./experiment-spec.js";
-export { EXPERIMENTS, experimentById } from "./catalogue.js";
+export { EXPERIMENTS, experimentById, selectArms } from "./catalogue.js";
 export {
   planExperiment, taskLabels, LAPTOP_PROGRAMS_PER_MIN, CORPUS_BUILD_MIN, type ExperimentPlan, type PlanCell,
 } from "./plan.js";
@@ -13,9 +13,15 @@ export { ReproduceError, UnknownExperimentError, PresetNotDefinedError } from ".
 export {
   runSearchExperiment, resolveTaskSet, armPolicy, cellRunId, type CellResult, type CellEvent,
 } from "./run-search.js";
-export { searchTable, tableMarkdown, referenceRows, REFERENCE_SOURCE, type TableRow } from "./search-table.js";
+export {
+  searchTable, tableMarkdown, tableRecords, referenceRows, REFERENCE_SOURCE, type TableRow,
+} from "./search-table.js";
 export { runRlExperiment, rlTable, armStart, type RlCellResult, type RlCellEvent } from "./run-rl.js";
 export { provenance, experimentMarkdown, writeExperiment, writeExperimentPng, type Provenance } from "./render.js";
 export { runSftExperiment, sftTable, cellDataset, type SftCellResult, type SftCellEvent } from "./run-sft.js";
 export { runFunnelExperiment, funnelRows, type FunnelResult } from "./run-funnel.js";
 export { useRecordedLoop, type RecordedLoop } from "./recorded-loop.js";
+export { modalityTable, ceilingTable, ceilingGrade, CEILING_GRADES, type CeilingGrade } from "./cell-layouts.js";
+export { efficiencyTable, runTotals, type EfficiencyRows } from "./efficiency-table.js";
+export { layoutSharedExperiment, layoutCells, storedTable, cellOwner } from "./run-shared.js";
+export { writeCell, readCells } from "./cell-store.js";

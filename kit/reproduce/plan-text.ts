@@ -53,7 +53,12 @@ export function catalogueText(rows: readonly CatalogueRow[]): string {
 export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
   const head = `${spec.id} (${plan.preset} preset): ${spec.title}\n  ${spec.paperItem}. ${spec.question}`;
   const owner = plan.sharesCellsWith;
-  if (owner) return `${head}\n  runs nothing of its own: it lays out the finished cells of ${owner} (plan that one).`;
+  if (owner)
+    return (
+      `${head}\n  runs nothing of its own: it lays out the cells of ${owner} (${spec.layout} layout); ` +
+      `\`openmle reproduce ${spec.id} --preset ${plan.preset} --workspace DIR\` runs the ones missing from DIR ` +
+      `first (their plan: openmle reproduce ${owner} --preset ${plan.preset} --dry-run)`
+    );
   const p = spec.presets[plan.preset]!;
   const per = (arm: string) => plan.cells.filter((c) => c.arm === arm);
   const arms = p.arms.map((a) => {
@@ -77,7 +82,8 @@ export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
   const cost = [
     t.laptopMinutes !== null ? `≈ ${formatMinutes(t.laptopMinutes)} on 2 cores` : "",
     t.gpuHours !== null
-      ? `${int(t.gpuHours)} sandbox GPU hours (${p.hoursPerTask} h per run, GPU capped at ${p.gpuCapGiB} GB)`
+      ? `${int(t.gpuHours)} sandbox GPU hours (${p.hoursPerTask} h per run; ` +
+        `the paper capped the GPU at ${p.gpuCapGiB} GB)`
       : "",
     plan.preset === "paper" && spec.kind !== "search"
       ? "trainer GPU time: on the external trainer (kit/erl/README.md)"
@@ -98,6 +104,7 @@ export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
     ...arms,
     `  total: ${count(t.cells, "cell")}, ${count(t.programs, "program")}${cost ? `; ${cost}` : ""}`,
     ...(spec.laptopNote && plan.preset !== "paper" ? [`  note: ${spec.laptopNote}`] : []),
+    ...runsWith(spec, plan),
   ].join("\n");
 }
 
@@ -111,4 +118,15 @@ function describeTasks(spec: ExperimentSpec, plan: ExperimentPlan): string {
   if (tasks.from === "builtin") return `built-in: ${tasks.ids.join(", ")}`;
   if (tasks.from === "suite") return `the first ${tasks.count} of suite:${tasks.suite} by id`;
   return "MLE-bench Lite, imported with openmle task import-mlebench";
+}
+
+/** What the run needs beyond the workspace: each endpoint arm's server, and the imported MLE-bench Lite packages. */
+function runsWith(spec: ExperimentSpec, plan: ExperimentPlan): string[] {
+  const p = spec.presets[plan.preset]!;
+  const names = [...new Set(p.arms.flatMap((a) => (a.policy?.startsWith("endpoint:") ? [a.policy.slice(9)] : [])))];
+  const flags = [
+    ...names.map((n) => `--endpoint ${n}=URL`),
+    ...(p.tasks.from === "mlebench-lite" ? ["--mlebench-dir DIR"] : []),
+  ];
+  return flags.length ? [`  runs with: ${flags.join(" ")} (.devcontainer/README.md walks through it)`] : [];
 }

@@ -1,6 +1,6 @@
 // Plans with hand-computed counts: cells = arms × tasks × repeats (search), arms × repeats (rl); programs and cost.
 import { describe, expect, it } from "vitest";
-import { experimentById } from "./catalogue.js";
+import { experimentById, selectArms } from "./catalogue.js";
 import { PresetNotDefinedError } from "./errors.js";
 import { LAPTOP_PROGRAMS_PER_MIN, planExperiment } from "./plan.js";
 import { catalogueRows, formatMinutes, planText } from "./plan-text.js";
@@ -55,7 +55,12 @@ describe("plan text", () => {
   it("names every arm with its counts and the totals in words", () => {
     const text = planText(experimentById("model-fixed-harness"), plan("model-fixed-harness", "paper"));
     expect(text).toMatch(/arm trained-35b +Frontis-MA1-35B \(policy endpoint:frontis-ma1-35b, harness openmle\): 66 cells, 13,200 programs/);
-    expect(text).toMatch(/total: 264 cells, 52,800 programs; 3,168 sandbox GPU hours \(12 h per run, GPU capped at 12 GB\)$/);
+    expect(text).toMatch(/total: 264 cells, 52,800 programs; 3,168 sandbox GPU hours \(12 h per run; the paper capped the GPU at 12 GB\)$/m);
+    // what the run needs: one server per endpoint arm and the imported MLE-bench Lite packages
+    expect(text.split("\n").at(-1)).toBe(
+      "  runs with: --endpoint qwen3.6-35b-a3b=URL --endpoint frontis-ma1-35b=URL --endpoint base-30b=URL " +
+        "--endpoint trained-30b=URL --mlebench-dir DIR (.devcontainer/README.md walks through it)");
+    expect(planText(experimentById("model-fixed-harness"), plan("model-fixed-harness", "laptop"))).not.toMatch(/runs with/);
     expect(text).not.toMatch(/NaN|undefined|\{"/);
   });
   it("formats minutes", () => {
@@ -64,5 +69,17 @@ describe("plan text", () => {
   it("the list gives a laptop cost to every experiment that runs cells of its own", () => {
     for (const r of catalogueRows())
       expect(r.laptopMinutes === null, r.id).toBe(!!r.sharesCellsWith || r.kind === "reference-only");
+  });
+});
+
+describe("selectArms", () => {
+  it("keeps the named arms in the spec's order; unknown ids name the valid ones", () => {
+    const s = selectArms(experimentById("model-fixed-harness"), "paper", ["trained-35b", "base-35b"]);
+    expect(s.presets.paper!.arms.map((a) => a.id)).toEqual(["base-35b", "trained-35b"]);
+    expect(plan("model-fixed-harness", "paper").totals.cells).toBe(264); // the catalogue is untouched
+    expect(planExperiment(s, "paper").totals).toMatchObject({ arms: 2, cells: 132 });
+    expect(() => selectArms(experimentById("model-fixed-harness"), "paper", ["qwen"])).toThrow(
+      "model-fixed-harness (paper) has no arm qwen: its arms are base-35b, trained-35b, base-30b, trained-30b");
+    expect(() => selectArms(experimentById("modality"), "laptop", ["uniform"])).toThrow(/has no arms of its own/);
   });
 });

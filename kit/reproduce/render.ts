@@ -9,13 +9,15 @@ import { CHROMIUM_PATH, htmlTable, pagePng } from "../report/index.js";
 import { configHash } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
-import { tableMarkdown, type TableRow } from "./search-table.js";
+import { tableMarkdown, tableRecords, type TableRow } from "./search-table.js";
 
 export interface Provenance {
   readonly commit: string;
   readonly configHash: string;
   readonly machine: string;
   readonly wallS: number;
+  /** Σ of the wall time of the cells' evolve runs (search cells; null otherwise): the cost when laid out again. */
+  readonly cellsWallS: number | null;
   readonly finishedAt: string;
 }
 
@@ -28,20 +30,28 @@ function commit(): string {
   }
 }
 
-export function provenance(spec: ExperimentSpec, preset: ReproducePreset, wallS: number, now = new Date()): Provenance {
+export function provenance(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  wallS: number,
+  now = new Date(),
+  cellsWallS: number | null = null,
+): Provenance {
   const gib = (totalmem() / 2 ** 30).toFixed(0);
   return {
     commit: commit(),
     configHash: configHash({ id: spec.id, preset: spec.presets[preset] }),
     machine: `${hostname()}: ${cpus().length} cores, ${gib} GiB`,
     wallS,
+    cellsWallS,
     finishedAt: now.toISOString(),
   };
 }
 
 const footer = (p: Provenance) =>
-  `commit ${p.commit} · config ${p.configHash} · ${p.machine} · wall time ${(p.wallS / 60).toFixed(1)} min · ` +
-  `finished ${p.finishedAt}`;
+  `commit ${p.commit} · config ${p.configHash} · ${p.machine} · wall time ${(p.wallS / 60).toFixed(1)} min` +
+  (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`) +
+  ` · finished ${p.finishedAt}`;
 
 /** The Markdown of one experiment: title, question, table, the laptop note, provenance. */
 export function experimentMarkdown(
@@ -83,9 +93,7 @@ export function writeExperiment(
   const markdown = join(dir, "table.md");
   const html = join(dir, "table.html");
   writeFileSync(markdown, experimentMarkdown(spec, preset, rows, p));
-  const flat = rows.map((r) => ({ source: r.source, setting: r.row, ...r.values }));
-  const cols = [...new Set(flat.flatMap((r) => Object.keys(r)))];
-  const full = flat.map((r) => Object.fromEntries(cols.map((c) => [c, (r as Record<string, string>)[c] ?? "–"])));
+  const full = tableRecords(rows);
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
   writeFileSync(
     html,

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { openWorkspace } from "../store/index.js";
 import { experimentById } from "./catalogue.js";
 import { resolveTaskSet, runSearchExperiment, type CellEvent } from "./run-search.js";
+import { readCells } from "./cell-store.js";
+import { storedTable } from "./run-shared.js";
 import { REFERENCE_SOURCE, searchTable, tableMarkdown } from "./search-table.js";
 
 describe("runSearchExperiment", () => {
@@ -40,6 +42,16 @@ describe("runSearchExperiment", () => {
       expect(md).toMatch(/^\| source \| setting \| runs \| valid-rate \| normalised-score \| k \| medal-average \| human-rank \|/);
       expect(md).not.toMatch(/NaN|undefined/);
       expect(md.split("\n").filter((l) => l.startsWith("| paper (reference) |"))).toHaveLength(spec.reference.length);
+
+      // The cells are stored (reproduce_cells): the table and the layouts sharing them come back with no task at hand.
+      const sortKey = (c: { arm: string; task: string }) => `${c.arm}/${c.task}`;
+      expect((await readCells(ws, spec.id, "smoke")).map(sortKey)).toEqual(again.map(sortKey).sort());
+      expect((await storedTable(ws, spec, "smoke")).rows).toEqual(rows);
+      const eff = await storedTable(ws, experimentById("search-efficiency"), "smoke");
+      expect(eff.rows.slice(0, 3).map((r) => r.row)).toEqual(["OpenMLE-Evo", "AIRA-Evo", "OpenMLE-Evo vs AIRA-Evo, 2 matched task-runs"]);
+      expect(eff.rows[0]!.values.tokens).toMatch(/^[\d.]+K ± [\d.]+K? chars$/);
+      await expect(storedTable(ws, experimentById("modality"), "smoke")).rejects.toThrow(
+        /holds no cells of model-fixed-harness at the smoke preset: run openmle reproduce modality --preset smoke/);
     } finally {
       ws.close();
     }

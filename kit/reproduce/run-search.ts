@@ -1,15 +1,27 @@
 // Running a search experiment's cells: one evolve run per arm × task × repeat, named by the cell, so a finished
 // cell is read back and a killed one resumes (erl/loop's evolveRun); each task's hidden test score normalised
 // against kit/eval's trivial and reference baselines.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { evolveRun, heldoutBaselines, normalisableTasks, resolvePolicyParams, type Baselines } from "../erl/index.js";
-import { normalizedScore } from "../eval/index.js";
-import { ensureCorpus, expandTaskList, resolveTask, type TaskPackage } from "../gym/index.js";
-import { createCheckpointPolicy, type Policy } from "../policy/index.js";
+import {
+  gradeScore,
+  humanRank,
+  isLowerBetter,
+  liteCompetitionIds,
+  liteLeaderboardsFor,
+  normalizedScore,
+  type Leaderboard,
+} from "../eval/index.js";
+import { ensureCorpus, expandTaskList, resolveTask, TASK_JSON, type TaskPackage } from "../gym/index.js";
+import type { LanguageModel } from "../llm/index.js";
+import { createCheckpointPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/index.js";
 import { readStoredRun } from "../evo/index.js";
 import type { Workspace } from "../store/index.js";
+import { writeCell } from "./cell-store.js";
 import { ReproduceError } from "./errors.js";
-import type { ArmSpec, ExperimentSpec, ReproducePreset, TaskSet } from "./experiment-spec.js";
+import type { ArmSpec, ExperimentPreset, ExperimentSpec, ReproducePreset, TaskSet } from "./experiment-spec.js";
 import { planExperiment } from "./plan.js";
 import { armCheckpoint, type RunnerOptions } from "./runner-common.js";
 
@@ -32,6 +44,24 @@ export interface CellResult {
   /** kit/eval's reference baseline's hidden test score on the task (the NatureBench-style SOTA), or null. */
   readonly reference: number | null;
   readonly higherIsBetter: boolean;
+  /** The task's modality (the per-modality layout's rows). */
+  readonly modality: string;
+  /** The champion's medal on the task's MLE-bench leaderboard (`medalGrade`); null when the task has none. */
+  readonly grade: Medal | null;
+  /** The champion's Human Rank on that leaderboard (0 without a champion); null without one. */
+  readonly humanRank: number | null;
+}
+
+export type Medal = "gold" | "silver" | "bronze" | "none";
+
+/**
+ * The champion's grade on a leaderboard (kit/eval gradeScore): its best medal, "none" below bronze or without a
+ * champion; Human Rank = share of the leaderboard it beats (0 without a champion).
+ */
+export function medalGrade(lb: Leaderboard, testScore: number | null): { grade: Medal; humanRank: number } {
+  const r = gradeScore(lb, testScore);
+  const grade = r.gold_medal ? "gold" : r.silver_medal ? "silver" : r.bronze_medal ? "bronze" : "none";
+  return { grade, humanRank: testScore === null ? 0 : humanRank(testScore, lb.scores, isLowerBetter(lb.scores)) };
 }
 
 export type CellEvent = { readonly type: "cell"; readonly done: number; readonly total: number } & CellResult;
@@ -40,37 +70,82 @@ export type CellEvent = { readonly type: "cell"; readonly done: number; readonly
 export const cellRunId = (spec: ExperimentSpec, preset: ReproducePreset, arm: string, task: string, repeat: number) =>
   `rp-${spec.id}-${preset}-${arm}-${task}-r${repeat}`;
 
-/** The packages of a task set (a corpus suite: its first `count` ids in order; a missing corpus is built first). */
-export async function resolveTaskSet(tasks: TaskSet): Promise<TaskPackage[]> {
+/**
+ * The packages of a task set (a corpus suite: its first `count` ids in order; a missing corpus is built first;
+ * MLE-bench Lite: the 22 competitions' packages under `mlebenchDir`, one folder per competition id, as
+ * `openmle task import-mlebench --out DIR/<id>` writes them).
+ */
+export async function resolveTaskSet(tasks: TaskSet, opts: { mlebenchDir?: string } = {}): Promise<TaskPackage[]> {
   let ids: string[] = [];
   if (tasks.from === "builtin") ids = [...tasks.ids];
   if (tasks.from === "suite")
     ids = (await expandTaskList(`suite:${tasks.suite}`, { loadIndex: () => ensureCorpus() }))
       .sort()
       .slice(0, tasks.count);
-  if (tasks.from === "mlebench-lite")
-    throw new ReproduceError(
-      "the paper preset's MLE-bench Lite tasks are imported packages (openmle task import-mlebench); running them " +
-        "is not built yet: --dry-run prints the plan",
-    );
+  if (tasks.from === "mlebench-lite") {
+    const dir = opts.mlebenchDir;
+    const all = liteCompetitionIds();
+    const missing = dir ? all.filter((id) => !existsSync(join(dir, id, TASK_JSON))) : all;
+    if (missing.length)
+      throw new ReproduceError(
+        `${
+          dir
+            ? `${dir} lacks ${missing.length} of the 22 MLE-bench Lite packages (${missing.slice(0, 3).join(", ")}` +
+              `${missing.length > 3 ? ", …" : ""})`
+            : "the paper preset needs the 22 MLE-bench Lite packages"
+        }: import ` +
+          "each with `openmle task import-mlebench <competitionDir> --raw <kaggle data> --out DIR/<id>` and pass " +
+          "--mlebench-dir DIR",
+      );
+    ids = all.map((id) => join(dir!, id));
+  }
   const out: TaskPackage[] = [];
   for (const id of ids) out.push(await resolveTask(id));
   return out;
 }
 
 /**
- * The grammar policy of an arm: "uniform" | "default" | a checkpoint | "loop:gN" (checkpoint `<loop>-gN` of the
- * loop given). Endpoint arms need an LLM endpoint per arm, which this runner does not take yet.
+ * The policy of an arm: for "endpoint:NAME" the LLM policy over the model `endpoints` gives for NAME; else the
+ * grammar policy of "uniform" | "default" | a checkpoint | "loop:gN" (checkpoint `<loop>-gN` of the loop given).
  */
-export async function armPolicy(arm: ArmSpec, ws: Workspace, loopId?: string): Promise<Policy> {
-  const name = armCheckpoint(arm, loopId, "running endpoint arms is not built yet");
+export async function armPolicy(
+  arm: ArmSpec,
+  ws: Workspace,
+  loopId?: string,
+  endpoints: ReadonlyMap<string, LanguageModel> = new Map(),
+): Promise<Policy> {
+  const endpoint = /^endpoint:(.+)$/.exec(arm.policy ?? "");
+  if (endpoint) {
+    const model = endpoints.get(endpoint[1]!);
+    if (!model)
+      throw new ReproduceError(
+        `arm ${arm.id} is served by endpoint ${endpoint[1]}: pass --endpoint ${endpoint[1]}=URL (an ` +
+          "OpenAI-compatible server whose model id is that name, e.g. vLLM's --served-model-name)",
+      );
+    return createLlmPolicy(model);
+  }
+  const name = armCheckpoint(arm, loopId, "endpoint arms take a model (--endpoint NAME=URL)");
   const { params, checkpoint } = await resolvePolicyParams(name, ws);
   return createCheckpointPolicy(params, checkpoint);
 }
 
 /**
- * 1. plan the cells (planExperiment); 2. run the baselines of every task once; 3. per arm, its policy;
- * 4. per cell, evolve (finished runs are read back, killed ones resume) and normalise the champion's test score.
+ * What a preset sets of each cell's evolve config: the paper preset runs evolve's `paper` preset (2 h per program,
+ * 12 GiB per execution), a wall budget of hoursPerTask and, with a GPU cap, one GPU per execution.
+ */
+export function presetConfig(preset: ReproducePreset, p: ExperimentPreset): Record<string, unknown> {
+  return {
+    ...(preset === "paper" ? { preset: "paper" } : {}),
+    ...(p.hoursPerTask ? { maxWallS: p.hoursPerTask * 3600 } : {}),
+    ...(p.gpuCapGiB ? { gpus: 1 } : {}),
+  };
+}
+
+/**
+ * 1. plan the cells (planExperiment); 2. per arm, its policy (a missing checkpoint or endpoint fails first);
+ * 3. run the baselines of every task once;
+ * 4. per cell, evolve (finished runs are read back, killed ones resume), normalise the champion's test score and
+ *    store the cell (reproduce_cells).
  */
 export async function runSearchExperiment(
   opts: RunnerOptions<CellEvent> & { readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord> },
@@ -81,17 +156,26 @@ export async function runSearchExperiment(
   const p = spec.presets[preset]!;
   const plan = planExperiment(spec, preset, { taskIds: opts.tasks.map((t) => t.meta.id) }); // 1.
   const byId = new Map(opts.tasks.map((t) => [t.meta.id, t]));
-  const baselines: Baselines = await heldoutBaselines(ws, opts.tasks, true, { evaluate: opts.evaluate }); // 2.
-  const canNormalise = normalisableTasks(baselines, (id) => byId.get(id)?.meta.higherIsBetter ?? true);
   const policies = new Map<string, Policy>();
-  for (const arm of p.arms) policies.set(arm.id, await armPolicy(arm, ws, opts.loopId)); // 3.
+  for (const arm of p.arms) policies.set(arm.id, await armPolicy(arm, ws, opts.loopId, opts.endpoints)); // 2.
+  const baselines: Baselines = await heldoutBaselines(ws, opts.tasks, true, { evaluate: opts.evaluate }); // 3.
+  const canNormalise = normalisableTasks(baselines, (id) => byId.get(id)?.meta.higherIsBetter ?? true);
+  // MLE-bench Lite tasks (by id, or an imported package's competitionId) are graded on their leaderboards.
+  const compOf = (t: TaskPackage) => t.meta.competitionId ?? t.meta.id;
+  const boards = liteLeaderboardsFor(opts.tasks.map(compOf));
   const out: CellResult[] = [];
   for (const [i, c] of plan.cells.entries()) {
     const arm = p.arms.find((a) => a.id === c.arm)!;
     const task = byId.get(c.task!)!;
     const runId = cellRunId(spec, preset, arm.id, task.meta.id, c.repeat);
     const cached = (await readStoredRun(ws, runId))?.status === "finished";
-    const config = { ...arm.settings, harness: arm.harness, steps: p.steps, seed: c.repeat };
+    const config = {
+      ...presetConfig(preset, p),
+      ...arm.settings,
+      harness: arm.harness,
+      steps: p.steps,
+      seed: c.repeat,
+    };
     const s = await evolveRun(ws, task, runId, policies.get(arm.id)!, config, { evaluate: opts.evaluate }); // 4.
     const b = baselines[task.meta.id] ?? { trivial: null, reference: null };
     const testScore = s.champion?.testScore ?? null;
@@ -111,7 +195,12 @@ export async function runSearchExperiment(
       normalisable,
       reference: b.reference,
       higherIsBetter: task.meta.higherIsBetter,
+      modality: task.meta.modality,
+      ...(boards.has(compOf(task))
+        ? medalGrade(boards.get(compOf(task))!, testScore)
+        : { grade: null, humanRank: null }),
     };
+    await writeCell(ws, spec.id, preset, r);
     out.push(r);
     opts.onEvent?.({ type: "cell", done: i + 1, total: plan.cells.length, ...r });
   }

@@ -1,5 +1,6 @@
 // What the cell runners (search, rl, sft) share: their options, an arm's checkpoint reference, its cells.
 import type { TaskPackage } from "../gym/index.js";
+import type { LanguageModel } from "../llm/index.js";
 import type { Workspace } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ArmSpec, ExperimentPreset, ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
@@ -11,6 +12,8 @@ export interface RunnerOptions<E> {
   readonly preset: ReproducePreset;
   readonly tasks: readonly TaskPackage[];
   readonly loopId?: string;
+  /** The models of "endpoint:NAME" arms by NAME (OpenAI-compatible servers; the paper preset's arms). */
+  readonly endpoints?: ReadonlyMap<string, LanguageModel>;
   readonly onEvent?: (e: E) => void;
 }
 

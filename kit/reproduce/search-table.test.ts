@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { experimentById } from "./catalogue.js";
-import type { CellResult } from "./run-search.js";
+import { medalGrade, type CellResult } from "./run-search.js";
 import { referenceGapRates, searchTable } from "./search-table.js";
 
 const cell = (repeat: number, task: string, testScore: number | null, reference: number | null, higherIsBetter = true): CellResult => ({
   arm: "default-openmle", task, repeat, runId: `${task}-r${repeat}`, cached: true, validRate: 1, testScore,
-  normalized: null, normalisable: false, reference, higherIsBetter,
+  normalized: null, normalisable: false, reference, higherIsBetter, modality: "tabular", grade: null, humanRank: null,
 });
 
 // Hand-computed gaps g = dir · (test − ref) / |ref|:
@@ -36,5 +36,27 @@ describe("referenceGapRates", () => {
     expect(kit!.values).toMatchObject({ "match-sota": "67 ± 33 %", "surpass-sota": "33 ± 0 %", k: "3" });
     const [other] = searchTable(experimentById("harness-fixed-model"), "smoke", CELLS.map((c) => ({ ...c, arm: "openmle" })));
     expect(other!.values).not.toHaveProperty("match-sota");
+  });
+});
+
+describe("medalGrade and the medal columns (the paper preset's tasks carry leaderboards)", () => {
+  // 10 teams, higher is better: gold ≥ 1.0 (position 1), silver ≥ 0.9 (2), bronze ≥ 0.7 (4)
+  const lb = { source: "toy", scores: [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1] };
+  it.each([
+    [1.0, "gold", 0.9], [0.95, "silver", 0.9], [0.7, "bronze", 0.6], [0.65, "none", 0.6], [null, "none", 0],
+  ] as const)("test %s → %s, Human Rank %s", (score, grade, rank) => {
+    const g = medalGrade(lb, score);
+    expect(g.grade).toBe(grade);
+    expect(g.humanRank).toBeCloseTo(rank, 12);
+  });
+
+  it("Medal Average = share of a repeat's tasks with any medal; Human Rank their mean; avg@k over repeats", () => {
+    const g = (repeat: number, task: string, score: number | null) => ({ ...cell(repeat, task, score, null), arm: "openmle", ...medalGrade(lb, score) });
+    // repeat 1: gold + none → 50 %, HR (0.9 + 0.6)/2 = 0.75; repeat 2: bronze + silver → 100 %, HR (0.6 + 0.9)/2 = 0.75
+    const cells = [g(1, "a", 1), g(1, "b", 0.65), g(2, "a", 0.7), g(2, "b", 0.95)];
+    const [kit] = searchTable(experimentById("harness-fixed-model"), "smoke", cells);
+    expect(kit!.values).toMatchObject({ "medal-average": "75.00 ± 25.00", "human-rank": "0.7500 ± 0.0000" });
+    const [plain] = searchTable(experimentById("harness-fixed-model"), "smoke", CELLS.map((c) => ({ ...c, arm: "openmle" })));
+    expect(plain!.values).not.toHaveProperty("medal-average");
   });
 });

@@ -17,6 +17,8 @@ export interface TableRow {
  * Per arm and repeat r: valid_r = share of tasks whose run has a champion with a hidden test score;
  * score_r = mean over the normalisable tasks (reference beats trivial) of credit = max(0, normalised) (0 for a run
  * without a champion; erl's `credit`, as the loop's held-out measures).
+ * On MLE-bench leaderboards also medal_r = share of the repeat's graded tasks whose champion won any medal
+ * (Medal Average, %) and rank_r = their mean Human Rank.
  * The row: mean ± population std over repeats of each (avg@k, as the paper's tables), k = repeats.
  */
 export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly CellResult[]): TableRow[] {
@@ -37,6 +39,16 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
       if (norm.length)
         score.push(norm.reduce((t, c) => t + credit(c.testScore !== null, c.normalized), 0) / norm.length);
     }
+    // On leaderboards (the paper preset): Medal Average = share of the repeat's tasks with any medal, Human Rank.
+    const graded = mine.filter((c) => c.grade !== null);
+    const medal = repeats.flatMap((r) => {
+      const of = graded.filter((c) => c.repeat === r);
+      return of.length ? [of.filter((c) => c.grade !== "none").length / of.length] : [];
+    });
+    const rank = repeats.flatMap((r) => {
+      const of = graded.filter((c) => c.repeat === r);
+      return of.length ? [of.reduce((t, c) => t + c.humanRank!, 0) / of.length] : [];
+    });
     const gaps = spec.metrics.some((m) => m === "match-sota" || m === "surpass-sota") ? referenceGapRates(mine) : null;
     const pct = (xs: number[]) => {
       const m = meanStd(xs.map((x) => 100 * x));
@@ -50,6 +62,15 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
         "valid-rate": fmt(valid, 2),
         "normalised-score": fmt(score, 3),
         ...(gaps ? { "match-sota": pct(gaps.match), "surpass-sota": pct(gaps.surpass) } : {}),
+        ...(medal.length
+          ? {
+              "medal-average": fmt(
+                medal.map((x) => 100 * x),
+                2,
+              ),
+              "human-rank": fmt(rank, 4),
+            }
+          : {}),
         k: String(repeats.length),
       },
     };
@@ -98,4 +119,14 @@ export function tableMarkdown(rows: readonly TableRow[]): string {
       (r) => `| ${esc(r.source)} | ${esc(r.row)} | ${cols.map((c) => esc(r.values[c] ?? "–")).join(" | ")} |`,
     ),
   ].join("\n");
+}
+
+/** The rows as records for an HTML table or a DataFrame: source, setting, every column ("–" where a row has none). */
+export function tableRecords(rows: readonly TableRow[]): Record<string, string>[] {
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r.values)))];
+  return rows.map((r) => ({
+    source: r.source,
+    setting: r.row,
+    ...Object.fromEntries(cols.map((c) => [c, r.values[c] ?? "–"])),
+  }));
 }
