@@ -165,19 +165,74 @@ tslab.display.html(htmlTable(t5));
 // %%
 tslab.display.html(htmlTable(reproduce.catalogueRows().map((r) => ({
   id: r.id, "paper item": r.paperItem, kind: r.kind, presets: r.presets.join(", ") || "–",
-  "laptop preset": r.sharesCellsWith ? `lays out ${r.sharesCellsWith}'s cells (layout not built yet)` : r.laptopMinutes === null ? "reference only" : `≈ ${reproduce.formatMinutes(r.laptopMinutes)} on 2 cores`,
+  "laptop preset": r.sharesCellsWith ? `lays out ${r.sharesCellsWith}'s cells` : r.laptopMinutes === null ? "reference only" : `≈ ${reproduce.formatMinutes(r.laptopMinutes)} on 2 cores`,
 }))));
 // %% [markdown]
-// ### Measured: base → trained at a fixed harness, laptop preset
-// `npx openmle reproduce model-fixed-harness --preset laptop --workspace workspaces/rp-mfh --recorded-loop
-// learning-armA --out bench/reproduce/results/model-fixed-harness-laptop`: `uniform` (the base model's stand-in),
-// `default` and the two generations of the recorded laptop loop (notebook 09), each with OpenMLE-Evo on the first 10
-// held-out corpus tasks, 10 steps, 3 repeats: 72.8 min on 2 cores (the footer's wall time is that of the table's
-// second lay-out from the stored cells). Its paired per-task comparison and reading are in bench/reproduce/README.md:
-// both generations ahead of `uniform` with intervals across 0, and only `default` − `uniform` resolved.
+// ## The laptop runs, laid out from their recording
+// The search experiments run at the laptop preset are recorded in `data/recorded-runs/reproduce-laptop`: the
+// finished cells each run stored (`reproduce_cells`: run, champion's hidden test score, the task's baselines and
+// modality) and, for the harness comparison, its runs' nodes and prompt sizes (PROVENANCE.md says how they were
+// made and recorded; bench/reproduce/README.md has the commands, wall times and the paired readings). Each table
+// below is laid out here by the kit's own layout functions (`reproduce.storedTable`), nothing reruns. Scores are
+// the champions' normalised hidden test scores (0 = trivial, 1 = kit/eval's reference program) averaged over the
+// tasks where the reference beats trivial, in place of the paper's medals: corpus tasks have no leaderboards.
 // %%
-const mfh = resolve(process.cwd(), "..", "bench", "reproduce", "results", "model-fixed-harness-laptop", "table.md");
-if (existsSync(mfh)) tslab.display.markdown(readFileSync(mfh, "utf8"));
-else console.log(`${mfh} is not there: run the command above to make it.`);
+const rp = await report.openRecordedRuns("reproduce-laptop");
+const laidOut = async (id: string, caption: string) => {
+  const { rows, cells } = await reproduce.storedTable(rp, reproduce.experimentById(id), "laptop");
+  tslab.display.html(htmlTable(reproduce.tableRecords(rows), { caption: `${caption} (${cells.length} cells)` }));
+};
+await laidOut("model-fixed-harness", "Table 1, model rows: base → trained at OpenMLE-Evo");
+// %% [markdown]
+// **What the rows can say.** Four arms of the grammar policy search the first 10 held-out corpus tasks with
+// OpenMLE-Evo (10 steps, 3 repeats): `uniform` (every logit 0, the base model's stand-in), `default` (the hand-set
+// parameters, which taught generation 1) and the recorded loop's two generations (notebook 09). Both generations are
+// ahead of `uniform` on average, but by less than the per-task spread (paired intervals across 0 over the 5
+// normalisable tasks, bench/reproduce); only `default` over `uniform` is resolved. The paper's gap (39.39 → 60.61)
+// comes from an LLM trained on executed search; the kit's policy moved little (KL 0.015 and 0.011 between
+// generations), and half the tasks give no normalised score, so these rows show the experiment running, not the
+// paper's effect.
 // %%
+await laidOut("modality", "Per modality, the same cells");
+// %% [markdown]
+// Per modality the laptop set is thin: 4 normalisable tabular tasks, 1 text task and no normalisable time-series
+// task (the reference does not beat the trivial baseline on the vega-flights distance tasks). The text row is one
+// task (State of the Union party, 47 test rows), where both generations score above `uniform` and `default` (ahead
+// of `uniform` in 1 and 2 of 3 repeats, by 2 to 6 rows); one task and three repeats cannot separate that from noise. The paper's modalities (image, audio, multimodal) have no corpus task.
+// %%
+await laidOut("solution-ceiling", "The solution ceiling, the same cells");
+// %% [markdown]
+// Graded by where each run's champion lands between trivial and the reference: no arm's champion is ever at or
+// below trivial, and the share at or above the reference grows from `uniform` to generation 2 — by 2 of 15 graded
+// runs, within the repeats' spread. The paper's question (gold, or only over the bronze line) needs medals; the
+// paper preset would give them from the leaderboards.
+// %%
+await laidOut("harness-fixed-model", "Table 1, harness rows: one policy, three harnesses");
+// %% [markdown]
+// **The harness at a fixed policy.** The `default` parameters search the same 10 tasks with OpenMLE-Evo, AIRA-Evo
+// and Evo-Max (OpenMLE-Evo with priors from earlier runs on other tasks and 2 asynchronous workers). The kit's order
+// is the paper's (Evo-Max, then OpenMLE-Evo, then AIRA-Evo), but paired over the 5 normalisable tasks only
+// OpenMLE-Evo − AIRA-Evo reaches an interval that touches 0 from above (+0.151, [+0.000, +0.418]: 2 tasks ahead, 3
+// level), and Evo-Max's lead comes from one task (bench/reproduce). The OpenMLE-Evo row is cell for cell the
+// `default` row of the table above: same policy, tasks and seeds, run on another occasion, the same 30 champions.
+// %%
+await laidOut("search-efficiency", "Search efficiency of the same runs");
+// %% [markdown]
+// Every node's prompt is recorded where the harness builds it (`cards.prompt_chars`: the prompt the LLM policy
+// would be sent), so the grammar policy's runs have the paper's prompt measures in characters. OpenMLE-Evo's
+// context is smaller than AIRA-Evo's (−10.9 % characters over 30 matched task-runs, Improve p99 23.2K → 20.7K) and
+// buys more new records per character (+17.2 %): the paper's direction (−41.7 % tokens, +84.3 %) at about a
+// quarter of its size, because 10 steps never grow AIRA-Evo's memory of good nodes to the paper's 389K characters. Nodes do
+// not differ (the budget is steps, not hours), and the late Improve/Crossover share of validation gains is 11–20 %,
+// not the paper's 85 %: with the grammar policy most gains still come from drafts.
+// %% [markdown]
+// ### Not recorded yet
+// NatureBench's and the rl, sft and funnel experiments run with the same command (`openmle reproduce <id> --preset
+// laptop --workspace DIR`; their smoke presets run in the tests) but have no recorded laptop run to lay out here:
+// %%
+tslab.display.html(htmlTable(reproduce.catalogueRows().filter((r) => ["rl", "sft", "funnel"].includes(r.kind) || r.id === "naturebench").map((r) => ({
+  id: r.id, "paper item": r.paperItem, kind: r.kind, "laptop preset": r.laptopMinutes === null ? "–" : `≈ ${reproduce.formatMinutes(r.laptopMinutes)} on 2 cores`,
+}))));
+// %%
+rp.close();
 for (const s of sources) s.ws.close();

@@ -1,0 +1,69 @@
+// Records finished laptop experiments for notebook 06 (data/recorded-runs/<name>): the stored cells of each
+// experiment (reproduce_cells) and, for those named with --nodes, what the search-efficiency layout reads of their
+// runs (runs, nodes and cards, without program code or plans: the layout needs operators, scores and prompt sizes),
+// with the cells' tasks rows. One Parquet file per table, as the other recordings.
+// Usage: npx tsx bench/reproduce/record.ts --out data/recorded-runs/reproduce-laptop \
+//          --from workspaces/rp-mfh:model-fixed-harness --from workspaces/rp-hfm:harness-fixed-model \
+//          --nodes harness-fixed-model
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { exportParquet, importParquet, openWorkspace } from "../../kit/store/index.js";
+
+const { values: a } = parseArgs({
+  options: {
+    out: { type: "string" },
+    from: { type: "string", multiple: true },
+    nodes: { type: "string", multiple: true, default: [] },
+    preset: { type: "string", default: "laptop" },
+  },
+});
+if (!a.out || !a.from?.length) throw new Error("pass --out DIR and --from WORKSPACE:EXPERIMENT (repeatable)");
+const out = resolve(a.out);
+mkdirSync(out, { recursive: true });
+const tmp = mkdtempSync(join(tmpdir(), "openmle-record-"));
+const rec = await openWorkspace(join(tmp, "ws"));
+const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+let part = 0;
+const have = new Set<string>();
+const notYet = () => (have.size ? `AND task_id NOT IN (${[...have].map(q).join(", ")})` : "");
+try {
+  for (const f of a.from) {
+    const [dir, id] = f.split(":");
+    if (!dir || !id) throw new Error(`--from ${f}: pass WORKSPACE:EXPERIMENT`);
+    const ws = await openWorkspace(dir, { readOnly: true });
+    try {
+      const cells = `SELECT * FROM reproduce_cells WHERE experiment = ${q(id)} AND preset = ${q(a.preset!)}`;
+      const runIds = `SELECT run_id FROM (${cells})`;
+      const tables: [string, string][] = [
+        ["reproduce_cells", cells],
+        // a task two experiments share is recorded once (tasks has a primary key)
+        ["tasks", `SELECT * FROM tasks WHERE task_id IN (SELECT task_id FROM (${cells})) ${notYet()}`],
+      ];
+      if (a.nodes!.includes(id))
+        tables.push(
+          ["runs", `SELECT run_id, task_id, harness, status, started_at, ended_at, config FROM runs WHERE run_id IN (${runIds})`],
+          ["nodes", `SELECT * EXCLUDE (code, plan) FROM nodes WHERE run_id IN (${runIds})`],
+          ["cards", `SELECT * EXCLUDE (plan, analysis, rich_summary) FROM cards WHERE run_id IN (${runIds})`],
+        );
+      for (const [table, sql] of tables) {
+        const file = join(tmp, `${part++}.parquet`);
+        await exportParquet(ws, sql, file);
+        const n = await importParquet(rec, file, table);
+        if (table === "tasks")
+          for (const r of await rec.query<{ task_id: string }>("SELECT task_id FROM tasks")) have.add(r.task_id);
+        console.log(`${id}: ${table} ${n} rows`);
+      }
+    } finally {
+      ws.close();
+    }
+  }
+  for (const table of ["reproduce_cells", "tasks", "runs", "nodes", "cards"]) {
+    const [{ n }] = await rec.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
+    if (n) await exportParquet(rec, table, join(out, `${table}.parquet`));
+    if (n) console.log(`wrote ${join(out, `${table}.parquet`)}: ${n} rows`);
+  }
+} finally {
+  rec.close();
+}
