@@ -48,6 +48,9 @@ describe("openmle reproduce (CLI)", () => {
     expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
     expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(2200);
     expect(png.readUInt32BE(20)).toBeGreaterThan(400);
+    // the figure beside the table: the arms' bars drawn by Chromium
+    expect(readFileSync(join(dir, "out", "figure.html"), "utf8")).toMatch(/class="openmle-figure"/);
+    expect(readFileSync(join(dir, "out", "figure.png")).subarray(1, 4).toString("latin1")).toBe("PNG");
     const again = cli(...args);
     expect(again.err.trimEnd().split("\n").map((l) => l.replace(/^cell \d of 4: .*: /, ""))).toEqual(Array(4).fill("done earlier"));
     // search-efficiency lays out the same cells: read back, nothing rerun; every node's prompt size was recorded.

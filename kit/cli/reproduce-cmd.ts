@@ -25,6 +25,9 @@ import {
   useRecordedLoop,
   writeExperiment,
   writeExperimentPng,
+  writeExperimentFigure,
+  searchFigure,
+  rlFigure,
   REPRODUCE_PRESETS,
   type CellEvent,
   type ExperimentSpec,
@@ -124,7 +127,7 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
             (e.cached ? "done earlier" : `${e.run.steps.length} steps, ${e.run.status}`),
         ),
     });
-    return { rows: rlTable(spec, preset, cells), cells };
+    return { rows: rlTable(spec, preset, cells), cells, figure: rlFigure(spec, preset, cells) };
   }
   if (spec.kind === "sft") {
     const cells = await runSftExperiment({
@@ -141,26 +144,30 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
     ...base,
     onEvent: (e) => say(cellLine(e)),
   });
-  return { rows: searchTable(spec, preset, cells), cells, runIds: cells.map((c) => c.runId) };
+  const figure = searchFigure(spec, preset, cells);
+  return { rows: searchTable(spec, preset, cells), cells, runIds: cells.map((c) => c.runId), figure };
 }
 
 async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
   const t0 = Date.now();
   await withCommandWorkspace(o.workspace!, async (ws) => {
-    const { rows, cells, runIds = [] } = await runCells(ws, spec, preset, o);
+    const { rows, cells, runIds = [], figure = null } = await runCells(ws, spec, preset, o);
     // A layout of another experiment's cells carries that experiment's config (the cells').
     const cellsS = runIds.length ? (await loadThroughput(ws, runIds)).reduce((t, r) => t + (r.wallS ?? 0), 0) : null;
     const owner = spec.sharesCellsWith ? cellOwner(spec) : spec;
     const p = provenance(owner, preset, (Date.now() - t0) / 1000, new Date(), cellsS);
     const written = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
-    const files = written && o.png !== false ? { ...written, png: await writeExperimentPng(written.html) } : written;
+    const png = o.png !== false;
+    const table = written && png ? { ...written, png: await writeExperimentPng(written.html) } : written;
+    const fig = o.out && figure ? await writeExperimentFigure(o.out, figure, { png }) : null;
+    const files = table && fig ? { ...table, figure: fig.html, ...(fig.png ? { figurePng: fig.png } : {}) } : table;
     output(!!o.json, { id: spec.id, preset, cells, rows, provenance: p, files }, () =>
       [
         tableMarkdown(rows),
         "",
         `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min` +
           (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`),
-        ...(files ? [`wrote ${[files.markdown, files.html, ...("png" in files ? [files.png] : [])].join(", ")}`] : []),
+        ...(files ? [`wrote ${Object.values(files).join(", ")}`] : []),
       ].join("\n"),
     );
   });
@@ -198,8 +205,12 @@ export function registerReproduce(program: Command): void {
     .option("--llm-extra <json>", "extra JSON merged into every endpoint request (see openmle evolve --help)")
     .option("--mlebench-dir <dir>", "the paper preset's tasks: the 22 MLE-bench Lite packages, DIR/<competition id>")
     .option("--arms <ids>", "run and lay out only these arms of the preset, comma-separated (e.g. base-35b)")
-    .option("--out <dir>", "also write table.md, table.html and table.png there (e.g. reports/<name>)")
-    .option("--no-png", "with --out, skip table.png (it needs Chromium)")
+    .option(
+      "--out <dir>",
+      "also write table.md, table.html and table.png there (e.g. reports/<name>), and for search and rl " +
+        "experiments figure.html and figure.png",
+    )
+    .option("--no-png", "with --out, skip table.png and figure.png (they need Chromium)")
     .option("--json", "machine-readable output")
     .action(async (id: string | undefined, o: ReproduceFlags) => {
       if (o.list || !id) {

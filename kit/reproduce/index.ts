@@ -17,7 +17,10 @@ export {
   searchTable, tableMarkdown, tableRecords, referenceRows, REFERENCE_SOURCE, type TableRow,
 } from "./search-table.js";
 export { runRlExperiment, rlTable, armStart, type RlCellResult, type RlCellEvent } from "./run-rl.js";
-export { provenance, experimentMarkdown, writeExperiment, writeExperimentPng, type Provenance } from "./render.js";
+export {
+  provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance,
+} from "./render.js";
+export { searchFigure, rlFigure } from "./figures.js";
 export { runSftExperiment, sftTable, cellDataset, type SftCellResult, type SftCellEvent } from "./run-sft.js";
 export { runFunnelExperiment, funnelRows, type FunnelResult } from "./run-funnel.js";
 export { useRecordedLoop, type RecordedLoop } from "./recorded-loop.js";

@@ -1,11 +1,11 @@
 // A finished experiment for people and for the record: the table as Markdown, HTML and PNG (the paper's rows
 // labelled "paper (reference)"), and a provenance footer (commit, config hash, machine, wall time).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, hostname, totalmem } from "node:os";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, hostname, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { packageRoot } from "../eval/index.js";
-import { CHROMIUM_PATH, htmlTable, pagePng } from "../report/index.js";
+import { CHROMIUM_PATH, figureHtml, htmlTable, openInChromium, pagePng, type Figure } from "../report/index.js";
 import { configHash } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
@@ -114,5 +114,40 @@ export async function writeExperimentPng(html: string, executablePath = CHROMIUM
       `could not render table.png with Chromium at ${executablePath} (${(e as Error).message.split("\n")[0]}): ` +
         "install it (scripts/setup.sh), set OPENMLE_CHROMIUM, or pass --no-png",
     );
+  }
+}
+
+/**
+ * figure.html (self-contained: plotly inlined, works offline) under `out` and, unless `png` is false, figure.png
+ * (the drawn figure at 2× device pixels, headless Chromium); returns their paths.
+ */
+export async function writeExperimentFigure(
+  out: string,
+  fig: Figure,
+  opts: { readonly png?: boolean; readonly executablePath?: string } = {},
+): Promise<{ html: string; png?: string }> {
+  const dir = resolve(out);
+  mkdirSync(dir, { recursive: true });
+  const html = join(dir, "figure.html");
+  const title = String((fig.layout?.title as string | undefined) ?? "figure");
+  writeFileSync(
+    html,
+    `<!doctype html><meta charset="utf-8"><title>${title.replace(/</g, "&lt;")}</title>\n` +
+      figureHtml(fig, { includePlotly: true, id: "figure", height: 480, title }),
+  );
+  if (opts.png === false) return { html };
+  const shots = mkdtempSync(join(tmpdir(), "openmle-figure-"));
+  try {
+    const [drawn] = await openInChromium(html, { pngDir: shots, executablePath: opts.executablePath ?? CHROMIUM_PATH });
+    if (!drawn?.png) throw new Error("the figure did not draw");
+    copyFileSync(drawn.png, join(dir, "figure.png"));
+    return { html, png: join(dir, "figure.png") };
+  } catch (e) {
+    throw new ReproduceError(
+      `could not render figure.png with Chromium (${(e as Error).message.split("\n")[0]}): install it ` +
+        "(scripts/setup.sh), set OPENMLE_CHROMIUM, or pass --no-png",
+    );
+  } finally {
+    rmSync(shots, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { experimentById } from "./catalogue.js";
+import { rlFigure, searchFigure } from "./figures.js";
+import type { RlCellResult } from "./run-rl.js";
+import type { CellResult } from "./run-search.js";
+
+const cell = (arm: string, repeat: number, task: string, normalized: number | null, normalisable = true): CellResult => ({
+  arm, task, repeat, runId: `${arm}-${task}-${repeat}`, cached: true, validRate: 1, testScore: normalized === null ? null : 1,
+  normalized, normalisable, reference: 1, higherIsBetter: true, modality: "tabular", grade: null, humanRank: null,
+});
+
+describe("searchFigure", () => {
+  it("one bar per arm: the mean over repeats of the mean credit, the repeats' population std as error", () => {
+    // openmle r1 (1 + 0)/2 = 0.5, r2 (2 + credit(−1) = 0)/2 = 1 → 0.75 ± 0.25; aira-evo only a non-normalisable task
+    const cells = [cell("openmle", 1, "a", 1), cell("openmle", 1, "b", null), cell("openmle", 2, "a", 2), cell("openmle", 2, "b", -1), cell("aira-evo", 1, "c", 3, false)];
+    const fig = searchFigure(experimentById("harness-fixed-model"), "smoke", cells)!;
+    const bars = fig.data[0] as { x: string[]; y: (number | null)[]; error_y: { array: number[] }; text: string[] };
+    expect(bars.x).toEqual(["OpenMLE-Evo", "AIRA-Evo"]);
+    expect(bars.y).toEqual([0.75, null]);
+    expect(bars.error_y.array).toEqual([0.25, 0]);
+    expect(bars.text).toEqual(["0.750 ± 0.250 (k = 2)", "–"]);
+    expect(searchFigure(experimentById("harness-fixed-model"), "smoke", [cells[4]!])).toBeNull();
+  });
+});
+
+describe("rlFigure", () => {
+  it("one line per arm: each step's group-best reward averaged over the repeats that reached it", () => {
+    const run = (arm: string, repeat: number, best: number[]): RlCellResult => ({
+      arm, repeat, runId: `${arm}-${repeat}`, cached: true,
+      run: { runId: `${arm}-${repeat}`, status: "finished", bestCandidates: [], groupsPerTask: {}, steps: best.map((b, step) => ({ step, meanReward: 0, bestReward: b, bestAdvantage: 0, wallS: 1 })) },
+    });
+    // repeat 1 reached steps 0–2, repeat 2 steps 0–1: step 0 (0.2 + 0.4)/2 = 0.3 ± 0.1; step 1 0.6 ± 0; step 2 0.9 ± 0
+    const fig = rlFigure(experimentById("rl-reward-design"), "smoke", [run("adaptive", 1, [0.2, 0.6, 0.9]), run("adaptive", 2, [0.4, 0.6])])!;
+    const line = fig.data[0] as { name: string; x: number[]; y: number[]; error_y: { array: number[] } };
+    expect(line.name).toBe("adaptive bounds + entropic");
+    expect(line.x).toEqual([0, 1, 2]);
+    line.y.forEach((y, i) => expect(y).toBeCloseTo([0.3, 0.6, 0.9][i]!, 12));
+    line.error_y.array.forEach((s, i) => expect(s).toBeCloseTo([0.1, 0, 0][i]!, 12));
+    expect(rlFigure(experimentById("rl-reward-design"), "smoke", [])).toBeNull();
+  });
+});

@@ -1,0 +1,93 @@
+// The plotted figure of an experiment beside its table: a search experiment's arms as bars (avg@k with the repeats'
+// spread), an rl experiment's group-best reward per trainer step (the reward-design figure's curve). The paper's
+// numbers stay in the table (other units); the figure shows the kit's only.
+import { credit } from "../erl/index.js";
+import { meanStd } from "../eval/index.js";
+import type { Figure } from "../report/index.js";
+import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import type { RlCellResult } from "./run-rl.js";
+import type { CellResult } from "./run-search.js";
+
+/**
+ * One bar per arm: mean over repeats of score_r (searchTable's normalised-score rule: mean credit over the
+ * normalisable tasks of repeat r), error bar = population std over repeats. Null when no arm has a score.
+ */
+export function searchFigure(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  cells: readonly CellResult[],
+): Figure | null {
+  const arms = spec.presets[preset]!.arms;
+  const stats = arms.map((arm) => {
+    const mine = cells.filter((c) => c.arm === arm.id && c.normalisable);
+    const repeats = [...new Set(mine.map((c) => c.repeat))];
+    return meanStd(
+      repeats.map((r) => {
+        const of = mine.filter((c) => c.repeat === r);
+        return of.reduce((t, c) => t + credit(c.testScore !== null, c.normalized), 0) / of.length;
+      }),
+    );
+  });
+  if (!stats.some((s) => s.n)) return null;
+  return {
+    data: [
+      {
+        type: "bar",
+        x: arms.map((a) => a.label),
+        y: stats.map((s) => (s.n ? s.mean : null)),
+        error_y: { type: "data", array: stats.map((s) => (s.n ? s.std : 0)), visible: true },
+        text: stats.map((s) => (s.n ? `${s.mean.toFixed(3)} ± ${s.std.toFixed(3)} (k = ${s.n})` : "–")),
+        textposition: "inside",
+        insidetextanchor: "start", // at the bar's foot, clear of the error bar
+        hovertemplate: "%{x}: %{text}<extra></extra>",
+        marker: { color: "#4c78a8" },
+      },
+    ],
+    layout: {
+      title: `${spec.title} (${preset} preset)`,
+      yaxis: { title: { text: "normalised test score (0 = trivial, 1 = reference), avg@k" }, rangemode: "tozero" },
+      xaxis: { automargin: true },
+      showlegend: false,
+    },
+  };
+}
+
+/**
+ * One line per arm: at each trainer step, the group-best reward (the best candidate's reward, mean over the step's
+ * groups) averaged over the arm's repeats that reached the step; the band is ± the population std over them.
+ */
+export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly RlCellResult[]): Figure | null {
+  const arms = spec.presets[preset]!.arms;
+  const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
+  const data = arms.flatMap((arm, i) => {
+    const runs = cells.filter((c) => c.arm === arm.id).map((c) => c.run.steps);
+    const steps = [...new Set(runs.flatMap((r) => r.map((s) => s.step)))].sort((a, b) => a - b);
+    if (!steps.length) return [];
+    const at = steps.map((step) =>
+      meanStd(runs.flatMap((r) => r.filter((s) => s.step === step).map((s) => s.bestReward))),
+    );
+    const color = palette[i % palette.length]!;
+    return [
+      {
+        type: "scatter",
+        mode: "lines+markers",
+        name: arm.label,
+        x: steps,
+        y: at.map((m) => m.mean),
+        error_y: { type: "data", array: at.map((m) => m.std), visible: true, color },
+        line: { color },
+        hovertemplate: `${arm.label}, step %{x}: %{y:.3f}<extra></extra>`,
+      },
+    ];
+  });
+  if (!data.length) return null;
+  return {
+    data,
+    layout: {
+      title: `${spec.title} (${preset} preset)`,
+      xaxis: { title: { text: "trainer step" }, dtick: 1 },
+      yaxis: { title: { text: "group-best reward (mean over groups and repeats)" }, range: [0, 1.05] },
+      legend: { orientation: "h", y: -0.2 },
+    },
+  };
+}
