@@ -71,7 +71,7 @@ export function buildCard(
   earlier: readonly EvoNode[],
   parentUtilities: readonly number[] | null = null,
   utility: number | null = null,
-  seen: { readonly promptChars?: number } = {},
+  seen: { readonly promptChars?: number | null } = {},
 ): ExperienceCard {
   const familyExplored = earlier.filter((n) => n.methodFamily === node.methodFamily).length;
   const byId = new Map(earlier.map((n) => [n.nodeId, n]));

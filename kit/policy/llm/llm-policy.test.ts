@@ -13,6 +13,7 @@ import { openWorkspace, type Workspace } from "../../store/index.js";
 import { createRng } from "../../util/rng.js";
 import { OPERATORS, type Operator } from "../types.js";
 import { createLlmPolicy } from "./llm-policy.js";
+import { operatorPromptChars } from "./operator-prompt.js";
 import { contextFor, tinyTask } from "./test-helpers.js";
 
 const task = tinyTask();
@@ -53,6 +54,8 @@ describe("createLlmPolicy", () => {
       expect(out.plan).toBe(`Plan for ${op}: use a random forest.`);
       expect(out.code).toBe(`print("${op}")\nprint("Final Validation Score: 0.9")\n`);
       expect(out.usage!.promptChars).toBe(s.requests.at(-1)!.messages.reduce((n, m) => n + m.content.length, 0));
+      // what harnesses record for every policy (cards.prompt_chars) is what this policy sent
+      expect(operatorPromptChars(task, op, contextFor(op))).toBe(out.usage!.promptChars);
       expect(out.usage!.promptTokens).toBeGreaterThan(100);
       expect(out.usage!.completionTokens).toBeGreaterThan(5);
       expect(out.usage!.costUsd).toBeCloseTo((out.usage!.promptTokens + out.usage!.completionTokens) / 1e6, 12);
@@ -94,5 +97,13 @@ describe("createLlmPolicy", () => {
     const out = await createLlmPolicy(model, { onModelError: "missing_code" }).propose(task, "draft", contextFor("draft"), rng);
     expect(out.code).toBeNull();
     expect(out.plan).toMatch(/^model call failed \(server_error\)/);
+  });
+});
+
+describe("operatorPromptChars", () => {
+  it("is null where the context lacks the parents the operator's prompt needs (a grammar policy may still act)", () => {
+    expect(operatorPromptChars(task, "crossover", { ...contextFor("crossover"), parents: contextFor("crossover").parents.slice(0, 1) })).toBeNull();
+    expect(operatorPromptChars(task, "improve", { ...contextFor("improve"), parents: [] })).toBeNull();
+    expect(operatorPromptChars(task, "draft", contextFor("draft"))).toBeGreaterThan(100);
   });
 });

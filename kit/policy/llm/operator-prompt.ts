@@ -131,13 +131,15 @@ export function keepEnd(text: string, max: number): string {
 /**
  * Characters of the operator prompt a context renders to: Σ over the rendered messages of their content length,
  * at the LLM policy's defaults (`config` overrides them). Harnesses record it for every policy, so a grammar run
- * carries the same prompt-size measure as an LLM run (the paper's Improve prompt p99).
+ * carries the same prompt-size measure as an LLM run (the paper's Improve prompt p99). Null when the context has
+ * fewer parents than the operator's prompt needs (buildPrompt would refuse it; a grammar policy may still act).
  */
 export function operatorPromptChars(
   task: TaskPackage,
   operator: Operator,
   context: OperatorContext,
   config: LlmPolicyConfigInput = {},
-): number {
+): number | null {
+  if (context.parents.length < EXPECTED_PARENTS[operator]) return null;
   return promptChars(renderPrompt(buildPrompt(task, operator, context, config)));
 }
