@@ -1,10 +1,9 @@
 // Other layouts of a search experiment's finished cells, for the experiments that share them (sharesCellsWith):
 // per modality (rows = modalities, one column per arm) and the solution ceiling (rows = grades, one column per arm).
-import { credit } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
-import { referenceRows, type TableRow } from "./search-table.js";
+import { referenceRows, repeatScores, type TableRow } from "./search-table.js";
 
 const fmt = (xs: readonly number[], d: number, unit = "") => {
   const m = meanStd([...xs]);
@@ -31,12 +30,7 @@ export function modalityTable(
     const tasks = new Set(of.map((c) => c.task));
     const normalisable = new Set(of.filter((c) => c.normalisable).map((c) => c.task));
     const perArm = arms.map((arm) => {
-      const mine = of.filter((c) => c.arm === arm.id && c.normalisable);
-      const scores = perRepeat(
-        mine,
-        (rs) => rs.reduce((t, c) => t + credit(c.testScore !== null, c.normalized), 0) / rs.length,
-      );
-      return [arm.id, fmt(scores, 3)] as const;
+      return [arm.id, fmt(repeatScores(of.filter((c) => c.arm === arm.id)), 3)] as const;
     });
     return {
       source: `kit (${preset})`,

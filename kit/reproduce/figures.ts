@@ -1,12 +1,12 @@
 // The plotted figure of an experiment beside its table: a search experiment's arms as bars (avg@k with the repeats'
 // spread), an rl experiment's group-best reward per trainer step (the reward-design figure's curve). The paper's
 // numbers stay in the table (other units); the figure shows the kit's only.
-import { credit } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
 import type { Figure } from "../report/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
+import { repeatScores } from "./search-table.js";
 
 /**
  * One bar per arm: mean over repeats of score_r (searchTable's normalised-score rule: mean credit over the
@@ -18,16 +18,7 @@ export function searchFigure(
   cells: readonly CellResult[],
 ): Figure | null {
   const arms = spec.presets[preset]!.arms;
-  const stats = arms.map((arm) => {
-    const mine = cells.filter((c) => c.arm === arm.id && c.normalisable);
-    const repeats = [...new Set(mine.map((c) => c.repeat))];
-    return meanStd(
-      repeats.map((r) => {
-        const of = mine.filter((c) => c.repeat === r);
-        return of.reduce((t, c) => t + credit(c.testScore !== null, c.normalized), 0) / of.length;
-      }),
-    );
-  });
+  const stats = arms.map((arm) => meanStd(repeatScores(cells.filter((c) => c.arm === arm.id))));
   if (!stats.some((s) => s.n)) return null;
   return {
     data: [

@@ -30,15 +30,11 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
   const kit = p.arms.map((arm) => {
     const mine = cells.filter((c) => c.arm === arm.id);
     const repeats = [...new Set(mine.map((c) => c.repeat))].sort((a, b) => a - b);
-    const valid: number[] = [];
-    const score: number[] = [];
-    for (const r of repeats) {
+    const valid = repeats.map((r) => {
       const of = mine.filter((c) => c.repeat === r);
-      valid.push(of.filter((c) => c.testScore !== null).length / of.length);
-      const norm = of.filter((c) => c.normalisable);
-      if (norm.length)
-        score.push(norm.reduce((t, c) => t + credit(c.testScore !== null, c.normalized), 0) / norm.length);
-    }
+      return of.filter((c) => c.testScore !== null).length / of.length;
+    });
+    const score = repeatScores(mine);
     // On leaderboards (the paper preset): Medal Average = share of the repeat's tasks with any medal, Human Rank.
     const graded = mine.filter((c) => c.grade !== null);
     const medal = repeats.flatMap((r) => {
@@ -76,6 +72,21 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
     };
   });
   return [...kit, ...referenceRows(spec)];
+}
+
+/**
+ * The normalised score of each repeat r (in repeat order) of some cells: mean over the repeat's normalisable cells
+ * of credit = max(0, normalised) (0 without a champion); a repeat without a normalisable cell gives none.
+ * searchTable, the per-modality layout and the figure all average these.
+ */
+export function repeatScores(cells: readonly CellResult[]): number[] {
+  const norm = cells.filter((c) => c.normalisable);
+  return [...new Set(norm.map((c) => c.repeat))]
+    .sort((a, b) => a - b)
+    .map((r) => {
+      const of = norm.filter((c) => c.repeat === r);
+      return of.reduce((t, c) => t + credit(c.testScore !== null, c.normalized), 0) / of.length;
+    });
 }
 
 /**
