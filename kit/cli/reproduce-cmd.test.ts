@@ -62,7 +62,17 @@ describe("openmle reproduce (CLI)", () => {
     expect(eff.out).toMatch(/^\| paper \(reference\) \| OpenMLE-Evo vs AIRA-Evo, 66 task-runs \|/m);
   }, 300_000);
 
+  it("runs an rl experiment's cells on the warm start, says so in the footer, and exits once done", () => {
+    const dir = mkdtempSync(join(tmpdir(), "openmle-reproduce-warm-"));
+    const r = cli("reproduce", "rl-reward-design", "--preset", "smoke", "--workspace", dir, "--sandbox-start", "warm");
+    // without closing the zygotes the command would not exit (spawnSync's timeout: status null)
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/^cell 1 of 1: arm adaptive, repeat 1: 1 steps, finished$/m);
+    expect(r.out).toMatch(/^commit \w+, config \w+, [\d.]+ min, sandbox local, warm start$/m);
+  }, 120_000);
+
   it.each([
+    [["reproduce", "async-rl", "--workspace", "/tmp/nope", "--sandbox-start", "tepid"], /^openmle: --sandbox-start tepid is invalid: use cold or warm\.$/],
     [["reproduce", "table-9", "--dry-run"], /^openmle: unknown experiment "table-9"\. Experiments: /],
     [["reproduce", "naturebench", "--preset", "paper", "--dry-run"], /^openmle: experiment "naturebench" has no paper preset: pass --preset smoke or laptop\.$/],
     [["reproduce", "async-rl", "--preset", "huge", "--dry-run"], /^openmle: --preset huge: pass one of smoke, laptop, paper$/],

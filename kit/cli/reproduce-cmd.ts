@@ -35,12 +35,19 @@ import {
 } from "../reproduce/index.js";
 import { loadThroughput } from "../eval/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
+import type { SandboxBackend } from "../sandbox/index.js";
 import type { Workspace } from "../store/index.js";
 import { withCommandWorkspace } from "./command-workspace.js";
 import { llmConfigFromFlags } from "./llm-flags.js";
 import { output, printErr, UsageError } from "./run-cli.js";
+import {
+  addSearchSandboxOptions,
+  checkSearchSandboxFlags,
+  withSearchSandbox,
+  type SearchSandboxFlags,
+} from "./sandbox-flags.js";
 
-interface ReproduceFlags {
+interface ReproduceFlags extends SearchSandboxFlags {
   list?: boolean;
   preset: string;
   dryRun?: boolean;
@@ -78,7 +85,13 @@ const cellLine = (e: CellEvent) =>
   (e.cached ? "done earlier" : `test ${num(e.testScore)}, normalised ${num(e.normalized)}`);
 
 /** Runs the experiment's cells (kind by kind) and returns its table rows and what it ran. */
-async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags) {
+async function runCells(
+  ws: Workspace,
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  o: ReproduceFlags,
+  sb: SandboxBackend,
+) {
   const say = (m: string) => !o.json && printErr(m);
   let loopId = o.loop;
   if (o.recordedLoop) {
@@ -92,6 +105,7 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
   const loop = loopId ? { loopId } : {};
   if (spec.kind === "funnel") {
     const r = await runFunnelExperiment({
+      // the funnel runs package code in its own jail, not programs
       workspace: ws,
       spec,
       preset,
@@ -113,7 +127,9 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
     ]),
   );
   const tasks = await resolveTaskSet(cellSpec.presets[preset]!.tasks, { mlebenchDir: o.mlebenchDir });
-  const base = { workspace: ws, spec, preset, tasks, endpoints, ...loop };
+  // Local, Docker: rl cells pool their groups on the executor's slots; queue: the workers' slots bound them.
+  const sandbox = sb.executor ? { evaluate: sb.evaluate, executor: sb.executor } : { evaluate: sb.evaluate };
+  const base = { workspace: ws, spec, preset, tasks, endpoints, ...loop, ...sandbox };
   if (spec.sharesCellsWith) {
     const r = await layoutSharedExperiment({ ...base, onEvent: (e) => say(cellLine(e)) });
     return { rows: r.rows, cells: r.cells, runIds: r.cells.map((c) => c.runId) };
@@ -151,11 +167,18 @@ async function runCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePr
 async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
   const t0 = Date.now();
   await withCommandWorkspace(o.workspace!, async (ws) => {
-    const { rows, cells, runIds = [], figure = null } = await runCells(ws, spec, preset, o);
+    const onWarning = (m: string) => printErr(`openmle: warning: ${m}`);
+    const {
+      rows,
+      cells,
+      runIds = [],
+      figure = null,
+    } = await withSearchSandbox(o, { onWarning }, (sb) => runCells(ws, spec, preset, o, sb));
     // A layout of another experiment's cells carries that experiment's config (the cells').
     const cellsS = runIds.length ? (await loadThroughput(ws, runIds)).reduce((t, r) => t + (r.wallS ?? 0), 0) : null;
     const owner = spec.sharesCellsWith ? cellOwner(spec) : spec;
-    const p = provenance(owner, preset, (Date.now() - t0) / 1000, new Date(), cellsS);
+    const where = o.backend === "queue" ? "queue workers" : `${o.backend}, ${o.sandboxStart} start`;
+    const p = provenance(owner, preset, (Date.now() - t0) / 1000, new Date(), cellsS, where);
     const written = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
     const png = o.png !== false;
     const table = written && png ? { ...written, png: await writeExperimentPng(written.html) } : written;
@@ -166,7 +189,8 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
         tableMarkdown(rows),
         "",
         `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min` +
-          (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`),
+          (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`) +
+          (p.sandbox ? `, sandbox ${p.sandbox}` : ""),
         ...(files ? [`wrote ${Object.values(files).join(", ")}`] : []),
       ].join("\n"),
     );
@@ -174,7 +198,7 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
 }
 
 export function registerReproduce(program: Command): void {
-  program
+  const cmd = program
     .command("reproduce")
     .argument("[id]", "an experiment id (openmle reproduce --list shows them)")
     .description(
@@ -211,31 +235,32 @@ export function registerReproduce(program: Command): void {
         "experiments figure.html and figure.png",
     )
     .option("--no-png", "with --out, skip table.png and figure.png (they need Chromium)")
-    .option("--json", "machine-readable output")
-    .action(async (id: string | undefined, o: ReproduceFlags) => {
-      if (o.list || !id) {
-        if (id) throw new UsageError(`pass an experiment id or --list, not both`);
-        if (o.workspace) throw new UsageError(`--workspace runs an experiment: pass its id (openmle reproduce --list)`);
-        const rows = catalogueRows();
-        return output(!!o.json, rows, () => catalogueText(rows));
-      }
-      if (!(REPRODUCE_PRESETS as readonly string[]).includes(o.preset))
-        throw new UsageError(`--preset ${o.preset}: pass one of ${REPRODUCE_PRESETS.join(", ")}`);
-      const preset = o.preset as ReproducePreset;
-      const all = experimentById(id);
-      const spec = o.arms
-        ? selectArms(
-            all,
-            preset,
-            o.arms.split(",").map((a) => a.trim()),
-          )
-        : all;
-      const plan = planExperiment(spec, preset);
-      if (o.dryRun) return output(!!o.json, plan, () => planText(spec, plan));
-      if (spec.sharesCellsWith) planExperiment(cellOwner(spec), preset); // the owner must have the preset
-      if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);
-      if (o.loop && o.recordedLoop) throw new UsageError("pass --loop ID or --recorded-loop NAME, not both");
-      for (const [name, url] of endpointFlags(o.endpoint)) llmConfigFromFlags(o, name, url); // bad flags fail first
-      await run(spec, preset, o);
-    });
+    .option("--json", "machine-readable output");
+  addSearchSandboxOptions(cmd).action(async (id: string | undefined, o: ReproduceFlags) => {
+    if (o.list || !id) {
+      if (id) throw new UsageError(`pass an experiment id or --list, not both`);
+      if (o.workspace) throw new UsageError(`--workspace runs an experiment: pass its id (openmle reproduce --list)`);
+      const rows = catalogueRows();
+      return output(!!o.json, rows, () => catalogueText(rows));
+    }
+    if (!(REPRODUCE_PRESETS as readonly string[]).includes(o.preset))
+      throw new UsageError(`--preset ${o.preset}: pass one of ${REPRODUCE_PRESETS.join(", ")}`);
+    const preset = o.preset as ReproducePreset;
+    const all = experimentById(id);
+    const spec = o.arms
+      ? selectArms(
+          all,
+          preset,
+          o.arms.split(",").map((a) => a.trim()),
+        )
+      : all;
+    const plan = planExperiment(spec, preset);
+    if (o.dryRun) return output(!!o.json, plan, () => planText(spec, plan));
+    if (spec.sharesCellsWith) planExperiment(cellOwner(spec), preset); // the owner must have the preset
+    if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);
+    if (o.loop && o.recordedLoop) throw new UsageError("pass --loop ID or --recorded-loop NAME, not both");
+    for (const [name, url] of endpointFlags(o.endpoint)) llmConfigFromFlags(o, name, url); // bad flags fail first
+    checkSearchSandboxFlags(o);
+    await run(spec, preset, o);
+  });
 }

@@ -18,6 +18,8 @@ export interface Provenance {
   readonly wallS: number;
   /** Σ of the wall time of the cells' evolve runs (search cells; null otherwise): the cost when laid out again. */
   readonly cellsWallS: number | null;
+  /** Where this call ran its programs, e.g. "local, warm start" (null: nothing ran, or not said). */
+  readonly sandbox: string | null;
   readonly finishedAt: string;
 }
 
@@ -36,6 +38,7 @@ export function provenance(
   wallS: number,
   now = new Date(),
   cellsWallS: number | null = null,
+  sandbox: string | null = null,
 ): Provenance {
   const gib = (totalmem() / 2 ** 30).toFixed(0);
   return {
@@ -44,6 +47,7 @@ export function provenance(
     machine: `${hostname()}: ${cpus().length} cores, ${gib} GiB`,
     wallS,
     cellsWallS,
+    sandbox,
     finishedAt: now.toISOString(),
   };
 }
@@ -51,6 +55,7 @@ export function provenance(
 const footer = (p: Provenance) =>
   `commit ${p.commit} · config ${p.configHash} · ${p.machine} · wall time ${(p.wallS / 60).toFixed(1)} min` +
   (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`) +
+  (p.sandbox ? ` · sandbox ${p.sandbox}` : "") +
   ` · finished ${p.finishedAt}`;
 
 /** The Markdown of one experiment: title, question, table, the laptop note, provenance. */

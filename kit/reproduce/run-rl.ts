@@ -3,7 +3,6 @@
 // group-best reward, step time and how evenly the tasks were stepped), avg@k over repeats.
 import { readRlRun, trainRL, type StoredRlRun } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
-import type { Executor } from "../sandbox/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ArmSpec, ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { referenceRows, type TableRow } from "./search-table.js";
@@ -25,9 +24,7 @@ export const armStart = (arm: ArmSpec, loopId?: string): string =>
   armCheckpoint(arm, loopId, "RL of endpoint arms runs on the external trainer");
 
 /** 1. per arm × repeat, the cell's run: read back when finished, resumed when stored, else started; 2. read it. */
-export async function runRlExperiment(
-  opts: RunnerOptions<RlCellEvent> & { readonly executor?: Executor },
-): Promise<RlCellResult[]> {
+export async function runRlExperiment(opts: RunnerOptions<RlCellEvent>): Promise<RlCellResult[]> {
   const { workspace: ws, spec, preset } = opts;
   const p = spec.presets[preset];
   if (spec.kind !== "rl" || !p)
@@ -46,7 +43,7 @@ export async function runRlExperiment(
         to: runId,
         config: { ...arm.settings, steps: p.steps, group: p.group, groupsPerStep: p.groupsPerStep, seed: repeat },
         ...(stored ? { resume: runId } : { runId }),
-        ...(opts.executor ? { executor: opts.executor } : {}),
+        ...(opts.executor ? { executor: opts.executor } : opts.evaluate ? { execute: opts.evaluate } : {}),
       });
     const run = (await readRlRun(ws, runId))!;
     const r = { arm: arm.id, repeat, runId, cached, run };

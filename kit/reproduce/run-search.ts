@@ -16,7 +16,6 @@ import {
 import { ensureCorpus, expandTaskList, resolveTask, TASK_JSON, type TaskPackage } from "../gym/index.js";
 import type { LanguageModel } from "../llm/index.js";
 import { createCheckpointPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
-import type { ExecutionRecord, SandboxJob } from "../sandbox/index.js";
 import { readStoredRun } from "../evo/index.js";
 import type { Workspace } from "../store/index.js";
 import { writeCell } from "./cell-store.js";
@@ -147,9 +146,7 @@ export function presetConfig(preset: ReproducePreset, p: ExperimentPreset): Reco
  * 4. per cell, evolve (finished runs are read back, killed ones resume), normalise the champion's test score and
  *    store the cell (reproduce_cells).
  */
-export async function runSearchExperiment(
-  opts: RunnerOptions<CellEvent> & { readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord> },
-): Promise<CellResult[]> {
+export async function runSearchExperiment(opts: RunnerOptions<CellEvent>): Promise<CellResult[]> {
   const { workspace: ws, spec, preset } = opts;
   if (spec.kind !== "search" || spec.sharesCellsWith)
     throw new ReproduceError(`experiment ${spec.id} is not a search experiment with cells of its own`);

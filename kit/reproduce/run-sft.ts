@@ -3,7 +3,6 @@
 // as the teacher), stored as a dataset named by the cell; a stored dataset is read back, never collected again.
 import { collectSft, composition, evolveRun, listDatasets, loadDataset, type CompositionRow } from "../erl/index.js";
 import { OPERATORS } from "../policy/index.js";
-import type { ExecutionRecord, SandboxJob } from "../sandbox/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { armPolicy, cellRunId } from "./run-search.js";
@@ -31,9 +30,7 @@ export const cellDataset = (spec: ExperimentSpec, preset: ReproducePreset, arm: 
  * seed = repeat; finished runs are read back, killed ones resume) and 3. collectSft merges both paths of those runs
  * and tasks (the arm's settings are collectSft's config; its seed = repeat) into the cell's dataset.
  */
-export async function runSftExperiment(
-  opts: RunnerOptions<SftCellEvent> & { readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord> },
-): Promise<SftCellResult[]> {
+export async function runSftExperiment(opts: RunnerOptions<SftCellEvent>): Promise<SftCellResult[]> {
   const { workspace: ws, spec, preset } = opts;
   const p = spec.presets[preset];
   if (spec.kind !== "sft" || !p)

@@ -1,6 +1,7 @@
 // What the cell runners (search, rl, sft) share: their options, an arm's checkpoint reference, its cells.
 import type { TaskPackage } from "../gym/index.js";
 import type { LanguageModel } from "../llm/index.js";
+import type { ExecutionRecord, Executor, SandboxJob } from "../sandbox/index.js";
 import type { Workspace } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ArmSpec, ExperimentPreset, ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
@@ -14,6 +15,10 @@ export interface RunnerOptions<E> {
   readonly loopId?: string;
   /** The models of "endpoint:NAME" arms by NAME (OpenAI-compatible servers; the paper preset's arms). */
   readonly endpoints?: ReadonlyMap<string, LanguageModel>;
+  /** Runs one program (search and sft cells, the baselines; rl cells without `executor`). Default: runSandbox. */
+  readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
+  /** rl cells: trainRL pools its groups on this executor's slots (the local and docker backends). */
+  readonly executor?: Executor;
   readonly onEvent?: (e: E) => void;
 }
 

@@ -36,6 +36,8 @@ export const MAX_JOB_FILES = 50_000;
 export interface Executor {
   readonly name: string;
   run(spec: ExecSpec): Promise<ExecResult>;
+  /** Stop what the backend keeps running between programs (the warm start's zygotes); absent: nothing to stop. */
+  close?(): Promise<void>;
 }
 
 /** Environment every backend gives the program: paths, and thread counts capped to the job's CPUs. */

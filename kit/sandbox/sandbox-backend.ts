@@ -96,7 +96,8 @@ export async function openSandboxBackend(o: SandboxBackendOptions): Promise<Sand
     name: o.backend,
     executor,
     evaluate: (job) => runSandbox({ ...job, executor, ...(ws ? { workspace: ws } : {}), onEvent: o.onEvent }),
-    close: async () => undefined,
+    // The warm start's zygotes would otherwise keep the process alive after the command is done.
+    close: async () => executor.close?.(),
   };
 }
 
