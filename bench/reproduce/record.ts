@@ -1,10 +1,11 @@
 // Records finished laptop experiments for notebook 06 (data/recorded-runs/<name>): the stored cells of each
 // experiment (reproduce_cells) and, for those named with --nodes, what the search-efficiency layout reads of their
 // runs (runs, nodes and cards, without program code or plans: the layout needs operators, scores and prompt sizes),
-// with the cells' tasks rows. One Parquet file per table, as the other recordings.
+// with the cells' tasks rows; for rl experiments (--rl) their trainRL runs' steps, groups and rollouts (without
+// programs and decisions: the table and figure need rewards and advantages). One Parquet file per table.
 // Usage: npx tsx bench/reproduce/record.ts --out data/recorded-runs/reproduce-laptop \
 //          --from workspaces/rp-mfh:model-fixed-harness --from workspaces/rp-hfm:harness-fixed-model \
-//          --nodes harness-fixed-model
+//          --nodes harness-fixed-model --rl workspaces/rp-rl:rl-reward-design
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,10 +17,12 @@ const { values: a } = parseArgs({
     out: { type: "string" },
     from: { type: "string", multiple: true },
     nodes: { type: "string", multiple: true, default: [] },
+    rl: { type: "string", multiple: true, default: [] },
     preset: { type: "string", default: "laptop" },
   },
 });
-if (!a.out || !a.from?.length) throw new Error("pass --out DIR and --from WORKSPACE:EXPERIMENT (repeatable)");
+if (!a.out || !(a.from?.length || a.rl?.length))
+  throw new Error("pass --out DIR and --from WORKSPACE:EXPERIMENT or --rl WORKSPACE:EXPERIMENT (repeatable)");
 const out = resolve(a.out);
 mkdirSync(out, { recursive: true });
 const tmp = mkdtempSync(join(tmpdir(), "openmle-record-"));
@@ -29,11 +32,20 @@ let part = 0;
 const have = new Set<string>();
 const notYet = () => (have.size ? `AND task_id NOT IN (${[...have].map(q).join(", ")})` : "");
 try {
-  for (const f of a.from) {
-    const [dir, id] = f.split(":");
-    if (!dir || !id) throw new Error(`--from ${f}: pass WORKSPACE:EXPERIMENT`);
+  for (const f of [...(a.from ?? []), ...a.rl!.map((r) => `rl:${r}`)]) {
+    const rl = f.startsWith("rl:");
+    const [dir, id] = (rl ? f.slice(3) : f).split(":");
+    if (!dir || !id) throw new Error(`--from/--rl ${f}: pass WORKSPACE:EXPERIMENT`);
     const ws = await openWorkspace(dir, { readOnly: true });
     try {
+      // rl cells are trainRL runs named rp-<id>-<preset>-<arm>-r<k> (kit/reproduce rlCellRunId)
+      const rlRuns = `SELECT run_id FROM rl_runs WHERE run_id LIKE ${q(`rp-${id}-${a.preset}-%`)}`;
+      const rlTables: [string, string][] = [
+        ["rl_runs", `SELECT * FROM rl_runs WHERE run_id IN (${rlRuns})`],
+        ["rl_steps", `SELECT * FROM rl_steps WHERE run_id IN (${rlRuns})`],
+        ["rl_groups", `SELECT * FROM rl_groups WHERE run_id IN (${rlRuns})`],
+        ["rl_rollouts", `SELECT * EXCLUDE (code, choices) FROM rl_rollouts WHERE run_id IN (${rlRuns})`],
+      ];
       const cells = `SELECT * FROM reproduce_cells WHERE experiment = ${q(id)} AND preset = ${q(a.preset!)}`;
       const runIds = `SELECT run_id FROM (${cells})`;
       const tables: [string, string][] = [
@@ -43,11 +55,14 @@ try {
       ];
       if (a.nodes!.includes(id))
         tables.push(
-          ["runs", `SELECT run_id, task_id, harness, status, started_at, ended_at, config FROM runs WHERE run_id IN (${runIds})`],
+          [
+            "runs",
+            `SELECT run_id, task_id, harness, status, started_at, ended_at, config FROM runs WHERE run_id IN (${runIds})`,
+          ],
           ["nodes", `SELECT * EXCLUDE (code, plan) FROM nodes WHERE run_id IN (${runIds})`],
           ["cards", `SELECT * EXCLUDE (plan, analysis, rich_summary) FROM cards WHERE run_id IN (${runIds})`],
         );
-      for (const [table, sql] of tables) {
+      for (const [table, sql] of rl ? rlTables : tables) {
         const file = join(tmp, `${part++}.parquet`);
         await exportParquet(ws, sql, file);
         const n = await importParquet(rec, file, table);
@@ -59,7 +74,17 @@ try {
       ws.close();
     }
   }
-  for (const table of ["reproduce_cells", "tasks", "runs", "nodes", "cards"]) {
+  for (const table of [
+    "reproduce_cells",
+    "tasks",
+    "runs",
+    "nodes",
+    "cards",
+    "rl_runs",
+    "rl_steps",
+    "rl_groups",
+    "rl_rollouts",
+  ]) {
     const [{ n }] = await rec.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
     if (n) await exportParquet(rec, table, join(out, `${table}.parquet`));
     if (n) console.log(`wrote ${join(out, `${table}.parquet`)}: ${n} rows`);

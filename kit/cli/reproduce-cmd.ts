@@ -177,7 +177,9 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
     // A layout of another experiment's cells carries that experiment's config (the cells').
     const cellsS = runIds.length ? (await loadThroughput(ws, runIds)).reduce((t, r) => t + (r.wallS ?? 0), 0) : null;
     const owner = spec.sharesCellsWith ? cellOwner(spec) : spec;
-    const where = o.backend === "queue" ? "queue workers" : `${o.backend}, ${o.sandboxStart} start`;
+    // The funnel runs package code in its own jail, no programs: no sandbox to name.
+    const where =
+      spec.kind === "funnel" ? null : o.backend === "queue" ? "queue workers" : `${o.backend}, ${o.sandboxStart} start`;
     const p = provenance(owner, preset, (Date.now() - t0) / 1000, new Date(), cellsS, where);
     const written = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
     const png = o.png !== false;

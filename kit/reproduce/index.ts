@@ -16,7 +16,15 @@ export {
 export {
   searchTable, tableMarkdown, tableRecords, referenceRows, REFERENCE_SOURCE, type TableRow,
 } from "./search-table.js";
-export { runRlExperiment, rlTable, armStart, type RlCellResult, type RlCellEvent } from "./run-rl.js";
+export {
+  runRlExperiment,
+  rlTable,
+  storedRlTable,
+  rlCellRunId,
+  armStart,
+  type RlCellResult,
+  type RlCellEvent,
+} from "./run-rl.js";
 export {
   provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance,
 } from "./render.js";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { StoredRlRun } from "../erl/index.js";
 import { openWorkspace } from "../store/index.js";
 import { experimentById } from "./catalogue.js";
-import { rlTable, runRlExperiment, type RlCellResult } from "./run-rl.js";
+import { rlCellRunId, rlTable, runRlExperiment, storedRlTable, type RlCellResult } from "./run-rl.js";
 import { resolveTaskSet } from "./run-search.js";
 
 const run = (over: Partial<StoredRlRun>): StoredRlRun => ({
@@ -60,6 +60,15 @@ describe("runRlExperiment", () => {
       const rows = rlTable(spec, "smoke", again);
       expect(rows.map((r) => r.source)).toEqual(["kit (smoke)", "kit (smoke)", "paper (reference)", "paper (reference)"]);
       expect(JSON.stringify(rows)).not.toMatch(/NaN|undefined/);
+      // laid out again from the workspace alone (as notebook 06 does from a recording): the same rows and a figure
+      const stored = await storedRlTable(ws, spec, "smoke");
+      expect(stored.rows).toEqual(rows);
+      expect(stored.cells.map((c) => c.runId)).toEqual([rlCellRunId(spec, "smoke", "sync", 1), rlCellRunId(spec, "smoke", "async", 1)]);
+      expect(stored.figure?.data).toHaveLength(2);
+      // an experiment with no finished cell here says which command makes them
+      await expect(storedRlTable(ws, experimentById("rl-reward-design"), "smoke")).rejects.toThrow(
+        /holds no finished cell of rl-reward-design at the smoke preset: run openmle reproduce rl-reward-design/,
+      );
     } finally {
       ws.close();
     }

@@ -7,6 +7,9 @@ import { ReproduceError } from "./errors.js";
 import type { ArmSpec, ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { referenceRows, type TableRow } from "./search-table.js";
 import { armCheckpoint, armRepeatCells, type RunnerOptions } from "./runner-common.js";
+import { rlFigure } from "./figures.js";
+import type { Figure } from "../report/index.js";
+import type { Workspace } from "../store/index.js";
 
 export interface RlCellResult {
   readonly arm: string;
@@ -23,6 +26,10 @@ export type RlCellEvent = { readonly type: "rl-cell"; readonly done: number; rea
 export const armStart = (arm: ArmSpec, loopId?: string): string =>
   armCheckpoint(arm, loopId, "RL of endpoint arms runs on the external trainer");
 
+/** The trainRL run of an rl cell: `rp-<id>-<preset>-<arm>-r<k>`. */
+export const rlCellRunId = (spec: ExperimentSpec, preset: ReproducePreset, arm: string, repeat: number) =>
+  `rp-${spec.id}-${preset}-${arm}-r${repeat}`;
+
 /** 1. per arm × repeat, the cell's run: read back when finished, resumed when stored, else started; 2. read it. */
 export async function runRlExperiment(opts: RunnerOptions<RlCellEvent>): Promise<RlCellResult[]> {
   const { workspace: ws, spec, preset } = opts;
@@ -32,7 +39,7 @@ export async function runRlExperiment(opts: RunnerOptions<RlCellEvent>): Promise
   const cells = armRepeatCells(p);
   const out: RlCellResult[] = [];
   for (const [i, { arm, repeat }] of cells.entries()) {
-    const runId = `rp-${spec.id}-${preset}-${arm.id}-r${repeat}`;
+    const runId = rlCellRunId(spec, preset, arm.id, repeat);
     const stored = await readRlRun(ws, runId);
     const cached = stored?.status === "finished";
     if (!cached)
@@ -51,6 +58,32 @@ export async function runRlExperiment(opts: RunnerOptions<RlCellEvent>): Promise
     opts.onEvent?.({ type: "rl-cell", done: i + 1, total: cells.length, ...r });
   }
   return out;
+}
+
+/**
+ * An rl experiment's table and figure from a workspace alone (e.g. a recorded laptop run): its finished cells'
+ * runs, read back (unfinished or missing cells are left out; the table's runs column says how many there are).
+ */
+export async function storedRlTable(
+  ws: Workspace,
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+): Promise<{ rows: TableRow[]; cells: RlCellResult[]; figure: Figure | null }> {
+  const p = spec.presets[preset];
+  if (spec.kind !== "rl" || !p)
+    throw new ReproduceError(`experiment ${spec.id} has no rl cells at the ${preset} preset`);
+  const cells: RlCellResult[] = [];
+  for (const { arm, repeat } of armRepeatCells(p)) {
+    const runId = rlCellRunId(spec, preset, arm.id, repeat);
+    const run = await readRlRun(ws, runId);
+    if (run?.status === "finished") cells.push({ arm: arm.id, repeat, runId, cached: true, run });
+  }
+  if (!cells.length)
+    throw new ReproduceError(
+      `${ws.dir} holds no finished cell of ${spec.id} at the ${preset} preset: run ` +
+        `openmle reproduce ${spec.id} --preset ${preset} --workspace DIR`,
+    );
+  return { rows: rlTable(spec, preset, cells), cells, figure: rlFigure(spec, preset, cells) };
 }
 
 const avg = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
