@@ -6,7 +6,8 @@ export {
 } from "./experiment-spec.js";
 export { EXPERIMENTS, experimentById, selectArms } from "./catalogue.js";
 export {
-  planExperiment, taskLabels, LAPTOP_PROGRAMS_PER_MIN, CORPUS_BUILD_MIN, type ExperimentPlan, type PlanCell,
+  planExperiment, taskLabels, LAPTOP_PROGRAMS_PER_MIN, LAPTOP_RL_PROGRAMS_PER_MIN, CORPUS_BUILD_MIN,
+  type ExperimentPlan, type PlanCell,
 } from "./plan.js";
 export { catalogueRows, catalogueText, planText, formatMinutes, type CatalogueRow } from "./plan-text.js";
 export { ReproduceError, UnknownExperimentError, PresetNotDefinedError } from "./errors.js";

@@ -10,6 +10,12 @@ import { REPRODUCE_PRESETS, type ExperimentSpec, type ReproducePreset, type Task
  * 2026-12-02). The warm sandbox alone reaches 32.8 nodes/min on one small task (bench/throughput).
  */
 export const LAPTOP_PROGRAMS_PER_MIN = 24;
+/**
+ * Programs per minute of an rl preset's cells (trainRL, 2 sandbox slots, warm start, groups of 8 drawn over 30
+ * training tasks, so zygotes are restarted as groups change task): 1,536 programs in 98.2 min of trainer steps,
+ * rl-reward-design's 4 laptop cells on 2026-12-03, a fresh-clone CI beside the first two (bench/reproduce).
+ */
+export const LAPTOP_RL_PROGRAMS_PER_MIN = 16;
 /** Minutes of `openmle task build-corpus --jobs 2` on this machine (412 candidates, 2026-12-02, cold cache). */
 export const CORPUS_BUILD_MIN = 24;
 const CORPUS_CANDIDATES = 412;
@@ -56,7 +62,8 @@ export function taskLabels(tasks: TaskSet): string[] {
  *   sft:    cells = tasks × repeats teacher runs of `steps` programs plus, per repeat, collectSft's parallel
  *           drafts (the arm's maxAttempts setting, else parallelDraftsPerTask);
  *   funnel: one cell, the corpus build (CORPUS_BUILD_MIN for the whole manifest, pro rata for a sample);
- *   laptop minutes = programs / LAPTOP_PROGRAMS_PER_MIN; paper GPU hours = search cells × hoursPerTask.
+ *   laptop minutes = programs / LAPTOP_PROGRAMS_PER_MIN (rl: LAPTOP_RL_PROGRAMS_PER_MIN);
+ *   paper GPU hours = search cells × hoursPerTask.
  */
 export function planExperiment(
   spec: ExperimentSpec,
@@ -116,7 +123,7 @@ export function planExperiment(
       ? null
       : spec.kind === "funnel"
         ? (CORPUS_BUILD_MIN * (p.candidates?.length ?? CORPUS_CANDIDATES)) / CORPUS_CANDIDATES
-        : programs / LAPTOP_PROGRAMS_PER_MIN;
+        : programs / (spec.kind === "rl" ? LAPTOP_RL_PROGRAMS_PER_MIN : LAPTOP_PROGRAMS_PER_MIN);
   const gpuHours = preset === "paper" && spec.kind === "search" ? cells.length * (p.hoursPerTask ?? 0) : null;
   return {
     ...empty,
