@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { experimentById, selectArms } from "./catalogue.js";
 import { PresetNotDefinedError } from "./errors.js";
-import { LAPTOP_PROGRAMS_PER_MIN, LAPTOP_RL_PROGRAMS_PER_MIN, planExperiment } from "./plan.js";
+import { CORPUS_BUILD_MIN, LAPTOP_PROGRAMS_PER_MIN, LAPTOP_RL_PROGRAMS_PER_MIN, planExperiment } from "./plan.js";
 import { catalogueRows, formatMinutes, planText } from "./plan-text.js";
 
 const plan = (id: string, preset: "smoke" | "laptop" | "paper") => planExperiment(experimentById(id), preset);
@@ -29,7 +29,7 @@ describe("planExperiment", () => {
     expect(plan("model-fixed-harness", "laptop").totals.laptopMinutes).toBeCloseTo(1200 / LAPTOP_PROGRAMS_PER_MIN);
     // rl cells at the rate trainRL measured (6 cells × 12 steps × 4 groups × 8 programs)
     expect(plan("rl-reward-design", "laptop").totals.laptopMinutes).toBeCloseTo(2304 / LAPTOP_RL_PROGRAMS_PER_MIN);
-    expect(plan("gym-funnel", "smoke").totals.laptopMinutes).toBeCloseTo((24 * 2) / 412);
+    expect(plan("gym-funnel", "smoke").totals.laptopMinutes).toBeCloseTo((CORPUS_BUILD_MIN * 2) / 412);
     expect(plan("model-fixed-harness", "paper").totals.laptopMinutes).toBeNull();
   });
 

@@ -16,8 +16,11 @@ export const LAPTOP_PROGRAMS_PER_MIN = 24;
  * rl-reward-design's 4 laptop cells on 2026-12-03, a fresh-clone CI beside the first two (bench/reproduce).
  */
 export const LAPTOP_RL_PROGRAMS_PER_MIN = 16;
-/** Minutes of `openmle task build-corpus --jobs 2` on this machine (412 candidates, 2026-12-02, cold cache). */
-export const CORPUS_BUILD_MIN = 24;
+/**
+ * Minutes of `openmle task build-corpus --jobs 2` on 2 cores, cold cache: 412 candidates in 1,763 s on a fresh
+ * machine, 2026-12-03 (the recorded build of 2026-12-02, bench/gym/corpus.json, took 3,295 s with other work beside).
+ */
+export const CORPUS_BUILD_MIN = 29;
 const CORPUS_CANDIDATES = 412;
 
 export interface PlanCell {
