@@ -105,7 +105,6 @@ async function runCells(
   const loop = loopId ? { loopId } : {};
   if (spec.kind === "funnel") {
     const r = await runFunnelExperiment({
-      // the funnel runs package code in its own jail, not programs
       workspace: ws,
       spec,
       preset,
