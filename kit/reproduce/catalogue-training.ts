@@ -19,7 +19,7 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
     question:
       "On the same groups, how much more advantage does the entropic rule give the group's best candidate than " +
       "group normalisation, and does the group-best reward rise faster with adaptive bounds than with static ones?",
-    metrics: ["best-advantage-entropic", "best-advantage-group-normalised", "group-best-reward"],
+    metrics: ["best-advantage-entropic", "best-advantage-group-normalised", "group-best-reward", "group-best-fixed"],
     rows: "arm",
     presets: {
       smoke: {

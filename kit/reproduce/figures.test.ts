@@ -27,7 +27,7 @@ describe("rlFigure", () => {
   it("one line per arm: each step's group-best reward averaged over the repeats that reached it", () => {
     const run = (arm: string, repeat: number, best: number[]): RlCellResult => ({
       arm, repeat, runId: `${arm}-${repeat}`, cached: true,
-      run: { runId: `${arm}-${repeat}`, status: "finished", bestCandidates: [], groupsPerTask: {}, steps: best.map((b, step) => ({ step, meanReward: 0, bestReward: b, bestAdvantage: 0, wallS: 1 })) },
+      run: { runId: `${arm}-${repeat}`, status: "finished", bestCandidates: [], groupsPerTask: {}, groups: [], scales: [], steps: best.map((b, step) => ({ step, meanReward: 0, bestReward: b, bestAdvantage: 0, wallS: 1 })) },
     });
     // repeat 1 reached steps 0–2, repeat 2 steps 0–1: step 0 (0.2 + 0.4)/2 = 0.3 ± 0.1; step 1 0.6 ± 0; step 2 0.9 ± 0
     const fig = rlFigure(experimentById("rl-reward-design"), "smoke", [run("adaptive", 1, [0.2, 0.6, 0.9]), run("adaptive", 2, [0.4, 0.6])])!;
@@ -37,5 +37,22 @@ describe("rlFigure", () => {
     line.y.forEach((y, i) => expect(y).toBeCloseTo([0.3, 0.6, 0.9][i]!, 12));
     line.error_y.array.forEach((s, i) => expect(s).toBeCloseTo([0.1, 0, 0][i]!, 12));
     expect(rlFigure(experimentById("rl-reward-design"), "smoke", [])).toBeNull();
+  });
+
+  it("on the fixed scale when every cell's tasks have one: each group's best graded score on the static bounds", () => {
+    // accuracy task on [0.5, 1] (stored by one cell only): step 1 groups' best 0.8 and 0.6 → (0.6 + 0.2)/2 = 0.4
+    const scales = [{ taskId: "t", higherIsBetter: true, staticBest: 1, staticWorst: 0.5, worstFrom: "trivial" as const, trivialScore: 0.5 }];
+    const cell = (arm: string, over: object): RlCellResult => ({
+      arm, repeat: 1, runId: arm, cached: true,
+      run: { runId: arm, status: "finished", bestCandidates: [], groupsPerTask: {}, scales: [], steps: [{ step: 1, meanReward: 0, bestReward: 1, bestAdvantage: 0, wallS: 1 }], groups: [], ...over },
+    });
+    const fig = rlFigure(experimentById("rl-reward-design"), "laptop", [
+      cell("adaptive", { groups: [{ step: 1, taskId: "t", testScores: [0.7, 0.8] }, { step: 1, taskId: "t", testScores: [0.6] }] }),
+      cell("static", { scales, groups: [{ step: 1, taskId: "t", testScores: [1] }] }),
+    ])!;
+    const ys = fig.data.map((d) => (d as { y: number[] }).y[0]!);
+    expect(ys[0]).toBeCloseTo(0.4, 12);
+    expect(ys[1]).toBeCloseTo(1, 12);
+    expect(JSON.stringify(fig.layout)).toContain("fixed scale");
   });
 });

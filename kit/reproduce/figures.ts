@@ -4,6 +4,7 @@
 import { meanStd } from "../eval/index.js";
 import type { Figure } from "../report/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { experimentScales, fixedGroupBest } from "./rl-fixed-scale.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
 import { repeatScores } from "./search-table.js";
@@ -50,13 +51,18 @@ export function searchFigure(
 export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly RlCellResult[]): Figure | null {
   const arms = spec.presets[preset]!.arms;
   const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
+  // On the fixed scale when every cell's tasks have one (rl-fixed-scale.ts), else each run's own best reward.
+  const scales = experimentScales(cells.map((c) => c.run));
+  const fixed = cells.every((c) => c.run.groups.length > 0 && c.run.groups.every((g) => scales.has(g.taskId)));
+  const series = (c: RlCellResult) =>
+    fixed
+      ? fixedGroupBest(c.run, scales).map((f) => ({ step: f.step, y: f.value }))
+      : c.run.steps.map((s) => ({ step: s.step, y: s.bestReward }));
   const data = arms.flatMap((arm, i) => {
-    const runs = cells.filter((c) => c.arm === arm.id).map((c) => c.run.steps);
+    const runs = cells.filter((c) => c.arm === arm.id).map(series);
     const steps = [...new Set(runs.flatMap((r) => r.map((s) => s.step)))].sort((a, b) => a - b);
     if (!steps.length) return [];
-    const at = steps.map((step) =>
-      meanStd(runs.flatMap((r) => r.filter((s) => s.step === step).map((s) => s.bestReward))),
-    );
+    const at = steps.map((step) => meanStd(runs.flatMap((r) => r.filter((s) => s.step === step).map((s) => s.y))));
     const color = palette[i % palette.length]!;
     return [
       {
@@ -72,12 +78,15 @@ export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: r
     ];
   });
   if (!data.length) return null;
+  const yTitle = fixed
+    ? "group-best reward on the fixed scale (static bounds; mean over groups, then repeats)"
+    : "step's best reward on the run's own bounds (mean over repeats)";
   return {
     data,
     layout: {
       title: `${spec.title} (${preset} preset)`,
       xaxis: { title: { text: "trainer step" }, dtick: 1 },
-      yaxis: { title: { text: "group-best reward (mean over groups and repeats)" }, range: [0, 1.05] },
+      yaxis: { title: { text: yTitle }, range: [0, 1.05] },
       legend: { orientation: "h", y: -0.2 },
     },
   };

@@ -11,7 +11,7 @@ import { rlCellRunId, rlTable, runRlExperiment, storedRlTable, type RlCellResult
 import { resolveTaskSet } from "./run-search.js";
 
 const run = (over: Partial<StoredRlRun>): StoredRlRun => ({
-  runId: "r", status: "finished", steps: [], bestCandidates: [], groupsPerTask: {}, ...over,
+  runId: "r", status: "finished", steps: [], bestCandidates: [], groupsPerTask: {}, groups: [], scales: [], ...over,
 });
 const step = (step: number, bestReward: number, wallS: number) => ({ step, meanReward: 0, bestReward, bestAdvantage: 0, wallS });
 
@@ -41,7 +41,24 @@ describe("rlTable", () => {
     // entropic per run 4 and 6 → 5 ± 1; group-normalised 1.5 and 1.5; late best reward (0.6+0.8)/2 = 0.7 and 1 → 0.85 ± 0.15
     expect(rows[0]!.values).toEqual({
       runs: "2", "best-advantage-entropic": "5.00 ± 1.00", "best-advantage-group-normalised": "1.50 ± 0.00", "group-best-reward": "0.850 ± 0.150",
+      "group-best-fixed": "–",
     });
+  });
+
+  it("group-best-fixed: each group's best graded score on the one scale a cell stored, over the later half", () => {
+    const spec = experimentById("rl-reward-design");
+    // rmse task "t" on [W, B] = [−8, 0] (trivial rmse 8), stored only by the static cell
+    const scale = { taskId: "t", higherIsBetter: false, staticBest: 0, staticWorst: -8, worstFrom: "trivial" as const, trivialScore: 8 };
+    const steps = [step(1, 1, 1), step(2, 1, 1)];
+    // later half = step 2: adaptive groups' best rmse 2 and 4 → (6/8 + 4/8)/2 = 0.625; static best 6 → 0.25
+    const adaptive = run({ steps, groups: [{ step: 1, taskId: "t", testScores: [1] }, { step: 2, taskId: "t", testScores: [2, 3] }, { step: 2, taskId: "t", testScores: [4] }] });
+    const fixedArm = run({ steps, scales: [scale], groups: [{ step: 2, taskId: "t", testScores: [6, 7] }] });
+    const rows = rlTable(spec, "laptop", [
+      { arm: "adaptive", repeat: 1, runId: "a", cached: true, run: adaptive },
+      { arm: "static", repeat: 1, runId: "s", cached: true, run: fixedArm },
+    ]);
+    expect(rows[0]!.values["group-best-fixed"]).toBe("0.625 ± 0.000");
+    expect(rows[1]!.values["group-best-fixed"]).toBe("0.250 ± 0.000");
   });
 });
 

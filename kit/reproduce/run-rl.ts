@@ -8,6 +8,7 @@ import type { ArmSpec, ExperimentSpec, ReproducePreset } from "./experiment-spec
 import { referenceRows, type TableRow } from "./search-table.js";
 import { armCheckpoint, armRepeatCells, type RunnerOptions } from "./runner-common.js";
 import { rlFigure } from "./figures.js";
+import { experimentScales, fixedGroupBest } from "./rl-fixed-scale.js";
 import type { Figure } from "../report/index.js";
 import type { Workspace } from "../store/index.js";
 
@@ -90,20 +91,27 @@ const avg = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0
 
 /**
  * Per run: best-advantage-entropic / -group-normalised = mean over its consumed groups of the best candidate's
- * advantage; group-best-reward = mean best reward over the later half of its steps; mean-step-minutes = mean step
+ * advantage; group-best-reward = mean over the later half of its steps of the step's best reward (on the run's own
+ * bounds: ≈ 1 under adaptive bounds, whose best bound is the best score so far); group-best-fixed = the same half's
+ * mean r_fixed, each group's best graded score on the experiment's fixed scale (rl-fixed-scale.ts: one set of
+ * static bounds per task for every arm; "–" when no cell stored them); mean-step-minutes = mean step
  * wall time; per-task-steps-cv = population std / mean of consumed groups per task. Per arm: mean ± population std
  * over repeats; speed-up = the first arm's mean step time over this arm's.
  */
 export function rlTable(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly RlCellResult[]): TableRow[] {
   const p = spec.presets[preset]!;
+  const scales = experimentScales(cells.map((c) => c.run));
   const perRun = (r: StoredRlRun) => {
     const late = r.steps.slice(Math.floor(r.steps.length / 2));
+    const lateFrom = late[0]?.step ?? Number.POSITIVE_INFINITY;
+    const fixed = fixedGroupBest(r, scales).filter((f) => f.step >= lateFrom);
     const counts = Object.values(r.groupsPerTask);
     const c = meanStd(counts);
     return {
       "best-advantage-entropic": avg(r.bestCandidates.map((b) => b.entropic)),
       "best-advantage-group-normalised": avg(r.bestCandidates.map((b) => b.groupNormalised)),
       "group-best-reward": avg(late.map((s) => s.bestReward)),
+      "group-best-fixed": avg(fixed.map((f) => f.value)),
       "mean-step-minutes": avg(r.steps.map((s) => s.wallS / 60)),
       "per-task-steps-cv": c.n && c.mean > 0 ? c.std / c.mean : Number.NaN,
     };
@@ -125,6 +133,7 @@ export function rlTable(spec: ExperimentSpec, preset: ReproducePreset, cells: re
       "best-advantage-entropic": fmt(col("best-advantage-entropic"), 2),
       "best-advantage-group-normalised": fmt(col("best-advantage-group-normalised"), 2),
       "group-best-reward": fmt(col("group-best-reward"), 3),
+      "group-best-fixed": fmt(col("group-best-fixed"), 3),
       "mean-step-minutes": fmt(col("mean-step-minutes"), 2),
       "speed-up": Number.isFinite(first / step) && step > 0 ? `${(first / step).toFixed(2)}×` : "–",
       "per-task-steps-cv": fmt(col("per-task-steps-cv"), 1, true),

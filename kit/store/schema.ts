@@ -10,6 +10,7 @@ import { MIGRATION_V8 } from "./migration-v8.js";
 import { MIGRATION_V9 } from "./migration-v9.js";
 import { MIGRATION_V10 } from "./migration-v10.js";
 import { MIGRATION_V11 } from "./migration-v11.js";
+import { MIGRATION_V12 } from "./migration-v12.js";
 
 export type { Migration } from "./migration.js";
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_V9,
   MIGRATION_V10,
   MIGRATION_V11,
+  MIGRATION_V12,
 ];
 
 /** The version of the newest migration (versions may skip numbers; each applies once, in order). */
@@ -43,6 +45,7 @@ export const TABLES = [
   "rl_groups",
   "rl_rollouts",
   "rl_parent_states",
+  "rl_task_bounds",
   "node_timings",
   "loops",
   "loop_stages",

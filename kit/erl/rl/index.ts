@@ -32,4 +32,7 @@ export { runGroup, type ExecuteProgram, type GroupResult, type GroupSpec, type R
 export { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
 export { exportRollouts } from "./export-rollouts.js";
 export { readRlRun, type StoredRlRun } from "./rl-run-store.js";
+export {
+  fixedScaleReward, needsTrivial, staticWorstOf, TrivialWorstMode, type TaskScale,
+} from "./fixed-scale.js";
 export { ROLLOUT_EXPORT_SQL } from "./rollout-export-store.js";

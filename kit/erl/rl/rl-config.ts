@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AdaptiveBoundsOptions } from "./adaptive-bounds.js";
 import { GapPenaltyOptions } from "./gap-penalty.js";
 import { GspoOptions } from "./gspo-update.js";
+import { TrivialWorstMode } from "./fixed-scale.js";
 import { ParentBonusOptions } from "./parent-bonus.js";
 
 /** Settings of trainRL (spec §3.2); every field has a default. `openmle config schema rl` prints them. */
@@ -67,6 +68,7 @@ export const RlConfig = z
       "Adaptive reward bounds; static bounds: best = max(the metric's theoretical best, the leaderboard's best) " +
         "(the earlier kit: the gold threshold), worst = the leaderboard's last team when it has one.",
     ),
+    trivialWorst: TrivialWorstMode,
     gap: GapPenaltyOptions.prefault({}).describe(
       "Validation–test gap penalty on positive rewards: off by default as in the reference's released RL " +
         "scripts; the paper's text (and the earlier kit) applied it ({ enabled: true }: 0.05 per 0.12 of gap).",

@@ -1,3 +1,5 @@
+import type { TaskScale } from "./fixed-scale.js";
+import { readTaskScales } from "./task-scale-store.js";
 import type { Workspace } from "../../store/index.js";
 
 /** What one stored trainRL run measured, for tables and figures (kit/reproduce, notebooks). */
@@ -17,6 +19,10 @@ export interface StoredRlRun {
   readonly bestCandidates: readonly { readonly entropic: number; readonly groupNormalised: number }[];
   /** Consumed groups per task. */
   readonly groupsPerTask: Readonly<Record<string, number>>;
+  /** Per consumed group, its step, task and graded test scores (hack-flagged rollouts left out), by group id. */
+  readonly groups: readonly { readonly step: number; readonly taskId: string; readonly testScores: number[] }[];
+  /** The static bounds the run used per task (rl_task_bounds; none for a run made before schema v12). */
+  readonly scales: readonly TaskScale[];
 }
 
 /** The run, or null when the workspace has no trainRL run of that id. */
@@ -46,6 +52,14 @@ export async function readRlRun(ws: Workspace, runId: string): Promise<StoredRlR
      WHERE run_id = $r AND status = 'consumed' GROUP BY 1 ORDER BY 1`,
     { r: runId },
   );
+  const groups = await ws.query<{ step: number; task_id: string; scores: number[] | null }>(
+    `SELECT g.consumed_step AS step, g.task_id, g.group_id,
+            list(r.test_score ORDER BY r.idx) FILTER (
+              WHERE r.hack_check IS NULL AND r.test_score IS NOT NULL AND isfinite(r.test_score)) AS scores
+     FROM rl_groups g LEFT JOIN rl_rollouts r USING (run_id, group_id)
+     WHERE g.run_id = $r AND g.status = 'consumed' GROUP BY 1, 2, 3 ORDER BY g.group_id`,
+    { r: runId },
+  );
   return {
     runId,
     status: run.status,
@@ -58,5 +72,7 @@ export async function readRlRun(ws: Workspace, runId: string): Promise<StoredRlR
     })),
     bestCandidates: best.map((b) => ({ entropic: b.advantage, groupNormalised: b.grpo_advantage })),
     groupsPerTask: Object.fromEntries(tasks.map((t) => [t.task_id, t.n])),
+    groups: groups.map((g) => ({ step: g.step, taskId: g.task_id, testScores: [...(g.scores ?? [])].map(Number) })),
+    scales: await readTaskScales(ws, runId),
   };
 }

@@ -71,7 +71,7 @@ export function consumeBatch(
   ctx: {
     history: Map<string, number[]>;
     store: ParentStore;
-    info: Map<string, TaskRewardInfo>;
+    info: ReadonlyMap<string, TaskRewardInfo>;
     cfg: RlConfig;
     perTask: Map<string, number>;
   },

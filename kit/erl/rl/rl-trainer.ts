@@ -8,7 +8,7 @@ import type { GroupSource } from "./group-scheduler.js";
 import type { RlStart } from "./open-rl-run.js";
 import type { ParentStore } from "./parent-store.js";
 import type { RlConfig } from "./rl-config.js";
-import { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
+import { consumeBatch, stepMetrics, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
 import { writeStep } from "./rl-store.js";
 import { runGroup, type GroupResult, type GroupRunner, type GroupSpec } from "./rollout-group.js";
 import type { RlEvent } from "./train-rl.js";
@@ -18,6 +18,8 @@ const groupRng = (seed: number, serial: number) => createRng((seed ^ Math.imul(s
 export interface TrainerSetup {
   readonly ws: Workspace;
   readonly tasks: readonly TaskPackage[];
+  /** Per task: direction, ranges and the run's static bounds (task-scales.ts rewardInfoOf). */
+  readonly info: ReadonlyMap<string, TaskRewardInfo>;
   /** The start params' name (a step-1 checkpoint's parent) and the final checkpoint's name. */
   readonly from: string;
   readonly to: string;
@@ -42,7 +44,7 @@ export class RlTrainer implements GroupSource {
   private serial: number;
   private readonly history: Map<string, number[]>;
   private readonly inFlight = new Map<string, number>();
-  private readonly info: Map<string, TaskRewardInfo>;
+  private readonly info: ReadonlyMap<string, TaskRewardInfo>;
   private readonly mix: number[];
   private lastStepAt: number;
 
@@ -52,7 +54,7 @@ export class RlTrainer implements GroupSource {
   ) {
     ({ cfg: this.cfg, params: this.params, version: this.version, serial: this.serial } = start);
     ({ store: this.store, history: this.history, perTask: this.perTask } = start);
-    this.info = new Map(s.tasks.map((t) => [t.meta.id, taskRewardInfo(t)]));
+    this.info = s.info;
     this.mix = OPERATORS.map((o) => this.cfg.operatorMix[o]);
     this.lastStepAt = s.t0;
   }

@@ -65,4 +65,25 @@ describe.skipIf(!!noBwrap)("trainRL end to end: grammar policy, real sandbox", (
       ws.close();
     }
   }, 120_000);
+  it("static bounds: refused without a worst bound; with the trivial baseline, the static rule on a fixed scale", async () => {
+    const task = await loadTask(TINY_TASK_DIR);
+    const ws = await openWorkspace(join(tmp(), "ws"));
+    try {
+      const cfg = { ...config, steps: 1, mode: "sync" as const, bounds: { anchor: "static" as const } };
+      // the tiny task has no leaderboard: with trivialWorst "never" the static rule has no W_static → refused
+      await expect(trainRL({ workspace: ws, tasks: [task], to: "rl-s0", config: { ...cfg, trivialWorst: "never" } })).rejects.toThrow(/bounds\.anchor "static" needs both static bounds.*leaderboard\.csv/);
+      expect(await ws.query("SELECT * FROM rl_runs")).toEqual([]);
+      await trainRL({ workspace: ws, tasks: [task], to: "rl-s", config: cfg, runId: "rs" });
+      const [b] = await ws.query<{ worst_from: string; trivial_score: number; static_worst: number; static_best: number; higher_is_better: boolean }>("SELECT * FROM rl_task_bounds WHERE run_id = 'rs'");
+      expect(b!.worst_from).toBe("trivial");
+      expect(Number.isFinite(b!.trivial_score)).toBe(true);
+      expect(b!.static_worst).toBeCloseTo(b!.higher_is_better ? b!.trivial_score : -b!.trivial_score, 12);
+      // the static rule uses B_static and W_static alone
+      const groups = await ws.query<{ best_bound: number; worst_bound: number }>("SELECT best_bound, worst_bound FROM rl_groups WHERE run_id = 'rs'");
+      expect(groups.length).toBeGreaterThan(0);
+      for (const g of groups) expect([g.best_bound, g.worst_bound]).toEqual([b!.static_best, b!.static_worst]);
+    } finally {
+      ws.close();
+    }
+  }, 120_000);
 });

@@ -12,9 +12,11 @@ import { saveCheckpoint } from "../checkpoints.js";
 import { ErlError } from "../errors.js";
 import { scheduleGroups } from "./group-scheduler.js";
 import { openRlRun } from "./open-rl-run.js";
-import type { RlConfigInput } from "./rl-config.js";
 import type { RlStepMetrics } from "./rl-step.js";
+import { RlConfig, type RlConfigInput } from "./rl-config.js";
 import { RlTrainer } from "./rl-trainer.js";
+import { checkStaticBounds, rewardInfoOf, runTaskScales } from "./task-scales.js";
+import { readTaskScales, writeTaskScales } from "./task-scale-store.js";
 import type { ExecuteProgram } from "./rollout-group.js";
 
 export interface TrainRlOptions {
@@ -73,7 +75,9 @@ export interface TrainRlResult {
 
 /**
  * Execution-grounded RL of the grammar policy (spec §3.2):
- * 1. start (or resume from the last stored step: its checkpoint, parent store, history and counts);
+ * 1. start (or resume from the last stored step: its checkpoint, parent store, history and counts), refusing a
+ *    static-bounds rule a task cannot have; then the tasks' static bounds (task-scales.ts: the trivial
+ *    baseline runs once per task when the rule uses it), stored in rl_task_bounds;
  * 2. plan groups: the task with the fewest groups so far, an operator from the mix, parents from
  *    the store (∝ fitness), the current params and their version;
  * 3. generate and execute groups (sync: a whole batch per step; async: up to `inFlightGroups` at
@@ -89,7 +93,8 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
   const emit = opts.onEvent ?? (() => {});
   if (opts.tasks.length === 0) throw new ErlError("trainRL needs at least one task: pass --tasks <ids|dirs>");
   const from = opts.from ?? "default";
-  // 1. Start or resume (open-rl-run.ts).
+  // 1. Start or resume (open-rl-run.ts); a new run's static rule is checked before its row is written.
+  if (!opts.resume) checkStaticBounds(opts.tasks, RlConfig.parse(opts.config ?? {}));
   const start = await openRlRun(ws, opts, now);
   const { runId, cfg } = start;
   emit({ type: "run-start", runId, resumed: !!opts.resume, step: start.version, steps: cfg.steps });
@@ -110,10 +115,15 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
     runId,
     now,
   };
-  const trainer = new RlTrainer(start, { ws, tasks: opts.tasks, from, to: opts.to, runner, t0: now(), now, emit });
-
   let status: "finished" | "failed" | "killed" = "finished";
+  let trainer: RlTrainer | undefined;
   try {
+    checkStaticBounds(opts.tasks, cfg);
+    const scales = await runTaskScales(opts.tasks, cfg, execute, await readTaskScales(ws, runId));
+    await writeTaskScales(ws, runId, scales);
+    const info = new Map(opts.tasks.map((t, i) => [t.meta.id, rewardInfoOf(t, scales[i]!)]));
+    const t0 = now();
+    trainer = new RlTrainer(start, { ws, tasks: opts.tasks, info, from, to: opts.to, runner, t0, now, emit });
     // 2.–4. Plan, execute and consume groups.
     const inFlight = cfg.inFlightGroups ?? 2 * batchSize;
     await scheduleGroups(trainer, {
@@ -129,19 +139,19 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
   } catch (e) {
     status = "failed";
     abort.abort();
-    await endRun(ws, "rl_runs", runId, status, { error: String(e), steps: trainer.version }, now);
+    await endRun(ws, "rl_runs", runId, status, { error: String(e), steps: trainer?.version ?? start.version }, now);
     throw e;
   } finally {
     rmSync(jobsDir, { recursive: true, force: true });
   }
   // 5. The final checkpoint.
-  const version = trainer.version;
+  const version = trainer!.version;
   if (status === "finished") {
     await saveCheckpoint(
       ws,
       {
         name: opts.to,
-        params: trainer.params,
+        params: trainer!.params,
         parent: version ? `${opts.to}-step${version}` : from,
         source: "rl",
         dataset: runId,
@@ -151,8 +161,8 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
       { replace: !!opts.resume },
     );
   }
-  const perTask = Object.fromEntries(trainer.perTask);
-  await endRun(ws, "rl_runs", runId, status, { steps: version, perTask, last: trainer.steps.at(-1) ?? null }, now);
+  const perTask = Object.fromEntries(trainer!.perTask);
+  await endRun(ws, "rl_runs", runId, status, { steps: version, perTask, last: trainer!.steps.at(-1) ?? null }, now);
   emit({ type: "run-end", runId, checkpoint: opts.to });
-  return { runId, checkpoint: opts.to, params: trainer.params, steps: trainer.steps, perTask };
+  return { runId, checkpoint: opts.to, params: trainer!.params, steps: trainer!.steps, perTask };
 }

@@ -1,4 +1,4 @@
-import { adaptiveBounds, signedScore, type TaskRewardInfo } from "../rl/index.js";
+import { adaptiveBounds, signedScore, staticWorstOf, type TaskRewardInfo } from "../rl/index.js";
 
 /** Static bounds (signed: higher is better) of the parallel path's reward; a missing one is not clamped. */
 export interface DraftBounds {
@@ -22,10 +22,7 @@ export interface DraftBounds {
  */
 export function draftBounds(info: TaskRewardInfo, trivialScore: number | null): DraftBounds {
   const best = info.staticBest !== undefined ? { staticBest: info.staticBest } : {};
-  if (info.staticWorst !== undefined) return { ...best, staticWorst: info.staticWorst, worstFrom: "leaderboard" };
-  const triv = signedScore(trivialScore, info.higherIsBetter);
-  if (Number.isFinite(triv)) return { ...best, staticWorst: triv, worstFrom: "trivial" };
-  return { ...best, worstFrom: "none" };
+  return { ...best, ...staticWorstOf(info.staticWorst, trivialScore, info.higherIsBetter) };
 }
 
 /**

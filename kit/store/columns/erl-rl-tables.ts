@@ -190,4 +190,32 @@ export const ERL_RL_TABLES: readonly TableDoc[] = [
       createdAt("the state"),
     ],
   },
+  {
+    table: "rl_task_bounds",
+    owner: "erl",
+    description:
+      "Per trainRL run and task, the static reward bounds the run used (kit/erl/rl/fixed-scale.ts): written once " +
+      "at the run's start, read back on resume, and the fixed scale its group-best rewards are laid out on.",
+    columns: [
+      RUN,
+      col("task_id", "VARCHAR", "The task (tasks.task_id)."),
+      col("higher_is_better", "BOOLEAN", "The metric's direction (signed bounds are higher-is-better)."),
+      col(
+        "static_best",
+        "DOUBLE",
+        "B_static, signed: max(the metric's theoretical best, the leaderboard's best); null when neither is known.",
+      ),
+      col(
+        "static_worst",
+        "DOUBLE",
+        "W_static, signed: the leaderboard's last team, else the trivial baseline's score; null when neither.",
+      ),
+      col("worst_from", "VARCHAR", "Where W_static came from: leaderboard | trivial | none."),
+      col(
+        "trivial_score",
+        "DOUBLE",
+        "The trivial baseline's raw graded test score; null when it was not run (rl.trivialWorst) or not graded.",
+      ),
+    ],
+  },
 ];
