@@ -32,8 +32,10 @@ import {
   type CellEvent,
   type ExperimentSpec,
   type ReproducePreset,
+  type TableRow,
 } from "../reproduce/index.js";
 import { loadThroughput } from "../eval/index.js";
+import type { Figure } from "../report/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import type { SandboxBackend } from "../sandbox/index.js";
 import type { Workspace } from "../store/index.js";
@@ -84,6 +86,23 @@ const cellLine = (e: CellEvent) =>
   `cell ${e.done} of ${e.total}: arm ${e.arm}, task ${e.task}, repeat ${e.repeat}: ` +
   (e.cached ? "done earlier" : `test ${num(e.testScore)}, normalised ${num(e.normalized)}`);
 
+/** The funnel's cells: package code in its own jail, no programs, so no sandbox backend is opened. */
+async function runFunnelCells(ws: Workspace, spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags) {
+  const say = (m: string) => !o.json && printErr(m);
+  const r = await runFunnelExperiment({
+    workspace: ws,
+    spec,
+    preset,
+    onEvent: (e) =>
+      e.type === "candidate" &&
+      say(
+        `candidate ${e.done} of ${e.total}: ${e.candidate}` +
+          (e.cached ? " (done earlier)" : `, ${(e.ms / 1000).toFixed(1)} s`),
+      ),
+  });
+  return { rows: funnelRows(spec, preset, r), cells: r as unknown, runIds: [] as string[], figure: null };
+}
+
 /** Runs the experiment's cells (kind by kind) and returns its table rows and what it ran. */
 async function runCells(
   ws: Workspace,
@@ -103,20 +122,6 @@ async function runCells(
     loopId = r.loopId;
   }
   const loop = loopId ? { loopId } : {};
-  if (spec.kind === "funnel") {
-    const r = await runFunnelExperiment({
-      workspace: ws,
-      spec,
-      preset,
-      onEvent: (e) =>
-        e.type === "candidate" &&
-        say(
-          `candidate ${e.done} of ${e.total}: ${e.candidate}` +
-            (e.cached ? " (done earlier)" : `, ${(e.ms / 1000).toFixed(1)} s`),
-        ),
-    });
-    return { rows: funnelRows(spec, preset, r), cells: r };
-  }
   const cellSpec = spec.sharesCellsWith ? cellOwner(spec) : spec;
   // Each endpoint arm's model records its calls in llm_calls (tokens for the efficiency layout), as evolve does.
   const endpoints = new Map(
@@ -172,7 +177,9 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
       cells,
       runIds = [],
       figure = null,
-    } = await withSearchSandbox(o, { onWarning }, (sb) => runCells(ws, spec, preset, o, sb));
+    }: { rows: TableRow[]; cells: unknown; runIds?: string[]; figure?: Figure | null } = spec.kind === "funnel"
+      ? await runFunnelCells(ws, spec, preset, o)
+      : await withSearchSandbox(o, { onWarning }, (sb) => runCells(ws, spec, preset, o, sb));
     // A layout of another experiment's cells carries that experiment's config (the cells').
     const cellsS = runIds.length ? (await loadThroughput(ws, runIds)).reduce((t, r) => t + (r.wallS ?? 0), 0) : null;
     const owner = spec.sharesCellsWith ? cellOwner(spec) : spec;
