@@ -1,8 +1,9 @@
 // Records finished laptop experiments for notebook 06 (data/recorded-runs/<name>): the stored cells of each
 // experiment (reproduce_cells) and, for those named with --nodes, what the search-efficiency layout reads of their
 // runs (runs, nodes and cards, without program code or plans: the layout needs operators, scores and prompt sizes),
-// with the cells' tasks rows; for rl experiments (--rl) their trainRL runs' steps, groups and rollouts (without
-// programs and decisions: the table and figure need rewards and advantages). One Parquet file per table.
+// with the cells' tasks rows; for rl experiments (--rl) their trainRL runs' steps, groups, rollouts (without
+// programs and decisions: the table and figure need rewards and advantages) and static bounds per task (the fixed
+// scale). One Parquet file per table; a table with no rows leaves its earlier file as it was.
 // Usage: npx tsx bench/reproduce/record.ts --out data/recorded-runs/reproduce-laptop \
 //          --from workspaces/rp-mfh:model-fixed-harness --from workspaces/rp-hfm:harness-fixed-model \
 //          --nodes harness-fixed-model --rl workspaces/rp-rl:rl-reward-design
@@ -45,6 +46,7 @@ try {
         ["rl_steps", `SELECT * FROM rl_steps WHERE run_id IN (${rlRuns})`],
         ["rl_groups", `SELECT * FROM rl_groups WHERE run_id IN (${rlRuns})`],
         ["rl_rollouts", `SELECT * EXCLUDE (code, choices) FROM rl_rollouts WHERE run_id IN (${rlRuns})`],
+        ["rl_task_bounds", `SELECT * FROM rl_task_bounds WHERE run_id IN (${rlRuns})`],
       ];
       const cells = `SELECT * FROM reproduce_cells WHERE experiment = ${q(id)} AND preset = ${q(a.preset!)}`;
       const runIds = `SELECT run_id FROM (${cells})`;
@@ -84,6 +86,7 @@ try {
     "rl_steps",
     "rl_groups",
     "rl_rollouts",
+    "rl_task_bounds",
   ]) {
     const [{ n }] = await rec.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
     if (n) await exportParquet(rec, table, join(out, `${table}.parquet`));
