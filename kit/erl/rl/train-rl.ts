@@ -118,7 +118,7 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
   let status: "finished" | "failed" | "killed" = "finished";
   let trainer: RlTrainer | undefined;
   try {
-    checkStaticBounds(opts.tasks, cfg);
+    if (opts.resume) checkStaticBounds(opts.tasks, cfg); // a new run's was checked before its row was written
     const scales = await runTaskScales(opts.tasks, cfg, execute, await readTaskScales(ws, runId));
     await writeTaskScales(ws, runId, scales);
     const info = new Map(opts.tasks.map((t, i) => [t.meta.id, rewardInfoOf(t, scales[i]!)]));

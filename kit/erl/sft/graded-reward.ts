@@ -1,11 +1,11 @@
-import { adaptiveBounds, signedScore, staticWorstOf, type TaskRewardInfo } from "../rl/index.js";
+import { adaptiveBounds, signedScore, staticWorstOf, type TaskRewardInfo, type TaskScale } from "../rl/index.js";
 
 /** Static bounds (signed: higher is better) of the parallel path's reward; a missing one is not clamped. */
 export interface DraftBounds {
   readonly staticBest?: number;
   readonly staticWorst?: number;
   /** Where W_static comes from: the task's leaderboard, its trivial baseline, or nowhere. */
-  readonly worstFrom: "leaderboard" | "trivial" | "none";
+  readonly worstFrom: TaskScale["worstFrom"];
 }
 
 /**
