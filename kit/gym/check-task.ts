@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { settleAll } from "../util/settle-all.js";
 import { METRIC_CHECKS, type CheckResult, type QualityReport } from "./check-result.js";
 import { GymError, PythonTimeoutError } from "./errors.js";
 import { diffTrees, hashTree } from "./hash-tree.js";
@@ -27,7 +28,8 @@ export interface CheckOptions {
 export async function checkTask(task: TaskPackage, opts: CheckOptions = {}): Promise<QualityReport> {
   const now = opts.now ?? Date.now;
   const t0 = now();
-  const [metric, data, determinism] = await Promise.all([
+  // Every job ends before this returns or throws: a failed check must not leave another running.
+  const [metric, data, determinism] = await settleAll([
     verifyMetric(task),
     dataChecks(task),
     opts.determinism === false

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { settleAll } from "../util/settle-all.js";
 import { MetricLoadError, PythonError, TaskPackageError } from "./errors.js";
 import { inferHigherIsBetter, inferMeta, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
 import { runHarness } from "./package-harness.js";
@@ -151,7 +152,7 @@ async function inferPackageMeta(root: string): Promise<TaskMeta> {
       sample,
     );
   }
-  const [metric, profile] = await Promise.all([inspectMetric(p.metric), profilePublic(p.publicDir)]);
+  const [metric, profile] = await settleAll([inspectMetric(p.metric), profilePublic(p.publicDir)]);
   if (profile.targetColumns.length === 0) {
     throw new PythonError(
       `${sample} has only one column; the kit needs an id column followed by the prediction columns.`,

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { settleAll } from "../util/settle-all.js";
 import type { ChatMessage, LanguageModel } from "../llm/spec.js";
 import { packagePaths } from "./load-task.js";
 import { scoreSubmission } from "./score-submission.js";
@@ -68,7 +69,7 @@ export async function metricSmokeTest(task: TaskPackage): Promise<string[]> {
   const p = packagePaths(task.dir);
   const show = (r: Awaited<ReturnType<typeof scoreSubmission>>) =>
     r.ok ? `score ${r.score}` : `${r.kind}: ${r.message}`;
-  const [self, sample] = await Promise.all([
+  const [self, sample] = await settleAll([
     scoreSubmission(task, p.answers),
     scoreSubmission(task, join(task.publicDir, task.meta.files.sampleSubmission)),
   ]);

@@ -7,4 +7,5 @@ export { KitError } from "./kit-error.js";
 export { processTree, signalAll } from "./kill-tree.js";
 export { MAX_TIMER_MS, MAX_TIMER_S, timerLimitMessage } from "./timer-limit.js";
 export { printable, printableLine } from "./terminal-safe.js";
+export { settleAll } from "./settle-all.js";
 export { snakeKey, snakeKeys, camelKey, camelKeys } from "./key-case.js";
