@@ -14,7 +14,8 @@ describe("planExperiment", () => {
     ["model-fixed-harness", "laptop", 4, 10, 3, 120, 1200, null],
     ["harness-fixed-model", "paper", 4, 22, 3, 264, 52_800, 3168],
     ["model-fixed-harness", "smoke", 2, 2, 1, 4, 8, null],
-    ["rl-reward-design", "laptop", 2, 30, 3, 6, 6 * 12 * 4 * 8, null],
+    // rl: 6 cells × 12 steps × 4 groups × 8 programs, + the static arm's 3 cells × 30 trivial baselines
+    ["rl-reward-design", "laptop", 2, 30, 3, 6, 6 * 12 * 4 * 8 + 3 * 30, null],
     ["async-rl", "smoke", 2, 2, 1, 2, 2 * 2, null],
     // sft: 30 tasks × 2 repeats teacher runs of 10 steps, + 8 parallel drafts per task in each repeat
     ["sft-composition", "laptop", 1, 30, 2, 60, 600 + 480, null],
@@ -27,8 +28,8 @@ describe("planExperiment", () => {
 
   it("laptop minutes are programs at the measured rate; the funnel is its measured build, pro rata", () => {
     expect(plan("model-fixed-harness", "laptop").totals.laptopMinutes).toBeCloseTo(1200 / LAPTOP_PROGRAMS_PER_MIN);
-    // rl cells at the rate trainRL measured (6 cells × 12 steps × 4 groups × 8 programs)
-    expect(plan("rl-reward-design", "laptop").totals.laptopMinutes).toBeCloseTo(2304 / LAPTOP_RL_PROGRAMS_PER_MIN);
+    // rl cells at the rate trainRL measured (6 cells × 12 steps × 4 groups × 8 programs + 90 trivial baselines)
+    expect(plan("rl-reward-design", "laptop").totals.laptopMinutes).toBeCloseTo(2394 / LAPTOP_RL_PROGRAMS_PER_MIN);
     expect(plan("gym-funnel", "smoke").totals.laptopMinutes).toBeCloseTo((CORPUS_BUILD_MIN * 2) / 412);
     expect(plan("model-fixed-harness", "paper").totals.laptopMinutes).toBeNull();
   });

@@ -1,5 +1,6 @@
 // The plan of one experiment at one preset: its cells (arm × task × repeat; arm × repeat for rl), the programs they
 // execute, and what that costs. `openmle reproduce <id> --dry-run` prints it; `--list` shows the laptop cost.
+import { needsTrivial, RlConfig } from "../erl/index.js";
 import { liteCompetitionIds } from "../eval/index.js";
 import { PresetNotDefinedError } from "./errors.js";
 import { REPRODUCE_PRESETS, type ExperimentSpec, type ReproducePreset, type TaskSet } from "./experiment-spec.js";
@@ -29,6 +30,8 @@ export interface PlanCell {
   readonly task: string | null;
   readonly repeat: number;
   readonly programs: number;
+  /** Of `programs`, the trivial baselines an rl cell runs for its static worst bounds (one per task at most). */
+  readonly baselines?: number;
 }
 
 export interface ExperimentPlan {
@@ -61,7 +64,9 @@ export function taskLabels(tasks: TaskSet): string[] {
 /**
  * Cells and cost:
  *   search: cells = arms × tasks × repeats, each `steps` programs;
- *   rl:     cells = arms × repeats, each steps × groupsPerStep × group programs (groups draw from the task set);
+ *   rl:     cells = arms × repeats, each steps × groupsPerStep × group programs (groups draw from the task set),
+ *           plus one trivial-baseline program per task where the arm's bounds use it (needsTrivial; at most: a
+ *           task with a leaderboard skips it);
  *   sft:    cells = tasks × repeats teacher runs of `steps` programs plus, per repeat, collectSft's parallel
  *           drafts (the arm's maxAttempts setting, else parallelDraftsPerTask);
  *   funnel: one cell, the corpus build (CORPUS_BUILD_MIN for the whole manifest, pro rata for a sample);
@@ -102,13 +107,16 @@ export function planExperiment(
   const cells: PlanCell[] = p.arms.flatMap((arm): PlanCell[] => {
     if (spec.kind === "search")
       return tasks.flatMap((task) => repeats.map((repeat) => ({ arm: arm.id, task, repeat, programs: p.steps })));
-    if (spec.kind === "rl")
+    if (spec.kind === "rl") {
+      const baselines = trivialBaselines(arm.settings) ? tasks.length : 0;
       return repeats.map((repeat) => ({
         arm: arm.id,
         task: null,
         repeat,
-        programs: p.steps * p.groupsPerStep * p.group,
+        programs: p.steps * p.groupsPerStep * p.group + baselines,
+        baselines,
       }));
+    }
     if (spec.kind === "sft")
       return tasks.flatMap((task) =>
         repeats.map((repeat) => ({
@@ -141,4 +149,10 @@ export function planExperiment(
       gpuHours,
     },
   };
+}
+
+/** Whether an rl arm's settings run the trivial baseline once per task for its static worst bound. */
+function trivialBaselines(settings: Readonly<Record<string, unknown>>): boolean {
+  const cfg = RlConfig.safeParse(settings);
+  return cfg.success && needsTrivial(cfg.data.trivialWorst, cfg.data.bounds.anchor);
 }
