@@ -9,6 +9,7 @@ import {
   experimentById,
   provenance,
   storedRlTable,
+  storedSftTable,
   storedTable,
   tableMarkdown,
   writeExperiment,
@@ -34,18 +35,25 @@ try {
   const laid =
     spec.kind === "rl"
       ? await storedRlTable(ws, spec, preset)
-      : { ...(await storedTable(ws, spec, preset)), figure: null };
+      : spec.kind === "sft"
+        ? { ...(await storedSftTable(ws, spec, preset)), figure: null }
+        : { ...(await storedTable(ws, spec, preset)), figure: null };
   const cellsS =
     spec.kind === "rl"
       ? (laid.cells as Awaited<ReturnType<typeof storedRlTable>>["cells"])
           .flatMap((c) => c.run.steps)
           .reduce((t, s) => t + s.wallS, 0)
-      : (
-          await loadThroughput(
-            ws,
-            laid.cells.map((c) => c.runId),
-          )
-        ).reduce((t, r) => t + (r.wallS ?? 0), 0);
+      : spec.kind === "sft"
+        ? // the teacher's evolve runs (named by cellRunId); the parallel drafts record no wall time of their own
+          (await loadThroughput(ws))
+            .filter((r) => r.runId.startsWith(`rp-${spec.id}-${preset}-`))
+            .reduce((t, r) => t + (r.wallS ?? 0), 0)
+        : (
+            await loadThroughput(
+              ws,
+              (laid.cells as Awaited<ReturnType<typeof storedTable>>["cells"]).map((c) => c.runId),
+            )
+          ).reduce((t, r) => t + (r.wallS ?? 0), 0);
   const p = provenance(spec, preset, cellsS, new Date(), cellsS, null);
   const written = writeExperiment(a.out, spec, preset, laid.rows, p);
   await writeExperimentPng(written.html);

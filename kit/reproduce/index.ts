@@ -30,7 +30,9 @@ export {
   provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance,
 } from "./render.js";
 export { searchFigure, rlFigure } from "./figures.js";
-export { runSftExperiment, sftTable, cellDataset, type SftCellResult, type SftCellEvent } from "./run-sft.js";
+export {
+  runSftExperiment, sftTable, storedSftTable, cellDataset, type SftCellResult, type SftCellEvent,
+} from "./run-sft.js";
 export { runFunnelExperiment, funnelRows, type FunnelResult } from "./run-funnel.js";
 export { useRecordedLoop, type RecordedLoop } from "./recorded-loop.js";
 export { modalityTable, ceilingTable, ceilingGrade, CEILING_GRADES, type CeilingGrade } from "./cell-layouts.js";

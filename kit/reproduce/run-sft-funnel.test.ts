@@ -9,7 +9,7 @@ import { openWorkspace } from "../store/index.js";
 import { experimentById } from "./catalogue.js";
 import { funnelRows, runFunnelExperiment } from "./run-funnel.js";
 import { resolveTaskSet } from "./run-search.js";
-import { runSftExperiment, sftTable, type SftCellResult } from "./run-sft.js";
+import { runSftExperiment, sftTable, storedSftTable, type SftCellResult } from "./run-sft.js";
 import { REFERENCE_SOURCE } from "./search-table.js";
 
 const ex = (operator: "draft" | "improve", path: "parallel" | "evolution") => ({ operator, path });
@@ -46,6 +46,11 @@ describe("runSftExperiment", () => {
       expect(again.map((c) => [c.cached, c.examples])).toEqual([[true, first[0]!.examples]]);
       expect(again[0]!.composition).toEqual(first[0]!.composition);
       expect(JSON.stringify(sftTable(spec, "smoke", again))).not.toMatch(/NaN|undefined/);
+      // laid out from the workspace alone: the same cells and rows, nothing run
+      const stored = await storedSftTable(ws, spec, "smoke");
+      expect(stored.cells).toEqual(again);
+      expect(stored.rows).toEqual(sftTable(spec, "smoke", again));
+      await expect(storedSftTable(ws, spec, "laptop")).rejects.toThrow(/holds no dataset of sft-composition at the laptop preset/);
     } finally {
       ws.close();
     }

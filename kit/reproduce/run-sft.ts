@@ -1,7 +1,8 @@
 // Running an sft experiment's cells: per arm × repeat, one OpenMLE-Evo run per task by the arm's policy (the
 // evolutionary path's trees) and one collectSft over those runs and the same tasks' parallel drafts (the arm's policy
 // as the teacher), stored as a dataset named by the cell; a stored dataset is read back, never collected again.
-import { collectSft, composition, evolveRun, listDatasets, loadDataset, type CompositionRow } from "../erl/index.js";
+import { collectSft, composition, datasetPaths, evolveRun, type CompositionRow } from "../erl/index.js";
+import type { Workspace } from "../store/index.js";
 import { OPERATORS } from "../policy/index.js";
 import { ReproduceError } from "./errors.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
@@ -39,13 +40,12 @@ export async function runSftExperiment(opts: RunnerOptions<SftCellEvent>): Promi
   const out: SftCellResult[] = [];
   for (const [i, { arm, repeat }] of cells.entries()) {
     const dataset = cellDataset(spec, preset, arm.id, repeat);
-    const cached = (await listDatasets(ws)).some((d) => d.dataset === dataset); // 1.
+    const stored = await storedCell(ws, arm.id, repeat, dataset); // 1.
+    const cached = stored !== null;
     let rows: readonly CompositionRow[];
     let examples: number;
-    if (cached) {
-      const stored = await loadDataset(ws, dataset);
-      [rows, examples] = [composition(stored), stored.length];
-    } else {
+    if (stored) [rows, examples] = [stored.composition, stored.examples];
+    else {
       const policy = await armPolicy(arm, ws, opts.loopId);
       const runs: string[] = [];
       for (const task of opts.tasks) {
@@ -78,6 +78,38 @@ export async function runSftExperiment(opts: RunnerOptions<SftCellEvent>): Promi
     opts.onEvent?.({ type: "sft-cell", done: i + 1, total: cells.length, ...r });
   }
   return out;
+}
+
+/** A cell whose dataset the workspace holds (read as operator and path only), else null. */
+async function storedCell(ws: Workspace, arm: string, repeat: number, dataset: string): Promise<SftCellResult | null> {
+  const paths = await datasetPaths(ws, dataset);
+  if (!paths.length) return null;
+  return { arm, repeat, dataset, cached: true, examples: paths.length, composition: composition(paths) };
+}
+
+/**
+ * An sft experiment laid out from a workspace alone, running nothing: the cells whose dataset it holds (a recorded
+ * copy of their operators and paths is enough: bench/reproduce/record.ts --sft).
+ */
+export async function storedSftTable(
+  ws: Workspace,
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+): Promise<{ rows: TableRow[]; cells: SftCellResult[] }> {
+  const p = spec.presets[preset];
+  if (spec.kind !== "sft" || !p)
+    throw new ReproduceError(`experiment ${spec.id} has no sft cells at the ${preset} preset`);
+  const cells: SftCellResult[] = [];
+  for (const { arm, repeat } of armRepeatCells(p)) {
+    const cell = await storedCell(ws, arm.id, repeat, cellDataset(spec, preset, arm.id, repeat));
+    if (cell) cells.push(cell);
+  }
+  if (!cells.length)
+    throw new ReproduceError(
+      `${ws.dir} holds no dataset of ${spec.id} at the ${preset} preset: run ` +
+        `openmle reproduce ${spec.id} --preset ${preset} --workspace DIR`,
+    );
+  return { rows: sftTable(spec, preset, cells), cells };
 }
 
 const meanOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -29,6 +29,19 @@ export async function listDatasets(ws: Workspace): Promise<{ dataset: string; ki
   );
 }
 
+/**
+ * Operator and path of each example of a dataset: all its composition needs, so a recorded copy without messages
+ * and programs is enough (notebook 06's recordings). Empty when the workspace has no such dataset.
+ */
+export async function datasetPaths(
+  ws: Workspace,
+  name: string,
+): Promise<{ operator: Operator; path: SftExample["path"] }[]> {
+  return ws.query("SELECT operator, meta->>'path' AS path FROM datasets WHERE dataset = $name ORDER BY example_id", {
+    name,
+  });
+}
+
 export async function datasetExists(ws: Workspace, name: string): Promise<boolean> {
   return (await ws.query("SELECT 1 FROM datasets WHERE dataset = $name LIMIT 1", { name })).length > 0;
 }

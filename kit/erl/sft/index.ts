@@ -26,8 +26,8 @@ export {
 export { evolutionSegments, type SegmentReport } from "./evolution-segments.js";
 export { collectSft, type CollectSftOptions, type CollectSftResult, type CollectEvent } from "./collect-sft.js";
 export {
-  saveDataset, loadDataset, listDatasets, exportDataset, datasetArrow, datasetDanfo, datasetSql, DatasetExistsError,
-  DatasetNotFoundError, type DatasetInfo, type StoredExample,
+  saveDataset, loadDataset, listDatasets, datasetPaths, exportDataset, datasetArrow, datasetDanfo, datasetSql,
+  DatasetExistsError, DatasetNotFoundError, type DatasetInfo, type StoredExample,
 } from "./dataset-store.js";
 export {
   trainGrammarSft, sftTrain, choicesLogLik, meanLogLik, type SftMetrics, type SftRunOptions,
