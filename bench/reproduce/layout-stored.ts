@@ -36,7 +36,7 @@ try {
     spec.kind === "rl"
       ? await storedRlTable(ws, spec, preset)
       : spec.kind === "sft"
-        ? { ...(await storedSftTable(ws, spec, preset)), figure: null }
+        ? await storedSftTable(ws, spec, preset)
         : { ...(await storedTable(ws, spec, preset)), figure: null };
   const cellsS =
     spec.kind === "rl"

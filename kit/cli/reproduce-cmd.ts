@@ -28,6 +28,7 @@ import {
   writeExperimentFigure,
   searchFigure,
   rlFigure,
+  sftFigure,
   REPRODUCE_PRESETS,
   type CellEvent,
   type ExperimentSpec,
@@ -158,7 +159,7 @@ async function runCells(
             (e.cached ? " (done earlier)" : ""),
         ),
     });
-    return { rows: sftTable(spec, preset, cells), cells };
+    return { rows: sftTable(spec, preset, cells), cells, figure: sftFigure(spec, preset, cells) };
   }
   const cells = await runSearchExperiment({
     ...base,

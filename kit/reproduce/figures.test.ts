@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { experimentById } from "./catalogue.js";
-import { rlFigure, searchFigure } from "./figures.js";
+import { composition } from "../erl/index.js";
+import { rlFigure, searchFigure, sftFigure } from "./figures.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
+import type { SftCellResult } from "./run-sft.js";
 
 const cell = (arm: string, repeat: number, task: string, normalized: number | null, normalisable = true): CellResult => ({
   arm, task, repeat, runId: `${arm}-${task}-${repeat}`, cached: true, validRate: 1, testScore: normalized === null ? null : 1,
@@ -54,5 +56,27 @@ describe("rlFigure", () => {
     expect(ys[0]).toBeCloseTo(0.4, 12);
     expect(ys[1]).toBeCloseTo(1, 12);
     expect(JSON.stringify(fig.layout)).toContain("fixed scale");
+  });
+});
+
+describe("sftFigure", () => {
+  it("per operator: each arm's share averaged over repeats (population std as error), the paper's bars beside", () => {
+    const ex = (operator: "draft" | "debug" | "improve", path: "parallel" | "evolution") => ({ operator, path });
+    const sft = (repeat: number, examples: ReturnType<typeof ex>[]): SftCellResult => ({
+      arm: "default", repeat, dataset: `d${repeat}`, cached: true, examples: examples.length, composition: composition(examples),
+    });
+    // r1: 3 parallel drafts + 1 evolution debug (75 / 25 / 0 / 0 %); r2: 1 parallel draft + 1 evolution improve (50 / 0 / 50 / 0 %)
+    // in OPERATORS order: draft (75 + 50)/2 = 62.5 ± 12.5; improve 25 ± 25; debug 12.5 ± 12.5; crossover 0 ± 0
+    const cells = [sft(1, [ex("draft", "parallel"), ex("draft", "parallel"), ex("draft", "parallel"), ex("debug", "evolution")]), sft(2, [ex("draft", "parallel"), ex("improve", "evolution")])];
+    const fig = sftFigure(experimentById("sft-composition"), "smoke", cells)!;
+    const [kit, paper] = fig.data as { name: string; x: string[]; y: number[]; error_y?: { array: number[] }; text?: string[] }[];
+    expect(kit!.name).toBe("kit: default teacher (k = 2)");
+    expect(kit!.x).toEqual(["draft", "improve", "debug", "crossover"]);
+    expect(kit!.y).toEqual([62.5, 25, 12.5, 0]);
+    expect(kit!.error_y!.array).toEqual([12.5, 25, 12.5, 0]);
+    expect(kit!.text![0]).toBe("2.0 parallel + 0.0 evolution examples");
+    expect(paper!.name).toMatch(/^paper \(reference\)/);
+    expect(paper!.y).toEqual([74.0, 6.6, 16.5, 2.8]); // draft, improve, debug, crossover
+    expect(sftFigure(experimentById("sft-composition"), "smoke", [])).toBeNull();
   });
 });

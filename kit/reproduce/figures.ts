@@ -1,12 +1,16 @@
 // The plotted figure of an experiment beside its table: a search experiment's arms as bars (avg@k with the repeats'
-// spread), an rl experiment's group-best reward per trainer step (the reward-design figure's curve). The paper's
-// numbers stay in the table (other units); the figure shows the kit's only.
+// spread), an rl experiment's group-best reward per trainer step (the reward-design figure's curve), an sft
+// experiment's share of examples per operator. The paper's numbers stay in the table where their units differ; the
+// sft shares are the same unit, so the paper's composition stands beside the kit's bars, labelled as reference.
+import { PAPER_COMPOSITION } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
+import { OPERATORS } from "../policy/index.js";
 import type { Figure } from "../report/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { experimentScales, fixedGroupBest } from "./rl-fixed-scale.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
+import type { SftCellResult } from "./run-sft.js";
 import { repeatScores } from "./search-table.js";
 
 /**
@@ -87,6 +91,58 @@ export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: r
       title: `${spec.title} (${preset} preset)`,
       xaxis: { title: { text: "trainer step" }, dtick: 1 },
       yaxis: { title: { text: yTitle }, range: [0, 1.05] },
+      legend: { orientation: "h", y: -0.2 },
+    },
+  };
+}
+
+/**
+ * Grouped bars per operator: each arm's share of its examples (sftTable's rule: mean over repeats of the operator's
+ * % of the repeat's examples; error bar = population std over repeats; the hover splits parallel / evolution), and
+ * the paper's composition (spec §3.1) as a grey reference bar. Null when no arm has a cell.
+ */
+export function sftFigure(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  cells: readonly SftCellResult[],
+): Figure | null {
+  const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
+  const ops = [...OPERATORS];
+  const kit = spec.presets[preset]!.arms.flatMap((arm, i) => {
+    const mine = cells.filter((c) => c.arm === arm.id);
+    if (!mine.length) return [];
+    const of = (op: string) => mine.map((c) => c.composition.find((r) => r.operator === op)!);
+    const share = ops.map((op) => meanStd(of(op).map((r) => r.sharePct)));
+    const split = (op: string, key: "parallel" | "evolution") => meanStd(of(op).map((r) => r[key])).mean.toFixed(1);
+    return [
+      {
+        type: "bar",
+        name: `kit: ${arm.label} (k = ${mine.length})`,
+        x: ops,
+        y: share.map((s) => s.mean),
+        error_y: { type: "data", array: share.map((s) => s.std), visible: true },
+        text: ops.map((op) => `${split(op, "parallel")} parallel + ${split(op, "evolution")} evolution examples`),
+        hovertemplate: "%{x}: %{y:.1f}% (%{text})<extra></extra>",
+        marker: { color: palette[i % palette.length] },
+      },
+    ];
+  });
+  if (!kit.length) return null;
+  const paper = {
+    type: "bar",
+    name: "paper (reference): 26,259 examples",
+    x: ops,
+    y: ops.map((op) => PAPER_COMPOSITION[op]),
+    hovertemplate: "%{x}: %{y:.1f}% (paper)<extra></extra>",
+    marker: { color: "#9d9d9d" },
+  };
+  return {
+    data: [...kit, paper],
+    layout: {
+      title: `${spec.title} (${preset} preset)`,
+      barmode: "group",
+      yaxis: { title: { text: "share of the dataset's examples (%)" }, rangemode: "tozero" },
+      xaxis: { title: { text: "operator" } },
       legend: { orientation: "h", y: -0.2 },
     },
   };

@@ -29,7 +29,7 @@ export {
 export {
   provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance,
 } from "./render.js";
-export { searchFigure, rlFigure } from "./figures.js";
+export { searchFigure, rlFigure, sftFigure } from "./figures.js";
 export {
   runSftExperiment, sftTable, storedSftTable, cellDataset, type SftCellResult, type SftCellEvent,
 } from "./run-sft.js";

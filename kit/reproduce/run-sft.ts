@@ -2,9 +2,11 @@
 // evolutionary path's trees) and one collectSft over those runs and the same tasks' parallel drafts (the arm's policy
 // as the teacher), stored as a dataset named by the cell; a stored dataset is read back, never collected again.
 import { collectSft, composition, datasetPaths, evolveRun, type CompositionRow } from "../erl/index.js";
+import type { Figure } from "../report/index.js";
 import type { Workspace } from "../store/index.js";
 import { OPERATORS } from "../policy/index.js";
 import { ReproduceError } from "./errors.js";
+import { sftFigure } from "./figures.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { armPolicy, cellRunId } from "./run-search.js";
 import { referenceRows, type TableRow } from "./search-table.js";
@@ -95,7 +97,7 @@ export async function storedSftTable(
   ws: Workspace,
   spec: ExperimentSpec,
   preset: ReproducePreset,
-): Promise<{ rows: TableRow[]; cells: SftCellResult[] }> {
+): Promise<{ rows: TableRow[]; cells: SftCellResult[]; figure: Figure | null }> {
   const p = spec.presets[preset];
   if (spec.kind !== "sft" || !p)
     throw new ReproduceError(`experiment ${spec.id} has no sft cells at the ${preset} preset`);
@@ -109,7 +111,7 @@ export async function storedSftTable(
       `${ws.dir} holds no dataset of ${spec.id} at the ${preset} preset: run ` +
         `openmle reproduce ${spec.id} --preset ${preset} --workspace DIR`,
     );
-  return { rows: sftTable(spec, preset, cells), cells };
+  return { rows: sftTable(spec, preset, cells), cells, figure: sftFigure(spec, preset, cells) };
 }
 
 const meanOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
