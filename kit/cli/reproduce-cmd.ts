@@ -155,8 +155,12 @@ async function runCells(
       ...base,
       onEvent: (e) =>
         say(
-          `cell ${e.done} of ${e.total}: arm ${e.arm}, repeat ${e.repeat}: ${e.examples} examples` +
-            (e.cached ? " (done earlier)" : ""),
+          e.type === "sft-run"
+            ? `arm ${e.arm}, repeat ${e.repeat}: teacher run ${e.done} of ${e.total} (${e.task}) done`
+            : e.type === "sft-drafts"
+              ? `arm ${e.arm}, repeat ${e.repeat}: ${e.task}: ${e.kept} drafts kept of ${e.attempts} attempts`
+              : `cell ${e.done} of ${e.total}: arm ${e.arm}, repeat ${e.repeat}: ${e.examples} examples` +
+                (e.cached ? " (done earlier)" : ""),
         ),
     });
     return { rows: sftTable(spec, preset, cells), cells, figure: sftFigure(spec, preset, cells) };

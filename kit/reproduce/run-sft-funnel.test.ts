@@ -39,8 +39,12 @@ describe("runSftExperiment", () => {
     const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "openmle-reproduce-sft-")), "ws"));
     try {
       const tasks = await resolveTaskSet(spec.presets.smoke!.tasks);
-      const first = await runSftExperiment({ workspace: ws, spec, preset: "smoke", tasks });
+      const events: string[] = [];
+      const first = await runSftExperiment({ workspace: ws, spec, preset: "smoke", tasks, onEvent: (e) => events.push(e.type === "sft-cell" ? e.type : `${e.type} ${e.task}`) });
       expect(first.map((c) => [c.dataset, c.cached])).toEqual([["rp-sft-composition-smoke-default-r1", false]]);
+      // progress within the cell: each teacher run, then each task's parallel drafts, then the cell
+      const ids = tasks.map((t) => t.meta.id);
+      expect(events).toEqual([...ids.map((id) => `sft-run ${id}`), ...ids.map((id) => `sft-drafts ${id}`), "sft-cell"]);
       expect(first[0]!.examples).toBeGreaterThan(0);
       const again = await runSftExperiment({ workspace: ws, spec, preset: "smoke", tasks });
       expect(again.map((c) => [c.cached, c.examples])).toEqual([[true, first[0]!.examples]]);

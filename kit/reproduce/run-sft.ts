@@ -22,7 +22,25 @@ export interface SftCellResult {
   readonly composition: readonly CompositionRow[];
 }
 
-export type SftCellEvent = { readonly type: "sft-cell"; readonly done: number; readonly total: number } & SftCellResult;
+/** A cell finished (`sft-cell`); within a cell, each teacher run (`sft-run`) and each task's parallel drafts. */
+export type SftCellEvent =
+  | ({ readonly type: "sft-cell"; readonly done: number; readonly total: number } & SftCellResult)
+  | {
+      readonly type: "sft-run";
+      readonly arm: string;
+      readonly repeat: number;
+      readonly task: string;
+      readonly done: number;
+      readonly total: number;
+    }
+  | {
+      readonly type: "sft-drafts";
+      readonly arm: string;
+      readonly repeat: number;
+      readonly task: string;
+      readonly kept: number;
+      readonly attempts: number;
+    };
 
 /** The dataset of a cell: stable across calls, so the same experiment and preset resume. */
 export const cellDataset = (spec: ExperimentSpec, preset: ReproducePreset, arm: string, repeat: number) =>
@@ -50,7 +68,7 @@ export async function runSftExperiment(opts: RunnerOptions<SftCellEvent>): Promi
     else {
       const policy = await armPolicy(arm, ws, opts.loopId);
       const runs: string[] = [];
-      for (const task of opts.tasks) {
+      for (const [t, task] of opts.tasks.entries()) {
         const runId = cellRunId(spec, preset, arm.id, task.meta.id, repeat);
         await evolveRun(
           ws,
@@ -63,6 +81,8 @@ export async function runSftExperiment(opts: RunnerOptions<SftCellEvent>): Promi
           },
         ); // 2.
         runs.push(runId);
+        const where = { arm: arm.id, repeat, task: task.meta.id };
+        opts.onEvent?.({ type: "sft-run", ...where, done: t + 1, total: opts.tasks.length });
       }
       const res = await collectSft({
         workspace: ws,
@@ -71,6 +91,16 @@ export async function runSftExperiment(opts: RunnerOptions<SftCellEvent>): Promi
         teachers: { primary: policy },
         runs,
         config: { ...arm.settings, seed: repeat },
+        onEvent: (e) =>
+          e.type === "task-done" &&
+          opts.onEvent?.({
+            type: "sft-drafts",
+            arm: arm.id,
+            repeat,
+            task: e.stats.taskId,
+            kept: e.stats.kept,
+            attempts: e.stats.attempts,
+          }),
         ...(opts.evaluate ? { evaluate: opts.evaluate } : {}),
       }); // 3.
       [rows, examples] = [res.composition, res.examples.length];
