@@ -8,6 +8,7 @@ import {
   experimentById,
   selectArms,
   cellOwner,
+  cellRunId,
   layoutSharedExperiment,
   planExperiment,
   planText,
@@ -163,7 +164,9 @@ async function runCells(
                 (e.cached ? " (done earlier)" : ""),
         ),
     });
-    return { rows: sftTable(spec, preset, cells), cells, figure: sftFigure(spec, preset, cells) };
+    // the cells' runs: each cell's teacher runs (its parallel drafts are no run of their own)
+    const runIds = cells.flatMap((c) => tasks.map((t) => cellRunId(spec, preset, c.arm, t.meta.id, c.repeat)));
+    return { rows: sftTable(spec, preset, cells), cells, runIds, figure: sftFigure(spec, preset, cells) };
   }
   const cells = await runSearchExperiment({
     ...base,

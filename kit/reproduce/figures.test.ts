@@ -69,12 +69,12 @@ describe("sftFigure", () => {
     // in OPERATORS order: draft (75 + 50)/2 = 62.5 ± 12.5; improve 25 ± 25; debug 12.5 ± 12.5; crossover 0 ± 0
     const cells = [sft(1, [ex("draft", "parallel"), ex("draft", "parallel"), ex("draft", "parallel"), ex("debug", "evolution")]), sft(2, [ex("draft", "parallel"), ex("improve", "evolution")])];
     const fig = sftFigure(experimentById("sft-composition"), "smoke", cells)!;
-    const [kit, paper] = fig.data as { name: string; x: string[]; y: number[]; error_y?: { array: number[] }; text?: string[] }[];
+    const [kit, paper] = fig.data as { name: string; x: string[]; y: number[]; error_y?: { array: number[] }; customdata?: string[] }[];
     expect(kit!.name).toBe("kit: default teacher (k = 2)");
     expect(kit!.x).toEqual(["draft", "improve", "debug", "crossover"]);
     expect(kit!.y).toEqual([62.5, 25, 12.5, 0]);
     expect(kit!.error_y!.array).toEqual([12.5, 25, 12.5, 0]);
-    expect(kit!.text![0]).toBe("2.0 parallel + 0.0 evolution examples");
+    expect(kit!.customdata![0]).toBe("2.0 parallel + 0.0 evolution examples");
     expect(paper!.name).toMatch(/^paper \(reference\)/);
     expect(paper!.y).toEqual([74.0, 6.6, 16.5, 2.8]); // draft, improve, debug, crossover
     expect(sftFigure(experimentById("sft-composition"), "smoke", [])).toBeNull();

@@ -121,8 +121,9 @@ export function sftFigure(
         x: ops,
         y: share.map((s) => s.mean),
         error_y: { type: "data", array: share.map((s) => s.std), visible: true },
-        text: ops.map((op) => `${split(op, "parallel")} parallel + ${split(op, "evolution")} evolution examples`),
-        hovertemplate: "%{x}: %{y:.1f}% (%{text})<extra></extra>",
+        // the split in the hover only: bars too short for it would draw it as unreadable text
+        customdata: ops.map((op) => `${split(op, "parallel")} parallel + ${split(op, "evolution")} evolution examples`),
+        hovertemplate: "%{x}: %{y:.1f}% (%{customdata})<extra></extra>",
         marker: { color: palette[i % palette.length] },
       },
     ];
