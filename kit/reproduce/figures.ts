@@ -10,7 +10,7 @@ import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { experimentScales, fixedGroupBest } from "./rl-fixed-scale.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
-import type { SftCellResult } from "./run-sft.js";
+import { operatorStats, type SftCellResult } from "./run-sft.js";
 import { repeatScores } from "./search-table.js";
 
 /**
@@ -111,18 +111,18 @@ export function sftFigure(
   const kit = spec.presets[preset]!.arms.flatMap((arm, i) => {
     const mine = cells.filter((c) => c.arm === arm.id);
     if (!mine.length) return [];
-    const of = (op: string) => mine.map((c) => c.composition.find((r) => r.operator === op)!);
-    const share = ops.map((op) => meanStd(of(op).map((r) => r.sharePct)));
-    const split = (op: string, key: "parallel" | "evolution") => meanStd(of(op).map((r) => r[key])).mean.toFixed(1);
+    const stats = operatorStats(mine);
     return [
       {
         type: "bar",
         name: `kit: ${arm.label} (k = ${mine.length})`,
         x: ops,
-        y: share.map((s) => s.mean),
-        error_y: { type: "data", array: share.map((s) => s.std), visible: true },
+        y: stats.map((o) => o.share.mean),
+        error_y: { type: "data", array: stats.map((o) => o.share.std), visible: true },
         // the split in the hover only: bars too short for it would draw it as unreadable text
-        customdata: ops.map((op) => `${split(op, "parallel")} parallel + ${split(op, "evolution")} evolution examples`),
+        customdata: stats.map(
+          (o) => `${o.parallel.toFixed(1)} parallel + ${o.evolution.toFixed(1)} evolution examples`,
+        ),
         hovertemplate: "%{x}: %{y:.1f}% (%{customdata})<extra></extra>",
         marker: { color: palette[i % palette.length] },
       },

@@ -1,7 +1,7 @@
 // The plan and the catalogue for people: formatted counts and durations, one line per arm.
 import { EXPERIMENTS } from "./catalogue.js";
 import { REPRODUCE_PRESETS, type ExperimentSpec } from "./experiment-spec.js";
-import { planExperiment, type ExperimentPlan, type PlanCell } from "./plan.js";
+import { planExperiment, type ExperimentPlan } from "./plan.js";
 
 const int = (n: number) => n.toLocaleString("en-US");
 /** "1 cell", "3 cells". */
@@ -61,9 +61,9 @@ export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
     );
   const p = spec.presets[plan.preset]!;
   const per = (arm: string) => plan.cells.filter((c) => c.arm === arm);
-  const baselines = (cs: readonly PlanCell[]) => cs.reduce((t, c) => t + (c.baselines ?? 0), 0);
   const arms = p.arms.map((a) => {
     const cs = per(a.id);
+    const baselines = cs.reduce((t, c) => t + (c.baselines ?? 0), 0);
     const what = [
       a.policy && `policy ${a.policy}`,
       a.harness && `harness ${a.harness}`,
@@ -77,7 +77,7 @@ export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
         cs.reduce((t, c) => t + c.programs, 0),
         "program",
       ) +
-      (baselines(cs) ? ` (${int(baselines(cs))} of them trivial baselines, the static worst bound: one per task)` : "")
+      (baselines ? ` (${int(baselines)} of them trivial baselines, the static worst bound: one per task)` : "")
     );
   });
   const t = plan.totals;

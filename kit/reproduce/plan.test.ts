@@ -66,6 +66,11 @@ describe("plan text", () => {
     expect(planText(experimentById("model-fixed-harness"), plan("model-fixed-harness", "laptop"))).not.toMatch(/runs with/);
     expect(text).not.toMatch(/NaN|undefined|\{"/);
   });
+  it("says how many of an rl arm's programs are trivial baselines, and only where it runs them", () => {
+    const text = planText(experimentById("rl-reward-design"), plan("rl-reward-design", "laptop"));
+    expect(text).toMatch(/arm static .*: 3 cells, 1,242 programs \(90 of them trivial baselines, the static worst bound: one per task\)$/m);
+    expect(text).toMatch(/arm adaptive .*: 3 cells, 1,152 programs$/m);
+  });
   it("formats minutes", () => {
     expect([0.2, 45, 89, 90, 150].map(formatMinutes)).toEqual(["1 min", "45 min", "89 min", "1.5 h", "2.5 h"]);
   });

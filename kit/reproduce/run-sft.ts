@@ -4,6 +4,7 @@
 import { collectSft, composition, datasetPaths, evolveRun, type CompositionRow } from "../erl/index.js";
 import type { Figure } from "../report/index.js";
 import type { Workspace } from "../store/index.js";
+import { meanStd } from "../eval/index.js";
 import { OPERATORS } from "../policy/index.js";
 import { ReproduceError } from "./errors.js";
 import { sftFigure } from "./figures.js";
@@ -144,7 +145,20 @@ export async function storedSftTable(
   return { rows: sftTable(spec, preset, cells), cells, figure: sftFigure(spec, preset, cells) };
 }
 
-const meanOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** Per operator, over one arm's repeats: mean examples (parallel, evolution, total) and the share's mean and std. */
+export function operatorStats(cells: readonly SftCellResult[]) {
+  return OPERATORS.map((operator) => {
+    const of = cells.map((c) => c.composition.find((r) => r.operator === operator)!);
+    const mean = (key: "parallel" | "evolution" | "total") => meanStd(of.map((r) => r[key])).mean;
+    return {
+      operator,
+      parallel: mean("parallel"),
+      evolution: mean("evolution"),
+      total: mean("total"),
+      share: meanStd(of.map((r) => r.sharePct)),
+    };
+  });
+}
 
 /**
  * One row per arm and operator: examples = mean over repeats of the operator's examples (parallel + evolution, the
@@ -156,31 +170,11 @@ export function sftTable(spec: ExperimentSpec, preset: ReproducePreset, cells: r
   const kit = p.arms.flatMap((arm) => {
     const mine = cells.filter((c) => c.arm === arm.id);
     if (!mine.length) return [];
-    return OPERATORS.map((op): TableRow => {
-      const of = mine.map((c) => c.composition.find((r) => r.operator === op)!);
-      const f = (xs: number[], d: number) => meanOf(xs).toFixed(d);
-      const split = `${f(
-        of.map((r) => r.parallel),
-        1,
-      )} parallel + ${f(
-        of.map((r) => r.evolution),
-        1,
-      )} evolution`;
-      return {
-        source: `kit (${preset})`,
-        row: `${arm.label}: ${op} (${split})`,
-        values: {
-          examples: f(
-            of.map((r) => r.total),
-            1,
-          ),
-          share: `${f(
-            of.map((r) => r.sharePct),
-            1,
-          )}%`,
-        },
-      };
-    });
+    return operatorStats(mine).map((o): TableRow => ({
+      source: `kit (${preset})`,
+      row: `${arm.label}: ${o.operator} (${o.parallel.toFixed(1)} parallel + ${o.evolution.toFixed(1)} evolution)`,
+      values: { examples: o.total.toFixed(1), share: `${o.share.mean.toFixed(1)}%` },
+    }));
   });
   return [...kit, ...referenceRows(spec)];
 }
