@@ -49,7 +49,7 @@ async function laidOut(): Promise<{ rows: TableRow[]; cells: number; figure: Fig
     return { rows: r.rows, cells: r.cells.length, figure: r.figure, cellsS };
   }
   const r = await storedTable(ws, spec, preset);
-  return { rows: r.rows, cells: r.cells.length, figure: null, cellsS: await wallOf(r.cells.map((c) => c.runId)) };
+  return { rows: r.rows, cells: r.cells.length, figure: r.figure, cellsS: await wallOf(r.cells.map((c) => c.runId)) };
 }
 
 try {

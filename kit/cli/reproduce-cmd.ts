@@ -30,6 +30,7 @@ import {
   searchFigure,
   rlFigure,
   sftFigure,
+  funnelFigure,
   REPRODUCE_PRESETS,
   type CellEvent,
   type ExperimentSpec,
@@ -102,7 +103,7 @@ async function runFunnelCells(ws: Workspace, spec: ExperimentSpec, preset: Repro
           (e.cached ? " (done earlier)" : `, ${(e.ms / 1000).toFixed(1)} s`),
       ),
   });
-  return { rows: funnelRows(spec, preset, r), cells: r };
+  return { rows: funnelRows(spec, preset, r), cells: r, figure: funnelFigure(spec, preset, r) };
 }
 
 /** Runs the experiment's cells (kind by kind) and returns its table rows and what it ran. */
@@ -138,7 +139,7 @@ async function runCells(
   const base = { workspace: ws, spec, preset, tasks, endpoints, ...loop, ...sandbox };
   if (spec.sharesCellsWith) {
     const r = await layoutSharedExperiment({ ...base, onEvent: (e) => say(cellLine(e)) });
-    return { rows: r.rows, cells: r.cells, runIds: r.cells.map((c) => c.runId) };
+    return { rows: r.rows, cells: r.cells, runIds: r.cells.map((c) => c.runId), figure: r.figure };
   }
   if (spec.kind === "rl") {
     const cells = await runRlExperiment({
@@ -247,8 +248,8 @@ export function registerReproduce(program: Command): void {
     .option("--arms <ids>", "run and lay out only these arms of the preset, comma-separated (e.g. base-35b)")
     .option(
       "--out <dir>",
-      "also write table.md, table.html and table.png there (e.g. reports/<name>), and for search and rl " +
-        "experiments figure.html and figure.png",
+      "also write table.md, table.html and table.png there (e.g. reports/<name>), and the experiment's " +
+        "figure.html and figure.png (every kind but a layout of another experiment's cells)",
     )
     .option("--no-png", "with --out, skip table.png and figure.png (they need Chromium)")
     .option("--json", "machine-readable output");

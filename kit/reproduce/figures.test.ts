@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { experimentById } from "./catalogue.js";
 import { composition } from "../erl/index.js";
-import { rlFigure, searchFigure, sftFigure } from "./figures.js";
+import { funnelFigure, rlFigure, searchFigure, sftFigure } from "./figures.js";
+import type { FunnelResult } from "./run-funnel.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
 import type { SftCellResult } from "./run-sft.js";
@@ -56,6 +57,34 @@ describe("rlFigure", () => {
     expect(ys[0]).toBeCloseTo(0.4, 12);
     expect(ys[1]).toBeCloseTo(1, 12);
     expect(JSON.stringify(fig.layout)).toContain("fixed scale");
+  });
+
+  it("a timing experiment (first metric mean-step-minutes) plots each step's wall time in minutes", () => {
+    const run = (arm: string, repeat: number, wallS: number[]): RlCellResult => ({
+      arm, repeat, runId: `${arm}-${repeat}`, cached: true,
+      run: { runId: `${arm}-${repeat}`, status: "finished", bestCandidates: [], groupsPerTask: {}, groups: [], scales: [], steps: wallS.map((w, step) => ({ step, meanReward: 0, bestReward: 1, bestAdvantage: 0, wallS: w })) },
+    });
+    // sync: step 0 (60 + 180)/2 s = 2 ± 1 min, step 1 3 min; mean over all steps (1 + 3 + 3)/3 = 2.33; async 0.5, 0.5
+    const fig = rlFigure(experimentById("async-rl"), "smoke", [run("sync", 1, [60, 180]), run("sync", 2, [180]), run("async", 1, [30, 30])])!;
+    const [sync, async] = fig.data as { name: string; x: number[]; y: number[]; error_y: { array: number[] } }[];
+    expect(sync!.name).toBe("synchronous (mean 2.33 min)");
+    expect(sync!.x).toEqual([0, 1]);
+    expect(sync!.y).toEqual([2, 3]);
+    expect(sync!.error_y.array).toEqual([1, 0]);
+    expect(async!.name).toBe("asynchronous (mean 0.50 min)");
+    expect(JSON.stringify(fig.layout)).toContain("step wall time (min");
+  });
+});
+
+describe("funnelFigure", () => {
+  it("notebook 01's funnel figure (kit stages beside the paper's branch), titled as the experiment", () => {
+    const r = { buildId: "b", dir: null, candidates: 4, cached: 0, wallS: 1, table: { candidates: 4, stages: [{ stage: "export", unit: "candidates", entered: 4, kept: 4, keptCandidates: 4, candidateShare: 1 }] } } as unknown as FunnelResult;
+    const fig = funnelFigure(experimentById("gym-funnel"), "laptop", r)!;
+    const [kit, paper] = fig.data as { name: string; y: number[] }[];
+    expect(kit!.y).toEqual([1]);
+    expect(paper!.name).toContain("paper");
+    expect(JSON.stringify(fig.layout!.title)).toContain("The Gym funnel");
+    expect(funnelFigure(experimentById("gym-funnel"), "laptop", { ...r, candidates: 0 })).toBeNull();
   });
 });
 

@@ -1,15 +1,18 @@
 // The plotted figure of an experiment beside its table: a search experiment's arms as bars (avg@k with the repeats'
 // spread), an rl experiment's group-best reward per trainer step (the reward-design figure's curve), an sft
-// experiment's share of examples per operator. The paper's numbers stay in the table where their units differ; the
-// sft shares are the same unit, so the paper's composition stands beside the kit's bars, labelled as reference.
+// experiment's share of examples per operator, a timing experiment's step wall time per trainer step, the funnel's
+// share of candidates kept per stage. The paper's numbers stay in the table where their units differ; sft shares and
+// funnel shares are the same unit, so the paper's stand beside the kit's bars, labelled as reference.
 import { PAPER_COMPOSITION } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
 import { OPERATORS } from "../policy/index.js";
-import type { Figure } from "../report/index.js";
+import { PAPER_FUNNEL } from "../gym/index.js";
+import { corpusFunnelFigure, type Figure } from "../report/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { experimentScales, fixedGroupBest } from "./rl-fixed-scale.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
+import type { FunnelResult } from "./run-funnel.js";
 import { operatorStats, type SftCellResult } from "./run-sft.js";
 import { repeatScores } from "./search-table.js";
 
@@ -53,8 +56,7 @@ export function searchFigure(
  * groups) averaged over the arm's repeats that reached the step; the band is ± the population std over them.
  */
 export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly RlCellResult[]): Figure | null {
-  const arms = spec.presets[preset]!.arms;
-  const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
+  if (spec.metrics[0] === "mean-step-minutes") return stepTimeFigure(spec, preset, cells);
   // On the fixed scale when every cell's tasks have one (rl-fixed-scale.ts), else each run's own best reward.
   const scales = experimentScales(cells.map((c) => c.run));
   const fixed = cells.every((c) => c.run.groups.length > 0 && c.run.groups.every((g) => scales.has(g.taskId)));
@@ -62,25 +64,7 @@ export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: r
     fixed
       ? fixedGroupBest(c.run, scales).map((f) => ({ step: f.step, y: f.value }))
       : c.run.steps.map((s) => ({ step: s.step, y: s.bestReward }));
-  const data = arms.flatMap((arm, i) => {
-    const runs = cells.filter((c) => c.arm === arm.id).map(series);
-    const steps = [...new Set(runs.flatMap((r) => r.map((s) => s.step)))].sort((a, b) => a - b);
-    if (!steps.length) return [];
-    const at = steps.map((step) => meanStd(runs.flatMap((r) => r.filter((s) => s.step === step).map((s) => s.y))));
-    const color = palette[i % palette.length]!;
-    return [
-      {
-        type: "scatter",
-        mode: "lines+markers",
-        name: arm.label,
-        x: steps,
-        y: at.map((m) => m.mean),
-        error_y: { type: "data", array: at.map((m) => m.std), visible: true, color },
-        line: { color },
-        hovertemplate: `${arm.label}, step %{x}: %{y:.3f}<extra></extra>`,
-      },
-    ];
-  });
+  const data = stepLines(spec, preset, cells, series, (label) => `${label}, step %{x}: %{y:.3f}<extra></extra>`);
   if (!data.length) return null;
   const yTitle = fixed
     ? "group-best reward on the fixed scale (static bounds; mean over groups, then repeats)"
@@ -94,6 +78,67 @@ export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: r
       legend: { orientation: "h", y: -0.2 },
     },
   };
+}
+
+/**
+ * A timing experiment's figure (its first metric is mean-step-minutes, e.g. async-rl): one line per arm, each
+ * trainer step's wall time in minutes averaged over the repeats that reached it, ± the population std over them;
+ * the legend gives the arm's mean step time over all its steps and runs.
+ */
+function stepTimeFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly RlCellResult[]): Figure | null {
+  const data = stepLines(
+    spec,
+    preset,
+    cells,
+    (c) => c.run.steps.map((s) => ({ step: s.step, y: s.wallS / 60 })),
+    (label) => `${label}, step %{x}: %{y:.2f} min<extra></extra>`,
+    (arm) => {
+      const all = cells.filter((c) => c.arm === arm).flatMap((c) => c.run.steps.map((s) => s.wallS / 60));
+      return all.length ? ` (mean ${(all.reduce((a, b) => a + b, 0) / all.length).toFixed(2)} min)` : "";
+    },
+  );
+  if (!data.length) return null;
+  return {
+    data,
+    layout: {
+      title: `${spec.title} (${preset} preset)`,
+      xaxis: { title: { text: "trainer step" }, dtick: 1 },
+      yaxis: { title: { text: "step wall time (min; mean over repeats)" }, rangemode: "tozero" },
+      legend: { orientation: "h", y: -0.2 },
+    },
+  };
+}
+
+/** Per arm, a line over trainer steps: the mean of `series` over the arm's repeats that reached the step, ± std. */
+function stepLines(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  cells: readonly RlCellResult[],
+  series: (c: RlCellResult) => { step: number; y: number }[],
+  hover: (label: string) => string,
+  suffix: (arm: string) => string = () => "",
+): Record<string, unknown>[] {
+  const arms = spec.presets[preset]!.arms;
+  const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
+  return arms.flatMap((arm, i) => {
+    const runs = cells.filter((c) => c.arm === arm.id).map(series);
+    const steps = [...new Set(runs.flatMap((r) => r.map((s) => s.step)))].sort((a, b) => a - b);
+    if (!steps.length) return [];
+    const at = steps.map((step) => meanStd(runs.flatMap((r) => r.filter((s) => s.step === step).map((s) => s.y))));
+    const color = palette[i % palette.length]!;
+    return [
+      {
+        type: "scatter",
+        mode: "lines+markers",
+        name: arm.label + suffix(arm.id),
+        x: steps,
+        y: at.map((m) => m.mean),
+        error_y: { type: "data", array: at.map((m) => m.std), visible: true, color },
+        line: { color },
+        hovertemplate: hover(arm.label),
+      },
+    ];
+  });
 }
 
 /**
@@ -147,4 +192,14 @@ export function sftFigure(
       legend: { orientation: "h", y: -0.2 },
     },
   };
+}
+
+/**
+ * The funnel's figure is notebook 01's (report's corpusFunnelFigure: the share of candidates kept after each kit
+ * stage beside the paper's competition branch), titled as the experiment. Null without candidates.
+ */
+export function funnelFigure(spec: ExperimentSpec, preset: ReproducePreset, r: FunnelResult): Figure | null {
+  if (!r.candidates) return null;
+  const fig = corpusFunnelFigure(r.table, PAPER_FUNNEL);
+  return { ...fig, layout: { ...fig.layout, title: { text: `${spec.title} (${preset} preset)` } } };
 }

@@ -29,13 +29,22 @@ export {
 export {
   provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance,
 } from "./render.js";
-export { searchFigure, rlFigure, sftFigure } from "./figures.js";
+export { searchFigure, rlFigure, sftFigure, funnelFigure } from "./figures.js";
 export {
   runSftExperiment, sftTable, storedSftTable, cellDataset, type SftCellResult, type SftCellEvent,
 } from "./run-sft.js";
 export { runFunnelExperiment, funnelRows, type FunnelResult } from "./run-funnel.js";
 export { useRecordedLoop, type RecordedLoop } from "./recorded-loop.js";
-export { modalityTable, ceilingTable, ceilingGrade, CEILING_GRADES, type CeilingGrade } from "./cell-layouts.js";
+export {
+  modalityTable,
+  modalityStats,
+  ceilingTable,
+  ceilingStats,
+  ceilingGrade,
+  CEILING_GRADES,
+  type CeilingGrade,
+} from "./cell-layouts.js";
 export { efficiencyTable, runTotals, type EfficiencyRows } from "./efficiency-table.js";
-export { layoutSharedExperiment, layoutCells, storedTable, cellOwner } from "./run-shared.js";
+export { layoutSharedExperiment, layoutCells, storedTable, cellOwner, cellsFigure } from "./run-shared.js";
+export { layoutFigure } from "./layout-figures.js";
 export { writeCell, readCells } from "./cell-store.js";

