@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { experimentById } from "./catalogue.js";
 import { ceilingGrade, ceilingTable, modalityTable } from "./cell-layouts.js";
+import { layoutFigure } from "./layout-figures.js";
 import type { CellResult } from "./run-search.js";
 
 const cell = (arm: string, task: string, modality: string, repeat: number, normalized: number | null, opts: Partial<CellResult> = {}): CellResult => ({
@@ -74,5 +75,36 @@ describe("ceilingTable on leaderboards", () => {
       ["no medal (or no champion)", { uniform: "75 ± 25 %", trained: "0 ± 0 %" }],
       ["graded runs (tasks × repeats)", { uniform: "4", trained: "2" }],
     ]);
+  });
+});
+
+// layoutFigure draws the same numbers as the tables above (modalityStats, ceilingStats) from the same cells.
+type Bars = { name: string; x: string[]; y: (number | null)[]; error_y?: { array: number[] }; customdata?: number[] };
+
+describe("layoutFigure", () => {
+  it("modality: one bar per arm per modality with a normalisable task (mean ± std over repeats)", () => {
+    const fig = layoutFigure(experimentById("modality"), MFH, "smoke", CELLS)!;
+    const bars = fig.data as Bars[];
+    expect(bars.map((b) => b.x)).toEqual([["tabular (2 of 2 tasks)"], ["tabular (2 of 2 tasks)"]]);
+    expect(bars.map((b) => b.y)).toEqual([[0.625], [1]]);
+    expect(bars.map((b) => b.error_y!.array)).toEqual([[0.375], [0]]);
+  });
+
+  it("solution ceiling: one stacked segment per grade, the arm's mean share in %", () => {
+    const fig = layoutFigure(experimentById("solution-ceiling"), MFH, "smoke", CELLS)!;
+    const segs = fig.data as Bars[];
+    expect(segs.map((s) => s.name.split(" (")[0])).toEqual(["at or above the reference", "between trivial and reference", "at or below trivial", "no champion"]);
+    // uniform: 25 / 50 / 25 / 0; trained 75 / 0 / 0 / 25 (cell-layouts.test.ts' hand-computed shares)
+    expect(segs.map((s) => s.y)).toEqual([[25, 75], [50, 0], [25, 0], [0, 25]]);
+    expect(segs[0]!.customdata).toEqual([25, 25]);
+    expect(segs[0]!.x[0]).toContain("<br>(4 runs)");
+    expect(fig.layout!.barmode).toBe("stack");
+  });
+
+  it("no figure for search efficiency, nor without graded or normalisable cells", () => {
+    expect(layoutFigure(experimentById("search-efficiency"), experimentById("harness-fixed-model"), "smoke", CELLS)).toBeNull();
+    const text = CELLS.filter((c) => c.modality === "text");
+    expect(layoutFigure(experimentById("modality"), MFH, "smoke", text)).toBeNull();
+    expect(layoutFigure(experimentById("solution-ceiling"), MFH, "smoke", text)).toBeNull();
   });
 });
