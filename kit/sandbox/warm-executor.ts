@@ -135,17 +135,23 @@ export class WarmExecutor implements Executor {
     const jobsRoot = dirname(spec.jobDir);
     if (this.user) searchableByOthers(jobsRoot);
     const key = stableHash({ python: this.python, publicDir: spec.publicDir, jobsRoot, env, gpuDevices });
+    // No await until the map holds the new zygote: two lanes starting zygotes at once must both see the other's
+    // (an await between eviction and insertion let each lane see room, and the map grew past maxZygotes for good).
     let z = this.zygotes.get(key);
+    const closing: Zygote[] = [];
     if (z && !z.alive) {
       this.zygotes.delete(key);
-      await z.close();
+      closing.push(z);
       z = undefined;
     }
     if (!z) {
-      const idle = [...this.zygotes.values()].filter((x) => x.busy === 0);
-      if (this.zygotes.size >= this.cfg.maxZygotes && idle[0]) {
-        this.zygotes.delete(idle[0].key);
-        await idle[0].close();
+      // least recently used first; busy or still starting zygotes stay (the map shrinks back as they go idle)
+      for (const x of [...this.zygotes.values()]) {
+        if (this.zygotes.size < this.cfg.maxZygotes) break;
+        if (x.busy === 0 && x.pid !== 0) {
+          this.zygotes.delete(x.key);
+          closing.push(x);
+        }
       }
       z = Zygote.start(
         {
@@ -165,6 +171,7 @@ export class WarmExecutor implements Executor {
     }
     this.zygotes.delete(key);
     this.zygotes.set(key, z); // most recently used last
+    await Promise.all(closing.map((x) => x.close()));
     await z.ready;
     return z;
   }

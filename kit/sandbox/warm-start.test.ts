@@ -107,4 +107,22 @@ describe.skipIf(!!noBwrap)("warm start", () => {
     expect(warm.zygotePids()).not.toContain(pid);
     expect(warm.start).toBe("warm");
   });
+
+  it("keeps at most maxZygotes when two lanes start zygotes at once", { timeout: 120_000 }, async () => {
+    // Four environments of one task (OMP threads follow cpus: one zygote each), two programs at a time. Before the
+    // fix a lane awaited its evicted zygote's close before inserting, the other lane saw room, and the map grew.
+    const lanes = new WarmExecutor({ maxZygotes: 2 });
+    const code = "print('Final Validation Score: 0.5')\n";
+    const run = (cpus: number) => runSandbox({ task, code, limits: { timeoutS: 30, memoryMb: 512, cpus }, executor: lanes, rerun: true });
+    try {
+      for (const [a, b] of [[1, 2], [3, 4], [1, 3], [2, 4]] as const) {
+        const rs = await Promise.all([run(a), run(b)]);
+        expect(rs.map((r) => r.status)).toEqual(["missing_submission", "missing_submission"]);
+        expect(lanes.zygotePids().length).toBeLessThanOrEqual(2);
+      }
+      expect(lanes.start).toBe("warm");
+    } finally {
+      await lanes.close();
+    }
+  });
 });
