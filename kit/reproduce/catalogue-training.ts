@@ -1,6 +1,6 @@
 // The paper's training experiments (spec §2.2, §3, §6): RL reward design, asynchronous rollout, SFT composition and
 // the Gym funnel, as specs. Reference rows are the spec's numbers; the kit's come only from running the arms.
-import { PAPER_COMPOSITION } from "../erl/index.js";
+import { LOOP_PRESET_SETTINGS, PAPER_COMPOSITION } from "../erl/index.js";
 import { PAPER_FUNNEL } from "../gym/index.js";
 import type { ExperimentSpecInput } from "./experiment-spec.js";
 
@@ -9,6 +9,8 @@ const TRAIN_TASKS = { from: "suite", suite: "train", count: 30 } as const;
 /** An rl preset's size: `steps` trainer steps of `groupsPerStep` groups of `group` programs. */
 const rl = (steps: number, groupsPerStep: number, group: number) => ({ steps, groupsPerStep, group });
 const pct = (x: number) => `${x.toFixed(1)}%`;
+/** The loop's laptop evolve settings for an sft teacher's runs, less what the experiment sets (steps, harness). */
+const { steps: _steps, harness: _harness, ...LAPTOP_TEACHER_EVOLVE } = LOOP_PRESET_SETTINGS.laptop.evolve;
 
 export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
   {
@@ -114,7 +116,16 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
         tasks: TRAIN_TASKS,
         repeats: 2,
         steps: 10,
-        arms: [{ id: "default", label: "default teacher", policy: "default", settings: { maxAttempts: 8 } }],
+        arms: [
+          {
+            id: "default",
+            label: "default teacher",
+            policy: "default",
+            settings: { maxAttempts: 8 },
+            // the loop's laptop teacher runs: 3 initial drafts (Crossover from step 7), 2 debug attempts, 2 lanes
+            teacherEvolve: LAPTOP_TEACHER_EVOLVE,
+          },
+        ],
       },
     },
     reference: Object.entries(PAPER_COMPOSITION).map(([operator, share]) => ({

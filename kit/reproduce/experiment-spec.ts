@@ -34,6 +34,14 @@ export const ArmSpec = z
       .record(z.string(), z.unknown())
       .default({})
       .describe("Overrides of the stage's own config (evolve, trainRL or collectSft), checked by its schema."),
+    teacherEvolve: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe(
+        "sft arms: overrides of evolve's config for the teacher's runs (the evolutionary path; steps come from " +
+          "the preset, the seed from the repeat), checked by evolve's schema; e.g. the loop's 3 initial drafts, " +
+          "so that 10 steps reach Crossover.",
+      ),
   })
   .strict();
 export type ArmSpec = z.infer<typeof ArmSpec>;

@@ -68,6 +68,7 @@ export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
       a.policy && `policy ${a.policy}`,
       a.harness && `harness ${a.harness}`,
       Object.keys(a.settings).length ? `settings ${JSON.stringify(a.settings)}` : "",
+      Object.keys(a.teacherEvolve).length ? `teacher runs ${JSON.stringify(a.teacherEvolve)}` : "",
     ]
       .filter(Boolean)
       .join(", ");

@@ -71,6 +71,10 @@ describe("plan text", () => {
     expect(text).toMatch(/arm static .*: 3 cells, 1,242 programs \(90 of them trivial baselines, the static worst bound: one per task\)$/m);
     expect(text).toMatch(/arm adaptive .*: 3 cells, 1,152 programs$/m);
   });
+  it("names an sft arm's teacher-run settings (the loop's laptop evolve settings)", () => {
+    const text = planText(experimentById("sft-composition"), plan("sft-composition", "laptop"));
+    expect(text).toMatch(/arm default +default teacher \(policy default, settings \{"maxAttempts":8\}, teacher runs \{[^)]*"gen0Drafts":3[^)]*\}\): 60 cells/);
+  });
   it("formats minutes", () => {
     expect([0.2, 45, 89, 90, 150].map(formatMinutes)).toEqual(["1 min", "45 min", "89 min", "1.5 h", "2.5 h"]);
   });

@@ -76,7 +76,7 @@ export async function runSftExperiment(opts: RunnerOptions<SftCellEvent>): Promi
           task,
           runId,
           policy,
-          { harness: "openmle", steps: p.steps, seed: repeat },
+          { ...arm.teacherEvolve, harness: "openmle", steps: p.steps, seed: repeat },
           {
             evaluate: opts.evaluate,
           },

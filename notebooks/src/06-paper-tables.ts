@@ -295,27 +295,27 @@ if (funnelFig) tslab.display.html(notebookFigure(funnelFig, { height: 520 }));
 // %% [markdown]
 // ## SFT composition, from its recorded laptop run
 // `openmle reproduce sft-composition --preset laptop`: the `default` parameters as the teacher on the first 30
-// training tasks of the corpus, 2 repeats. Per repeat, an OpenMLE-Evo run of 10 steps per task (the evolutionary
-// path's trees) and up to 8 parallel drafts per task (at most 4 kept), merged by `collectSft` with the reference's
-// filters (graded reward > 0 over the trivial baseline, the 12 % validation–test gap, duplicate scores). The
-// recording keeps each example's operator and path (not its messages or program); `reproduce.storedSftTable` lays
-// it out and draws each operator's share beside the paper's.
+// training tasks of the corpus, 2 repeats. Per repeat, an OpenMLE-Evo run of 10 steps per task with the loop's
+// laptop evolve settings (3 initial drafts, so Crossover starts at step 7: the evolutionary path's trees) and up to
+// 8 parallel drafts per task (at most 4 kept), merged by `collectSft` with the reference's filters (graded reward > 0
+// over the trivial baseline, the 12 % validation–test gap, duplicate scores). The recording keeps each example's
+// operator and path (not its messages or program); `reproduce.storedSftTable` lays it out and draws each
+// operator's share beside the paper's.
 // %%
 const sftLaid = await reproduce.storedSftTable(rp, reproduce.experimentById("sft-composition"), "laptop");
 tslab.display.html(htmlTable(reproduce.tableRecords(sftLaid.rows), { caption: `SFT composition (${sftLaid.cells.length} datasets)` }));
 if (sftLaid.figure) tslab.display.html(notebookFigure(sftLaid.figure, { height: 420 }));
 // %% [markdown]
-// **What the rows can say.** 133 and 128 examples per repeat, Draft-heavy like the paper's (83.1 % against 74.0 %),
-// but the other three operators do not follow it, and the data says why. Debug is 1.5 % (paper 16.5 %): the
-// grammar policy's programs rarely fail (6 of 296 evolve drafts; 14 debug attempts in all, 4 of them fixed), while
-// the paper's LLM teacher fails often enough for a sixth of its data to be repairs. Crossover is 0 % (paper 2.8 %):
-// OpenMLE-Evo drafts 5 programs first and crosses over from its second generation, which 10 steps never reach (the
-// loop's laptop preset drafts 3 for that reason; this experiment runs evolve's defaults). Improve is 15.4 %
-// (paper 6.6 %) because, without Debug and Crossover, Improve is the evolutionary path's only non-Draft operator.
-// The split of paths is 68 % parallel / 32 % evolution (paper 17,245 / 9,014 before de-duplication, 66 / 34 %).
-// The parallel path keeps 86–91 of 212 attempts: the 12 % validation–test gap drops 77–88 of them, and 6 of the
-// 30 tasks give no example at all in either repeat, all six RMSE regressions (four of them time series), where the
-// test error of every draft differs from its validation error by more than 12 % (bench/reproduce/README.md).
+// **What the rows can say.** 130 and 123 examples per repeat, Draft-heavy like the paper's (80.7 % against 74.0 %),
+// with Crossover present (1.5 %, paper 2.8 %) and the paper's split of paths (70 % parallel / 30 % evolution; paper
+// 17,245 / 9,014 before de-duplication, 66 / 34 %). Debug is 0 % (paper 16.5 %), and the data says why: the grammar
+// policy's programs rarely fail (2 of 180 evolve drafts; 4 debug attempts in all, 2 of them fixed, none kept), while
+// the paper's LLM teacher fails often enough for a sixth of its data to be repairs. Improve is 17.8 % (paper 6.6 %)
+// because, without Debug, it is most of what the evolutionary path gives. The parallel path keeps 86–91 of 212
+// attempts: the 12 % validation–test gap drops 77–88 of them, and 6 of the 30 tasks give no example at all, all six
+// RMSE regressions (four of them time series), where the test error of every draft differs from its validation
+// error by more than 12 % (bench/reproduce/README.md). An earlier run whose teacher took evolve's defaults (5 initial
+// drafts) never reached Crossover in 10 steps; the experiment's spec now gives the teacher the loop's settings.
 // %% [markdown]
 // ## Asynchronous vs synchronous RL, from its recorded laptop run
 // `openmle reproduce async-rl --preset laptop`: trainRL from the `default` parameters, 8 trainer steps of 4 groups of
