@@ -17,7 +17,9 @@ export { lineDiff, diffText, type DiffLine } from "./line-diff.js";
 export {
   selectionAtStep, defaultSelectionStep, selectionAtStepFigure, type SelectionAtStep, type SelectionRow,
 } from "./selection-at-step.js";
-export { corpusFunnelFigure, wrapLabel, type FunnelFigureStage, type PaperFigureStage } from "./corpus-funnel-figure.js";
+export {
+  corpusFunnelFigure, wrapLabel, type FunnelFigureStage, type PaperFigureStage,
+} from "./corpus-funnel-figure.js";
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
 export {
