@@ -1,13 +1,12 @@
 // The trajectory analysis (kit/eval run-stats.ts) as plotly figures: one per figure, every run of the report in it.
 import { TRAJECTORY_OPERATORS, type RunStats } from "../eval/index.js";
-import type { Figure } from "./plotly.js";
+import { PALETTE, type Figure } from "./plotly.js";
 import type { NamedFigure, OmittedFigure } from "./report-figures.js";
 import { operatorColor } from "./tree-figures.js";
 
 const label = (s: RunStats) => `${s.harness} · ${s.run_id}`;
 /** Operator initials on the lineage (Debug is B: D is Draft's). */
 const INITIAL: Record<string, string> = { draft: "D", improve: "I", debug: "B", crossover: "C" };
-const PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#72b7b2"];
 
 /**
  * Two panels per operator, a bar per run: the beat-parent rate (left) and the mean gain over the best valid

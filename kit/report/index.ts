@@ -1,6 +1,6 @@
 // kit/report: figures (plotly, offline) and HTML pieces for notebooks and reports.
 export {
-  figureHtml, notebookFigure, plotlyBundle, plotlyScriptTag, clearOfModebar, MODEBAR_CLEAR_TOP, type Figure,
+  figureHtml, notebookFigure, plotlyBundle, plotlyScriptTag, clearOfModebar, MODEBAR_CLEAR_TOP, PALETTE, type Figure,
 } from "./plotly.js";
 export { htmlTable } from "./html-table.js";
 export { timeSplit, timeSplitTable, type TimeSplitRow } from "./time-split.js";

@@ -16,6 +16,9 @@ export function plotlyBundle(): string {
 }
 
 /** Top margin (px) that holds plotly's mode bar (~26 px, top right) above a title hung below it. */
+/** One colour per series (arm, harness, run), in order; index it modulo its length. */
+export const PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#72b7b2"] as const;
+
 export const MODEBAR_CLEAR_TOP = 76;
 
 /**

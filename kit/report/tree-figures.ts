@@ -1,5 +1,5 @@
 import { formatNumber } from "./format.js";
-import { MODEBAR_CLEAR_TOP, type Figure } from "./plotly.js";
+import { MODEBAR_CLEAR_TOP, PALETTE, type Figure } from "./plotly.js";
 import { labelFontPx, operatorInitial, placeTreeLabels } from "./tree-labels.js";
 import { treeLayout } from "./tree-layout.js";
 
@@ -188,7 +188,6 @@ export function bestOverTimeFigure(
   points: readonly TraceRow[],
   opts: { title?: string; yTitle?: string } = {},
 ): Figure {
-  const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#72b7b2"];
   const harnesses = [...new Set(points.map((p) => p.harness))].sort();
   const runs = [...new Set(points.map((p) => p.run_id))];
   const shown = new Set<string>();
@@ -200,7 +199,7 @@ export function bestOverTimeFigure(
     return {
       type: "scatter",
       mode: "lines",
-      line: { shape: "hv", color: palette[harnesses.indexOf(h) % palette.length] },
+      line: { shape: "hv", color: PALETTE[harnesses.indexOf(h) % PALETTE.length] },
       name: h,
       legendgroup: h,
       showlegend: first,

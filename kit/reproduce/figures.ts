@@ -7,7 +7,7 @@ import { PAPER_COMPOSITION } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
 import { OPERATORS } from "../policy/index.js";
 import { PAPER_FUNNEL } from "../gym/index.js";
-import { corpusFunnelFigure, type Figure } from "../report/index.js";
+import { corpusFunnelFigure, PALETTE, type Figure } from "../report/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import { experimentScales, fixedGroupBest } from "./rl-fixed-scale.js";
 import type { RlCellResult } from "./run-rl.js";
@@ -119,13 +119,12 @@ function stepLines(
   suffix: (arm: string) => string = () => "",
 ): Record<string, unknown>[] {
   const arms = spec.presets[preset]!.arms;
-  const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
   return arms.flatMap((arm, i) => {
     const runs = cells.filter((c) => c.arm === arm.id).map(series);
     const steps = [...new Set(runs.flatMap((r) => r.map((s) => s.step)))].sort((a, b) => a - b);
     if (!steps.length) return [];
     const at = steps.map((step) => meanStd(runs.flatMap((r) => r.filter((s) => s.step === step).map((s) => s.y))));
-    const color = palette[i % palette.length]!;
+    const color = PALETTE[i % PALETTE.length]!;
     return [
       {
         type: "scatter",
@@ -151,7 +150,6 @@ export function sftFigure(
   preset: ReproducePreset,
   cells: readonly SftCellResult[],
 ): Figure | null {
-  const palette = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
   const ops = [...OPERATORS];
   const kit = spec.presets[preset]!.arms.flatMap((arm, i) => {
     const mine = cells.filter((c) => c.arm === arm.id);
@@ -169,7 +167,7 @@ export function sftFigure(
           (o) => `${o.parallel.toFixed(1)} parallel + ${o.evolution.toFixed(1)} evolution examples`,
         ),
         hovertemplate: "%{x}: %{y:.1f}% (%{customdata})<extra></extra>",
-        marker: { color: palette[i % palette.length] },
+        marker: { color: PALETTE[i % PALETTE.length] },
       },
     ];
   });

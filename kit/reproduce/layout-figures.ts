@@ -1,12 +1,11 @@
 // Figures of the experiments that lay out another's cells: per modality (grouped bars, one per arm) and the solution
 // ceiling (stacked bars of grade shares per arm). Same numbers as their tables (cell-layouts.ts' stats). Search
 // efficiency mixes units (nodes, characters, shares), so it stays a table.
-import { wrapLabel, type Figure } from "../report/index.js";
+import { PALETTE, wrapLabel, type Figure } from "../report/index.js";
 import { ceilingStats, modalityStats } from "./cell-layouts.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
 
-const PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#e45756"];
 /** Grade colours from the top grade down: the best green, the worst grey. */
 const GRADE_COLOURS = ["#54a24b", "#88c57f", "#f2cf5b", "#bab0ac"];
 
