@@ -54,8 +54,8 @@ describe("every table and column of the workspace is described", () => {
     }
   });
 
-  it("kit/store/README.md's generated section is what `npx tsx scripts/schema-doc.ts` writes", () => {
-    const readme = readFileSync(new URL("./README.md", import.meta.url), "utf8");
+  it("docs/schema.md's generated section is what `npx tsx scripts/schema-doc.ts` writes", () => {
+    const readme = readFileSync(new URL("../../docs/schema.md", import.meta.url), "utf8");
     const begin = readme.indexOf(SCHEMA_DOC_BEGIN);
     const end = readme.indexOf(SCHEMA_DOC_END);
     expect(begin, "the README has the begin marker").toBeGreaterThanOrEqual(0);

@@ -1,5 +1,5 @@
 // The shape of the schema's documentation: one TableDoc per table, written beside the migrations that define
-// the tables (kit/store/columns/<owner>.ts), printed by `openmle workspace schema` and kit/store/README.md.
+// the tables (kit/store/columns/<owner>.ts), printed by `openmle workspace schema` and docs/schema.md.
 
 /** The layer that owns a table: the only one whose `*-store.ts` writes it (docs/architecture.md). */
 export type OwnerLayer = "store" | "gym" | "sandbox" | "llm" | "evo" | "erl" | "reproduce";
