@@ -4,7 +4,7 @@
 // composition beside the paper's and the time per stage. Resumes: the same arguments give the same loop id.
 //   npx tsx bench/erl/learning.ts --workspace workspaces/bench-learning --from uniform --teacher default \
 //     [--generations 2] [--preset laptop] [--train suite:train --train-count 30] [--heldout suite:heldout
-//     --heldout-count 20] [--overrides '{"rl":{"steps":6}}'] [--teacher-drafts] [--table-only]
+//     --heldout-count 20] [--overrides '{"rl":{"steps":6}}'] [--teacher-drafts] [--table-only] [--search-loop ID]
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
   draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
@@ -54,9 +54,11 @@ async function main() {
     const baselines = res?.baselines ?? {};
     const hib = new Map(heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
     const norm = normalisableTasks(baselines, (id) => hib.get(id) ?? true);
-    const report = heldoutReport(checkpoints, await loadHeldoutDrafts(ws, loopId), await loadHeldout(ws, loopId), norm);
+    const searchLoop = arg("search-loop", loopId); // e.g. reeval.ts --search-level's rows (`<loop>-<tag>`)
+    const report = heldoutReport(checkpoints, await loadHeldoutDrafts(ws, loopId), await loadHeldout(ws, searchLoop), norm);
     console.log(`loop ${loopId}: from ${config.from}${teacher ? `, teacher ${teacher} for ${config.teacherGenerations} generation(s)` : ", self-taught"}; ` +
-      `${train.length} training tasks, ${held.length} held-out tasks (${norm.size} with a normalised score); ${((Date.now() - t0) / 60000).toFixed(1)} min this call\n`);
+      `${train.length} training tasks, ${held.length} held-out tasks (${norm.size} with a normalised score); ${((Date.now() - t0) / 60000).toFixed(1)} min this call` +
+      `${searchLoop === loopId ? "" : `; search level from ${searchLoop}`}\n`);
     console.log("| generation | checkpoint | policy valid | policy score [95 %] | Δ previous | Δ generation 0 | search score [95 %] | Δ previous | Δ generation 0 |");
     console.log("|---|---|---|---|---|---|---|---|---|");
     for (const g of report)

@@ -3,15 +3,21 @@
 // loop id `<loop>-<tag>` (run ids `<loop>-<tag>-h<k>-<task>-s<seed>`), so the loop's own rows stay as measured.
 // Programs identical to ones already executed reuse their stored records.
 //   npx tsx bench/erl/reeval.ts --workspace workspaces/bench-loop --loop bench-7ddeb468 --tag re1
-import { evaluateHeldout, LoopConfig, resolvePolicyParams, stageSettings, type Baselines } from "../../kit/erl/index.js";
+// --search-level (issue 30's loops): the loop's held-out search stage as the current kit runs it, i.e. its
+// `heldout` steps, seeds and priors exclusion on `searchSubset`'s tasks (those with a normalised score first), on the
+// warm executor; `learning.ts --search-loop <loop>-<tag>` reports those rows beside the loop's own drafts.
+import { evaluateHeldout, LoopConfig, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings, type Baselines } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
+import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const ws = await openWorkspace(arg("workspace", "workspaces/bench-loop"));
 const loopId = arg("loop", "");
 const id = `${loopId}-${arg("tag", "re1")}`;
+const searchLevel = process.argv.includes("--search-level");
+const executor = new WarmExecutor();
 try {
   const row = (await ws.query<{ config: string; heldout_tasks: string }>("SELECT config, heldout_tasks FROM loops WHERE loop_id = $l", { l: loopId }))[0];
   if (!row) throw new Error(`no loop "${loopId}" in this workspace`);
@@ -24,11 +30,21 @@ try {
   for (const { generation, checkpoint } of checkpoints) {
     const { params } = await resolvePolicyParams(checkpoint, ws);
     const t0 = Date.now();
-    await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy: createCheckpointPolicy(params, checkpoint),
-      tasks, seeds: cfg.seeds ?? stageSettings(cfg).seeds, evolve: stageSettings(cfg).evolve, baselines });
+    const policy = createCheckpointPolicy(params, checkpoint);
+    if (searchLevel) {
+      const h = stageSettings(cfg).heldout;
+      const hib = new Map(tasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
+      const subset = searchSubset(tasks, h.searchTasks, normalisableTasks(baselines, (t) => hib.get(t) ?? true));
+      await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds: h.seeds,
+        evolve: { ...stageSettings(cfg).evolve, steps: h.steps, priorsExcludeTasks: tasks.map((t) => t.meta.id) }, baselines,
+        evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }) });
+    } else
+      await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy,
+        tasks, seeds: cfg.seeds ?? stageSettings(cfg).seeds, evolve: stageSettings(cfg).evolve, baselines });
     console.error(`generation ${generation} (${checkpoint}) re-evaluated in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   console.log(`re-evaluated as loop id ${id}: npx tsx bench/erl/loop.ts --table-only with the loop's arguments prints the loop's own rows; this table is the re-evaluation's:`);
 } finally {
+  await executor.close();
   ws.close();
 }

@@ -21,7 +21,9 @@ export const HeldoutSettings = z
       .int()
       .min(0)
       .default(10)
-      .describe("Search level: evolve the first N held-out tasks by id (0 = all of them)."),
+      .describe(
+        "Search level: evolve N held-out tasks (0 = all of them): those with a normalised score first, then by id.",
+      ),
     seeds: z.array(z.number().int()).min(1).default([1, 2]).describe("Search level: evolve seeds per task."),
     steps: z.number().int().positive().default(6).describe("Search level: steps of each OpenMLE-Evo run."),
   })

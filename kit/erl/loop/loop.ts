@@ -8,6 +8,7 @@ import { LoopError } from "../errors.js";
 import { evaluateHeldout, heldoutBaselines, type Baselines } from "./heldout-eval.js";
 import { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 import { loadHeldout, type HeldoutRow } from "./heldout-store.js";
+import { normalisableTasks } from "./heldout-summary.js";
 import { stageSettings, type LoopConfig, type LoopConfigInput } from "./loop-config.js";
 import type { LoopStage } from "./loop-store.js";
 import { openLoop } from "./open-loop.js";
@@ -73,11 +74,23 @@ export interface LoopResult {
 
 const ids = (ts: readonly TaskPackage[]) => ts.map((t) => t.meta.id);
 
-/** The search level's held-out tasks: the first `n` by id (0 = all), so every generation evolves the same ones. */
-export const searchSubset = (tasks: readonly TaskPackage[], n: number): TaskPackage[] =>
-  [...tasks]
-    .sort((a, b) => (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
+/**
+ * The search level's held-out tasks: `n` of them (0 = all), in the order: tasks `first` (those this loop already
+ * searched, so every generation evolves the same ones), then tasks with a normalised score (`normalisable`: their
+ * reference beats their trivial baseline; the others add no figure to the measure), then by id. The order reads the
+ * loop's fixed baselines only, never a checkpoint's results.
+ */
+export const searchSubset = (
+  tasks: readonly TaskPackage[],
+  n: number,
+  normalisable: ReadonlySet<string> = new Set(),
+  first: ReadonlySet<string> = new Set(),
+): TaskPackage[] => {
+  const rank = (id: string) => (first.has(id) ? 0 : normalisable.has(id) ? 1 : 2);
+  return [...tasks]
+    .sort((a, b) => rank(a.meta.id) - rank(b.meta.id) || (a.meta.id < b.meta.id ? -1 : a.meta.id > b.meta.id ? 1 : 0))
     .slice(0, n > 0 ? n : undefined);
+};
 
 /**
  * The closed loop (issue 13). Generation k's policy is checkpoint k (k = 0: `config.from`). For k = 0 … G−1:
@@ -134,7 +147,13 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
     let params = start.params;
     const generations: GenerationRecord[] = [];
     // 1. for checkpoint k: the policy level (fresh drafts of every held-out task), then the search level.
-    const searchTasks = searchSubset(opts.heldoutTasks, settings.heldout.searchTasks);
+    const hib = new Map(opts.heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
+    const searchTasks = searchSubset(
+      opts.heldoutTasks,
+      settings.heldout.searchTasks,
+      normalisableTasks(baselines, (id) => hib.get(id) ?? true),
+      new Set((await loadHeldout(ws, L)).map((r) => r.taskId)),
+    );
     const heldout = (k: number) =>
       stage(k, "heldout", async () => {
         const h = settings.heldout;
