@@ -3,11 +3,11 @@
 // at identical draws and seeds, with how far each generation moved (mean KL on held-out decisions), the SFT data's
 // composition beside the paper's and the time per stage. Resumes: the same arguments give the same loop id.
 //   npx tsx bench/erl/learning.ts --workspace workspaces/bench-learning --from uniform --teacher default \
-//     [--generations 2] [--preset laptop] [--train suite:train --train-count 30] [--heldout suite:heldout
+//     [--generations 2] [--preset laptop] [--train suite:train --train-count 60] [--heldout suite:heldout
 //     --heldout-count 20] [--overrides '{"rl":{"steps":6}}'] [--teacher-drafts] [--table-only] [--search-loop ID]
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
-  draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
+  draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loopBaselines, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
   policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, taskFigures, type CompositionRow,
   type LoopResult,
 } from "../../kit/erl/index.js";
@@ -21,7 +21,7 @@ import { benchTasks } from "../task-list.js";
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const sorted = (xs: string[]) => [...xs].sort();
-const train = sorted(await benchTasks(arg("train", "suite:train"))).slice(0, Number(arg("train-count", "30")));
+const train = sorted(await benchTasks(arg("train", "suite:train"))).slice(0, Number(arg("train-count", "60")));
 const held = sorted(await benchTasks(arg("heldout", "suite:heldout"))).slice(0, Number(arg("heldout-count", "20")));
 const teacher = arg("teacher", "");
 const config = LoopConfig.parse({
@@ -51,7 +51,7 @@ async function main() {
         if (e.type === "stage-start" || e.type === "stage-skipped") log(`generation ${e.generation}: ${e.stage}${e.type === "stage-skipped" ? " (done earlier)" : ""}`);
       } });
     const checkpoints = res?.checkpoints ?? [...new Set((await loadHeldout(ws, loopId)).map((r) => r.checkpoint))];
-    const baselines = res?.baselines ?? {};
+    const baselines = res?.baselines ?? (await loopBaselines(ws, loopId));
     const hib = new Map(heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
     const norm = normalisableTasks(baselines, (id) => hib.get(id) ?? true);
     const searchLoop = arg("search-loop", loopId); // e.g. reeval.ts --search-level's rows (`<loop>-<tag>`)

@@ -6,7 +6,7 @@
 // --search-level (issue 30's loops): the loop's held-out search stage as the current kit runs it, i.e. its
 // `heldout` steps, seeds and priors exclusion on `searchSubset`'s tasks (those with a normalised score first), on the
 // warm executor; `learning.ts --search-loop <loop>-<tag>` reports those rows beside the loop's own drafts.
-import { evaluateHeldout, LoopConfig, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings, type Baselines } from "../../kit/erl/index.js";
+import { evaluateHeldout, LoopConfig, loopBaselines, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
@@ -23,8 +23,7 @@ try {
   if (!row) throw new Error(`no loop "${loopId}" in this workspace`);
   const cfg = LoopConfig.parse(JSON.parse(row.config));
   const tasks = await Promise.all((JSON.parse(row.heldout_tasks) as string[]).map((t) => resolveTask(t)));
-  const bl = (await ws.query<{ r: string }>("SELECT result AS r FROM loop_stages WHERE loop_id = $l AND generation = -1 AND stage = 'baselines'", { l: loopId }))[0];
-  const baselines = JSON.parse(bl!.r) as Baselines;
+  const baselines = await loopBaselines(ws, loopId);
   const checkpoints = (await ws.query<{ generation: number; checkpoint: string }>(
     "SELECT DISTINCT generation, checkpoint FROM loop_heldout WHERE loop_id = $l ORDER BY generation", { l: loopId }));
   for (const { generation, checkpoint } of checkpoints) {
@@ -37,7 +36,7 @@ try {
       const subset = searchSubset(tasks, h.searchTasks, normalisableTasks(baselines, (t) => hib.get(t) ?? true));
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds: h.seeds,
         evolve: { ...stageSettings(cfg).evolve, steps: h.steps, priorsExcludeTasks: tasks.map((t) => t.meta.id) }, baselines,
-        evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }) });
+        evaluate: (job) => runSandbox({ ...job, executor }) }); // evolve stores its own records
     } else
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy,
         tasks, seeds: cfg.seeds ?? stageSettings(cfg).seeds, evolve: stageSettings(cfg).evolve, baselines });

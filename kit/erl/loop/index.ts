@@ -8,7 +8,9 @@ export {
   LoopConfig, LOOP_PRESETS, LOOP_PRESET_SETTINGS, HeldoutSettings, stageSettings, type LoopConfigInput,
   type LoopPreset, type LoopStageSettings, type EffectiveStageSettings,
 } from "./loop-config.js";
-export { LOOP_STAGES, loopCompositions, loopIds, loopStages, loopTaskSets, type LoopStage } from "./loop-store.js";
+export {
+  LOOP_STAGES, loopBaselines, loopCompositions, loopIds, loopStages, loopTaskSets, type LoopStage,
+} from "./loop-store.js";
 export { evaluateHeldout, evolveRun, heldoutBaselines, type Baselines } from "./heldout-eval.js";
 export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 export { heldoutDrafts } from "./heldout-drafts.js";

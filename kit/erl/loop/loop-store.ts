@@ -1,5 +1,6 @@
 import type { Workspace } from "../../store/index.js";
 import type { CompositionRow } from "../sft/composition.js";
+import type { Baselines } from "./heldout-eval.js";
 
 /** The stages of one generation, in order (generation K, the last, has only `heldout`). */
 export const LOOP_STAGES = ["heldout", "evolve", "collect", "sft", "rl", "checkpoint"] as const;
@@ -19,6 +20,11 @@ export async function stageResult<T>(
     )
   )[0];
   return r && r.status === "done" ? (JSON.parse(r.result ?? "null") as T) : null;
+}
+
+/** The held-out tasks' baselines a loop measured once (stage `baselines`); empty before that stage finished. */
+export async function loopBaselines(ws: Workspace, loopId: string): Promise<Baselines> {
+  return (await stageResult<Baselines>(ws, loopId, -1, "baselines")) ?? {};
 }
 
 /** Records a stage `running` (started now) or `done` with its result (start time kept, ended now). */
