@@ -6,7 +6,7 @@
 // --search-level (issue 30's loops): the loop's held-out search stage as the current kit runs it, i.e. its
 // `heldout` steps, seeds and priors exclusion on `searchSubset`'s tasks (those with a normalised score first), on the
 // warm executor; `learning.ts --search-loop <loop>-<tag>` reports those rows beside the loop's own drafts.
-import { evaluateHeldout, LoopConfig, loopBaselines, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings } from "../../kit/erl/index.js";
+import { evaluateHeldout, loadHeldout, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
@@ -19,13 +19,12 @@ const id = `${loopId}-${arg("tag", "re1")}`;
 const searchLevel = process.argv.includes("--search-level");
 const executor = new WarmExecutor();
 try {
-  const row = (await ws.query<{ config: string; heldout_tasks: string }>("SELECT config, heldout_tasks FROM loops WHERE loop_id = $l", { l: loopId }))[0];
-  if (!row) throw new Error(`no loop "${loopId}" in this workspace`);
-  const cfg = LoopConfig.parse(JSON.parse(row.config));
-  const tasks = await Promise.all((JSON.parse(row.heldout_tasks) as string[]).map((t) => resolveTask(t)));
+  const [cfg, sets] = [await loopConfig(ws, loopId), await loopTaskSets(ws, loopId)];
+  if (!cfg || !sets) throw new Error(`no loop "${loopId}" in this workspace`);
+  const tasks = await Promise.all(sets.heldout.map((t) => resolveTask(t)));
   const baselines = await loopBaselines(ws, loopId);
-  const checkpoints = (await ws.query<{ generation: number; checkpoint: string }>(
-    "SELECT DISTINCT generation, checkpoint FROM loop_heldout WHERE loop_id = $l ORDER BY generation", { l: loopId }));
+  const seen = new Map((await loadHeldout(ws, loopId)).map((h) => [h.generation, h.checkpoint]));
+  const checkpoints = [...seen].sort(([a], [b]) => a - b).map(([generation, checkpoint]) => ({ generation, checkpoint }));
   for (const { generation, checkpoint } of checkpoints) {
     const { params } = await resolvePolicyParams(checkpoint, ws);
     const t0 = Date.now();

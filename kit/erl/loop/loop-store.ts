@@ -1,6 +1,7 @@
 import type { Workspace } from "../../store/index.js";
 import type { CompositionRow } from "../sft/composition.js";
 import type { Baselines } from "./heldout-eval.js";
+import { LoopConfig } from "./loop-config.js";
 
 /** The stages of one generation, in order (generation K, the last, has only `heldout`). */
 export const LOOP_STAGES = ["heldout", "evolve", "collect", "sft", "rl", "checkpoint"] as const;
@@ -20,6 +21,12 @@ export async function stageResult<T>(
     )
   )[0];
   return r && r.status === "done" ? (JSON.parse(r.result ?? "null") as T) : null;
+}
+
+/** The config a loop was started with (table `loops`), parsed, or null without the loop. */
+export async function loopConfig(ws: Workspace, loopId: string): Promise<LoopConfig | null> {
+  const [row] = await ws.query<{ config: string }>("SELECT config FROM loops WHERE loop_id = $l", { l: loopId });
+  return row ? LoopConfig.parse(JSON.parse(row.config)) : null;
 }
 
 /** The held-out tasks' baselines a loop measured once (stage `baselines`); empty before that stage finished. */
