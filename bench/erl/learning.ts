@@ -8,7 +8,7 @@
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
   draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loopBaselines, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
-  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, taskFigures, type CompositionRow,
+  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, pairedWinRate, taskFigures, type CompositionRow,
   type LoopResult,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
@@ -39,7 +39,9 @@ const PAPER = { draft: 74.0, debug: 16.5, improve: 6.6, crossover: 2.8 }; // spe
 async function main() {
   const load = async (ids: string[]) => { const ts: TaskPackage[] = []; for (const id of ids) ts.push(await resolveTask(id)); return ts; };
   const [trainTasks, heldoutTasks] = [await load(train), await load(held)];
-  const loopId = arg("loop-id", `learn-${configHash({ train, held, config }).slice(0, 8)}`);
+  // The id names what runs: the task sets, the config and the preset's effective stage settings (a retuned preset
+  // gives a new id; pass --loop-id to read or resume a loop started before).
+  const loopId = arg("loop-id", `learn-${configHash({ train, held, config, stages: stageSettings(config) }).slice(0, 8)}`);
   const ws = await openWorkspace(wsDir);
   const executor = new WarmExecutor(); // the warm start the laptop preset is sized by (bench/throughput)
   const t0 = Date.now();
@@ -55,7 +57,8 @@ async function main() {
     const hib = new Map(heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
     const norm = normalisableTasks(baselines, (id) => hib.get(id) ?? true);
     const searchLoop = arg("search-loop", loopId); // e.g. reeval.ts --search-level's rows (`<loop>-<tag>`)
-    const report = heldoutReport(checkpoints, await loadHeldoutDrafts(ws, loopId), await loadHeldout(ws, searchLoop), norm);
+    const higher = (id: string) => hib.get(id) ?? true;
+    const report = heldoutReport(checkpoints, await loadHeldoutDrafts(ws, loopId), await loadHeldout(ws, searchLoop), norm, higher);
     console.log(`loop ${loopId}: from ${config.from}${teacher ? `, teacher ${teacher} for ${config.teacherGenerations} generation(s)` : ", self-taught"}; ` +
       `${train.length} training tasks, ${held.length} held-out tasks (${norm.size} with a normalised score); ${((Date.now() - t0) / 60000).toFixed(1)} min this call` +
       `${searchLoop === loopId ? "" : `; search level from ${searchLoop}`}\n`);
@@ -63,6 +66,10 @@ async function main() {
     console.log("|---|---|---|---|---|---|---|---|---|");
     for (const g of report)
       console.log(`| ${g.generation} | ${g.checkpoint} | ${f(g.policy.validRate, 2)} | ${ci(g.policy.score)} | ${ci(g.policyVsPrevious)} | ${ci(g.generation === 1 ? g.policyVsPrevious : g.policyVsFirst)} | ${ci(g.search.score)} | ${ci(g.searchVsPrevious)} | ${ci(g.generation === 1 ? g.searchVsPrevious : g.searchVsFirst)} |`);
+    // The same comparisons as win rates (kit/erl pairedWinRate): every held-out task weighs the same, normalisable or not.
+    console.log("\n| generation | policy win vs previous | policy win vs generation 0 | search win vs previous | search win vs generation 0 |\n|---|---|---|---|---|");
+    for (const g of report.slice(1))
+      console.log(`| ${g.generation} | ${ci(g.wins.policyVsPrevious)} | ${ci(g.generation === 1 ? g.wins.policyVsPrevious : g.wins.policyVsFirst)} | ${ci(g.wins.searchVsPrevious)} | ${ci(g.generation === 1 ? g.wins.searchVsPrevious : g.wins.searchVsFirst)} |`);
     // How far each generation moved: mean KL(p_k ‖ p_k+1) over generation k's fresh drafts' decisions on the held-out tasks.
     console.log("\n| step | mean KL (nats per decision) | probes |\n|---|---|---|");
     for (let k = 0; k + 1 < checkpoints.length; k++) {
@@ -89,11 +96,12 @@ async function main() {
       const rows = await heldoutDrafts({ workspace: ws, loopId: `${loopId}-teacher`, generation: 0, checkpoint, policy: createCheckpointPolicy(params, checkpoint),
         tasks: heldoutTasks, drafts: st.heldout.drafts, seed: st.heldout.draftSeed, perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120,
         concurrency: st.evolve.workers ?? 2, baselines, evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }) });
-      const t = heldoutReport([checkpoint], rows, [], norm)[0]!;
+      const t = heldoutReport([checkpoint], rows, [], norm, higher)[0]!;
       console.log(`\nteacher ${checkpoint}, policy level on the same draws: valid ${f(t.policy.validRate, 2)}, score ${ci(t.policy.score)}`);
       for (const g of report.slice(1)) {
-        const gen = taskFigures((await loadHeldoutDrafts(ws, loopId, g.generation)), norm);
-        console.log(`generation ${g.generation} − teacher (policy level): ${ci(pairedGenerations(gen, taskFigures(rows, norm)))}`);
+        const genRows = await loadHeldoutDrafts(ws, loopId, g.generation);
+        console.log(`generation ${g.generation} − teacher (policy level): ${ci(pairedGenerations(taskFigures(genRows, norm), taskFigures(rows, norm)))}; ` +
+          `win ${ci(pairedWinRate(genRows, rows, higher))}`);
       }
     }
   } finally {

@@ -147,20 +147,24 @@ function progress(on: boolean): (e: LoopEvent) => void {
 const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}] (n ${x.n})` : "–");
 
 function human(r: LoopResult, higherIsBetter: (taskId: string) => boolean): string {
-  const report = heldoutReport(r.checkpoints, r.drafts, r.heldout, normalisableTasks(r.baselines, higherIsBetter));
+  const norm = normalisableTasks(r.baselines, higherIsBetter);
+  const report = heldoutReport(r.checkpoints, r.drafts, r.heldout, norm, higherIsBetter);
   const lines = [
     `loop ${r.loopId}: checkpoints ${r.checkpoints.join(" → ")}`,
     "",
     "Held-out, per generation: mean normalised score over tasks [95 % bootstrap interval] (n tasks); Δ = paired " +
-      "difference with the previous generation.",
+      "difference with the previous generation; win = P(a program of this generation beats one of the previous) − ½ " +
+      "on the same task, paired over every held-out task.",
     "",
-    "| generation | checkpoint | policy: valid | policy: score | policy: Δ | search: score | search: Δ |",
-    "|---|---|---|---|---|---|---|",
+    "| generation | checkpoint | policy: valid | policy: score | policy: Δ | policy: win | search: score | search: Δ | " +
+      "search: win |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const g of report) {
     lines.push(
       `| ${g.generation} | ${g.checkpoint} | ${f(g.policy.validRate, 2)} | ${ci(g.policy.score)} | ` +
-        `${ci(g.policyVsPrevious)} | ${ci(g.search.score)} | ${ci(g.searchVsPrevious)} |`,
+        `${ci(g.policyVsPrevious)} | ${ci(g.wins.policyVsPrevious)} | ${ci(g.search.score)} | ` +
+        `${ci(g.searchVsPrevious)} | ${ci(g.wins.searchVsPrevious)} |`,
     );
   }
   return lines.join("\n");

@@ -54,12 +54,25 @@ describe("held-out measures", () => {
 
   it("report: one row per checkpoint, Δ with the previous generation and (from generation 2) with generation 0", () => {
     const rows = [0, 1, 2].flatMap((g) => [draft(g, "a", 0, 0.2 + 0.1 * g), draft(g, "b", 0, 0.4 + 0.2 * g)]);
-    const r = heldoutReport(["uniform", "L-g1", "L-g2"], rows, [], new Set(["a", "b"]));
+    const r = heldoutReport(["uniform", "L-g1", "L-g2"], rows, [], new Set(["a", "b"]), () => true);
     expect(r.map((g) => g.checkpoint)).toEqual(["uniform", "L-g1", "L-g2"]);
     expect(r[0]!.policyVsPrevious).toBeNull();
     expect(r[1]!.policyVsPrevious!.mean).toBeCloseTo(0.15, 12); // (0.1 + 0.2) / 2
     expect(r[2]!.policyVsFirst!.mean).toBeCloseTo(0.3, 12);
     expect(r[2]!.search.tasks).toBe(0);
     expect(r[2]!.search.score).toBeNull();
+  });
+
+  it("report: win rates pair each generation's graded test scores per task, every task counted", () => {
+    const row = (g: number, taskId: string, testScore: number | null) => ({ ...draft(g, taskId, 0, null), testScore });
+    // task a (higher is better): 1 → 2 → 3; task b (lower is better): 5 → 4 → failed
+    const rows = [row(0, "a", 1), row(1, "a", 2), row(2, "a", 3), row(0, "b", 5), row(1, "b", 4), row(2, "b", null)];
+    const r = heldoutReport(["g0", "g1", "g2"], rows, [], new Set(), (t) => t === "a");
+    expect(r[0]!.wins.policyVsPrevious).toBeNull();
+    expect(r[1]!.wins.policyVsPrevious).toMatchObject({ n: 2, mean: 0.5, wins: 2 }); // a +½, b +½
+    expect(r[2]!.wins.policyVsPrevious).toMatchObject({ n: 2, mean: 0, wins: 1, losses: 1 }); // a +½, b −½
+    expect(r[2]!.wins.policyVsFirst).toMatchObject({ n: 2, mean: 0 });
+    expect(r[2]!.wins.searchVsPrevious).toBeNull();
+    expect(r[1]!.policyVsPrevious).toBeNull(); // no normalisable task: no score difference
   });
 });

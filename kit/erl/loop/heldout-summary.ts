@@ -1,6 +1,7 @@
 import { pairedBootstrap, type PairedInterval } from "../../eval/index.js";
 import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
 import type { HeldoutRow } from "./heldout-store.js";
+import { pairedWinRate } from "./win-rate.js";
 
 /** One held-out task's figure of one generation (policy or search level). */
 export interface TaskFigure {
@@ -88,6 +89,14 @@ export function normalisableTasks(
   );
 }
 
+/** Paired win rates (`pairedWinRate`: P(this generation's program ≻ the other's) − ½ over tasks) on both levels. */
+export interface GenerationWins {
+  readonly policyVsPrevious: PairedInterval | null;
+  readonly searchVsPrevious: PairedInterval | null;
+  readonly policyVsFirst: PairedInterval | null;
+  readonly searchVsFirst: PairedInterval | null;
+}
+
 /** One generation's two held-out measures, and its paired differences with the previous generation and with 0. */
 export interface GenerationHeldout {
   readonly generation: number;
@@ -98,27 +107,27 @@ export interface GenerationHeldout {
   readonly searchVsPrevious: PairedInterval | null;
   readonly policyVsFirst: PairedInterval | null;
   readonly searchVsFirst: PairedInterval | null;
+  /** The same comparisons as win rates: every held-out task weighs the same, normalisable or not. */
+  readonly wins: GenerationWins;
 }
 
-/** Both measures per generation (`checkpoints[k]` is generation k's), with paired intervals over tasks. */
+/**
+ * Both measures per generation (`checkpoints[k]` is generation k's), with paired intervals over tasks: differences of
+ * the mean normalised score (tasks in `normalisable`) and win rates (every task, in its metric's direction).
+ */
 export function heldoutReport(
   checkpoints: readonly string[],
   drafts: readonly HeldoutDraftRow[],
   search: readonly HeldoutRow[],
   normalisable: ReadonlySet<string>,
+  higherIsBetter: (taskId: string) => boolean,
 ): GenerationHeldout[] {
-  const pol = checkpoints.map((_, k) =>
-    taskFigures(
-      drafts.filter((r) => r.generation === k),
-      normalisable,
-    ),
-  );
-  const sea = checkpoints.map((_, k) =>
-    taskFigures(
-      search.filter((r) => r.generation === k),
-      normalisable,
-    ),
-  );
+  const at = <R extends { generation: number }>(rows: readonly R[], k: number) =>
+    rows.filter((r) => r.generation === k);
+  const win = (rows: readonly (HeldoutDraftRow | HeldoutRow)[], k: number, j: number) =>
+    k > 0 && j >= 0 ? pairedWinRate(at(rows, k), at(rows, j), higherIsBetter) : null;
+  const pol = checkpoints.map((_, k) => taskFigures(at(drafts, k), normalisable));
+  const sea = checkpoints.map((_, k) => taskFigures(at(search, k), normalisable));
   return checkpoints.map((checkpoint, k) => ({
     generation: k,
     checkpoint,
@@ -128,5 +137,11 @@ export function heldoutReport(
     searchVsPrevious: k > 0 ? pairedGenerations(sea[k]!, sea[k - 1]!) : null,
     policyVsFirst: k > 1 ? pairedGenerations(pol[k]!, pol[0]!) : null,
     searchVsFirst: k > 1 ? pairedGenerations(sea[k]!, sea[0]!) : null,
+    wins: {
+      policyVsPrevious: win(drafts, k, k - 1),
+      searchVsPrevious: win(search, k, k - 1),
+      policyVsFirst: k > 1 ? win(drafts, k, 0) : null,
+      searchVsFirst: k > 1 ? win(search, k, 0) : null,
+    },
   }));
 }

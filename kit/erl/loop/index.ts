@@ -17,6 +17,7 @@ export { heldoutDrafts } from "./heldout-drafts.js";
 export { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 export {
   credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport,
-  type TaskFigure, type LevelSummary, type GenerationHeldout,
+  type TaskFigure, type LevelSummary, type GenerationHeldout, type GenerationWins,
 } from "./heldout-summary.js";
+export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
 export { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";

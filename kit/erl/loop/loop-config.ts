@@ -51,7 +51,12 @@ export interface LoopStageSettings {
  * run", loop learn-1b3c0d9d): evolve 13.7 / 14.8 min, collect 9.8 / 9.2, SFT < 0.1, RL 8.4 / 7.2, held-out 4.7 / 3.9
  * / 3.3: ≈ 36 min per generation, and 304 / 319 SFT examples (Draft ≈ 65 %, Improve ≈ 29 %, Crossover ≈ 6 %; no
  * Debug segment: the grammar policy's programs rarely fail). 30 training tasks gave ≈ 125 examples; 3 generation-0
- * drafts and 10 steps reach loop generation 2, where Crossover starts. `workstation`: a night on 16 cores (16
+ * drafts and 10 steps reach loop generation 2, where Crossover starts. Step sizes (laptop and workstation), chosen
+ * on the training side only (bench/erl/step-size.ts, bench/erl/README.md "Step sizes"): SFT lr 2 for up to 200
+ * epochs, so early stopping on the SFT data's held-out split picks the epoch (it kept 42 and 28; 20 epochs at lr 0.5
+ * had stopped while that split still improved); GSPO lr 8, the largest of 1, 2, 4, 8, 16 whose replayed updates stay
+ * under a mean KL of 1e-2 nats per decision (3.1e-3 and 4.7e-3; at lr 1, 12 steps moved the policy 6e-4 in all).
+ * `workstation`: a night on 16 cores (16
  * workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs per generation (arithmetic, not run).
  * `paper`: the paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
  * rollouts are exported for an external trainer (kit/erl/README.md, "The closed loop").
@@ -76,16 +81,16 @@ export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
   laptop: {
     evolve: { harness: "openmle", steps: 10, gen0Drafts: 3, perRunTimeoutS: 120, debugMaxAttempts: 2, workers: 2 },
     collect: { perTaskCap: 4, batchSize: 4, maxAttempts: 8, concurrency: 2, perRunTimeoutS: 120, maxSandboxS: 0 },
-    sft: { epochs: 20, lr: 0.5, heldOut: 0.2 },
-    rl: { steps: 12, group: 8, groupsPerStep: 4, mode: "async", workers: 2, perRunTimeoutS: 120 },
+    sft: { epochs: 200, lr: 2, heldOut: 0.2 },
+    rl: { steps: 12, group: 8, groupsPerStep: 4, mode: "async", workers: 2, perRunTimeoutS: 120, gspo: { lr: 8 } },
     heldout: { drafts: 8, searchTasks: 10, seeds: [1, 2], steps: 6 },
     seeds: [1, 2],
   },
   workstation: {
     evolve: { harness: "openmle", steps: 24, gen0Drafts: 5, perRunTimeoutS: 600, workers: 16 },
     collect: { perTaskCap: 4, batchSize: 4, maxAttempts: 32, concurrency: 16, perRunTimeoutS: 600, maxSandboxS: 0 },
-    sft: { epochs: 20, lr: 0.5, heldOut: 0.2 },
-    rl: { steps: 40, group: 8, groupsPerStep: 8, mode: "async", workers: 16, perRunTimeoutS: 600 },
+    sft: { epochs: 200, lr: 2, heldOut: 0.2 },
+    rl: { steps: 40, group: 8, groupsPerStep: 8, mode: "async", workers: 16, perRunTimeoutS: 600, gspo: { lr: 8 } },
     heldout: { drafts: 16, searchTasks: 20, seeds: [1, 2, 3], steps: 12 },
     seeds: [1, 2, 3],
   },

@@ -32,6 +32,7 @@ export { runGroup, type ExecuteProgram, type GroupResult, type GroupSpec, type R
 export { consumeBatch, stepMetrics, taskRewardInfo, type RlStepMetrics, type TaskRewardInfo } from "./rl-step.js";
 export { exportRollouts } from "./export-rollouts.js";
 export { readRlRun, type StoredRlRun } from "./rl-run-store.js";
+export { storedStepBatches, type StoredStepBatch } from "./rl-store.js";
 export {
   fixedScaleReward, needsTrivial, staticWorstOf, TrivialWorstMode, type TaskScale,
 } from "./fixed-scale.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openWorkspace } from "../../store/index.js";
 import { ParentStore } from "./parent-store.js";
-import { readResumeState } from "./rl-store.js";
+import { readResumeState, storedStepBatches } from "./rl-store.js";
 import { restoreSeedTestScores } from "./seed-parents.js";
 import { metaTask } from "../../policy/grammar/test-helpers/tasks.js";
 
@@ -40,6 +40,30 @@ describe("readResumeState / restoreSeedTestScores", () => {
       seeded.add("t", [{ id: "evo/n4", view: view("evo/n4", "c4"), reward: 0 }]);
       await restoreSeedTestScores(ws, metaTask({ modality: "tabular", id: "t" }), seeded);
       expect(seeded.states("t")[0]!.testScore).toBeNull();
+    } finally {
+      ws.close();
+    }
+  }, 60_000);
+
+  it("storedStepBatches: each consumed step's samples in order, with the checkpoint it wrote; dropped groups left out", async () => {
+    const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "rl-store-")), "ws"));
+    try {
+      const choice = (v: string) => JSON.stringify([{ name: "draft.tabular.model", value: v, options: ["a", "b"] }]);
+      const rollout = (group: string, idx: number, adv: number) => ({ run_id: "r", group_id: group, idx, task_id: "t", operator: "draft", code: `c${idx}`, status: "success", choices: choice(idx ? "b" : "a"), old_log_prob: -0.7, advantage: adv });
+      await ws.append("rl_groups", [
+        { run_id: "r", group_id: "g2", task_id: "t", operator: "draft", consumed_step: 2, status: "consumed" },
+        { run_id: "r", group_id: "g1", task_id: "t", operator: "draft", consumed_step: 1, status: "consumed" },
+        { run_id: "r", group_id: "g3", task_id: "t", operator: "draft", consumed_step: 2, status: "dropped" },
+      ]);
+      await ws.append("rl_rollouts", [rollout("g2", 0, 0.5), rollout("g1", 1, -1), rollout("g1", 0, 1), rollout("g3", 0, 2)]);
+      await ws.append("rl_steps", [{ run_id: "r", step: 1, checkpoint: "r-step1" }, { run_id: "r", step: 2, checkpoint: "r-step2" }]);
+      const b = await storedStepBatches(ws, "r");
+      expect(b.map((x) => [x.step, x.checkpoint, x.samples.map((s) => s.advantage)])).toEqual([
+        [1, "r-step1", [1, -1]],
+        [2, "r-step2", [0.5]],
+      ]);
+      expect(b[0]!.samples[0]!.choices[0]).toMatchObject({ value: "a", options: ["a", "b"] });
+      expect(b[0]!.samples[0]!.oldLogProb).toBe(-0.7);
     } finally {
       ws.close();
     }

@@ -2,6 +2,7 @@ import type { Workspace } from "../../store/index.js";
 import { ParentStore } from "./parent-store.js";
 import type { GroupResult } from "./rollout-group.js";
 import type { RlStepMetrics, ScoredGroup } from "./rl-step.js";
+import type { GspoSample } from "./gspo-update.js";
 
 /** rl_* tables: what trainRL writes per step and a resume reads back (rl_runs: kit/store's run lifecycle). */
 
@@ -149,4 +150,34 @@ export async function readResumeState(
     perTask: new Map(counts.map((c) => [c.task_id, c.n])),
     groupsWritten: n,
   };
+}
+
+/** One consumed step as stored: the GSPO samples it trained on and the checkpoint it wrote. */
+export interface StoredStepBatch {
+  readonly step: number;
+  readonly checkpoint: string;
+  readonly samples: readonly GspoSample[];
+}
+
+/** Every consumed step of a run, in order, to replay its updates at other settings (bench/erl/step-size.ts). */
+export async function storedStepBatches(ws: Workspace, runId: string): Promise<StoredStepBatch[]> {
+  const rows = await ws.query<{
+    step: number;
+    checkpoint: string;
+    choices: string;
+    old_log_prob: number;
+    advantage: number;
+  }>(
+    `SELECT g.consumed_step AS step, s.checkpoint, r.choices, r.old_log_prob, r.advantage
+     FROM rl_rollouts r JOIN rl_groups g USING (run_id, group_id)
+       JOIN rl_steps s ON s.run_id = r.run_id AND s.step = g.consumed_step
+     WHERE r.run_id = $r AND g.status = 'consumed' ORDER BY g.consumed_step, r.group_id, r.idx`,
+    { r: runId },
+  );
+  const out: { step: number; checkpoint: string; samples: GspoSample[] }[] = [];
+  for (const x of rows) {
+    if (out.at(-1)?.step !== Number(x.step)) out.push({ step: Number(x.step), checkpoint: x.checkpoint, samples: [] });
+    out.at(-1)!.samples.push({ choices: JSON.parse(x.choices), oldLogProb: x.old_log_prob, advantage: x.advantage });
+  }
+  return out;
 }

@@ -1,0 +1,54 @@
+// Step sizes of a loop's SFT and RL, chosen on the training side only (issue 30: "regularised against its previous
+// generation ... chosen by measurement"; never on the held-out suite). For every SFT checkpoint of the loop it retrains
+// on the same dataset from the same parent over a grid of (lr, epochs) and reports the epoch early stopping keeps and
+// the log-likelihood on the SFT data's own held-out split; for every RL run it replays each consumed step's update from
+// the params that step started from, over a grid of GSPO learning rates, and reports the mean KL per update on that
+// step's own decisions. Pure replays: nothing is executed or written.
+//   npx tsx bench/erl/step-size.ts --workspace workspaces/bench-learning-a60 --loop learn-1b3c0d9d
+import {
+  listCheckpoints, loadDataset, gspoUpdate, policyKl, resolvePolicyParams, storedStepBatches, trainGrammarSft,
+} from "../../kit/erl/index.js";
+import { openWorkspace } from "../../kit/store/index.js";
+
+const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
+const grid = (name: string, d: string) => arg(name, d).split(",").map(Number);
+const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–" : x.toFixed(d));
+const SFT_LR = grid("sft-lr", "0.5,2,8");
+const SFT_EPOCHS = grid("sft-epochs", "20,200");
+const RL_LR = grid("rl-lr", "1,2,4,8,16");
+
+const ws = await openWorkspace(arg("workspace", "workspaces/bench-learning-a60"));
+try {
+  const loopId = arg("loop", "");
+  const cks = (await listCheckpoints(ws)).filter((c) => c.name.startsWith(`${loopId}-`));
+  console.log(`loop ${loopId}: SFT on each generation's dataset from its parent (held-out split 0.2, seed 0)\n`);
+  console.log("| checkpoint | lr | epochs | kept epoch | held-out LL before | held-out LL after | train LL after |\n|---|---|---|---|---|---|---|");
+  for (const c of cks.filter((x) => x.source === "sft" && x.dataset && x.parent)) {
+    const start = (await resolvePolicyParams(c.parent!, ws)).params;
+    const examples = (await loadDataset(ws, c.dataset!)).flatMap((e) => (e.choices?.length ? [e.choices] : []));
+    for (const lr of SFT_LR)
+      for (const epochs of SFT_EPOCHS) {
+        const { metrics: m } = trainGrammarSft(start, examples, { lr, epochs, heldOut: 0.2 });
+        console.log(`| ${c.name} | ${lr} | ${epochs} | ${m.keptEpoch} | ${f(m.heldOutLogLikBefore)} | ${f(m.heldOutLogLikAfter)} | ${f(m.trainLogLikAfter)} |`);
+      }
+  }
+  console.log("\nRL: each consumed step's GSPO update replayed from the params it started from (epochs 1), mean KL per decision on the step's own rollouts\n");
+  console.log("| RL run | steps | GSPO lr | mean KL per update | max KL per update |\n|---|---|---|---|---|");
+  const byName = new Map(cks.map((c) => [c.name, c]));
+  for (const run of [...new Set(cks.filter((x) => x.source === "rl" && x.dataset).map((x) => x.dataset!))].sort()) {
+    const batches = await storedStepBatches(ws, run);
+    if (!batches.length) continue;
+    const starts = batches.map((b, i) => (i === 0 ? byName.get(b.checkpoint)?.parent ?? null : batches[i - 1]!.checkpoint));
+    const params = await Promise.all(starts.map(async (s) => (s ? (await resolvePolicyParams(s, ws)).params : null)));
+    for (const lr of RL_LR) {
+      const kls = batches.flatMap((b, i) => {
+        if (!params[i]) return [];
+        const after = gspoUpdate(params[i]!, b.samples, { lr, epochs: 1 }).params;
+        return [policyKl(params[i]!, after, b.samples.flatMap((s) => s.choices)).meanKl];
+      });
+      console.log(`| ${run} | ${kls.length} | ${lr} | ${kls.length ? (kls.reduce((a, b) => a + b, 0) / kls.length).toExponential(2) : "–"} | ${kls.length ? Math.max(...kls).toExponential(2) : "–"} |`);
+    }
+  }
+} finally {
+  ws.close();
+}
