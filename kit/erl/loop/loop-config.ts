@@ -179,15 +179,45 @@ export type LoopConfigInput = z.input<typeof LoopConfig>;
 /** A loop's settings after the config's overrides: the held-out measures parsed (defaults filled). */
 export type EffectiveStageSettings = Omit<LoopStageSettings, "heldout"> & { readonly heldout: HeldoutSettings };
 
-/** The effective settings of each stage: the preset's, overridden by the config's. */
+type Settings = Readonly<Record<string, unknown>>;
+const isPlain = (v: unknown): v is Settings => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** b over a; a nested object of b (e.g. `rl.gspo`) goes over a's key by key, so `{gspo: {epsilon}}` keeps the lr. */
+function overlay<T>(a: T, b: Settings): T {
+  const out: Record<string, unknown> = { ...(a as Settings) };
+  for (const [k, v] of Object.entries(b)) {
+    const under = out[k];
+    out[k] = isPlain(v) && isPlain(under) ? { ...under, ...v } : v;
+  }
+  return out as T;
+}
+
+/** The effective settings of each stage: the preset's, overridden by the config's (nested objects key by key). */
 export function stageSettings(cfg: LoopConfig): EffectiveStageSettings {
   const p = LOOP_PRESET_SETTINGS[cfg.preset];
   return {
-    evolve: { ...p.evolve, ...(cfg.evolve as EvolveConfigInput) },
-    collect: { ...p.collect, ...(cfg.collect as CollectSftConfigInput) },
-    sft: { ...p.sft, ...(cfg.sft as SftTrainConfigInput) },
-    rl: { ...p.rl, ...(cfg.rl as RlConfigInput) },
-    heldout: HeldoutSettings.parse({ ...p.heldout, ...cfg.heldout }),
+    evolve: overlay(p.evolve, cfg.evolve),
+    collect: overlay(p.collect, cfg.collect),
+    sft: overlay(p.sft, cfg.sft),
+    rl: overlay(p.rl, cfg.rl),
+    heldout: HeldoutSettings.parse(overlay(p.heldout, cfg.heldout)),
     seeds: cfg.seeds ?? p.seeds,
+  };
+}
+
+/**
+ * The config with the preset's settings written out as overrides: what a new loop stores, so a resume runs with the
+ * settings the loop started with even after a preset is retuned (stageSettings gives the same for both).
+ */
+export function frozenConfig(cfg: LoopConfig): LoopConfig {
+  const s = stageSettings(cfg);
+  return {
+    ...cfg,
+    evolve: { ...s.evolve },
+    collect: { ...s.collect },
+    sft: { ...s.sft },
+    rl: { ...s.rl },
+    heldout: { ...s.heldout },
+    seeds: [...s.seeds],
   };
 }

@@ -15,8 +15,10 @@ describe("openLoop", () => {
       // [given generations, given evolve steps] → [generations, evolve steps]: the steps stay the stored ones
       for (const [g, steps, want] of [[3, 5, 3], [0, 2, 1], [1, 9, 1]] as const) {
         const c = await open(g, steps);
-        expect([c.generations, c.evolve]).toEqual([want, { steps: 2 }]);
+        expect([c.generations, (c.evolve as { steps: number }).steps]).toEqual([want, 2]);
       }
+      // stored with the preset's settings written out (frozenConfig): a retuned preset does not reach a resume
+      expect((await open(1)).evolve).toMatchObject({ steps: 2, gen0Drafts: 2, harness: "openmle" });
       await expect(open(2, 2, ["b"])).rejects.toThrow(/pass the same sets to resume it, or pick a new loop id/);
     } finally {
       ws.close();

@@ -1,12 +1,13 @@
 import { openRun, type Workspace } from "../../store/index.js";
 import { LoopError } from "../errors.js";
-import { LoopConfig, type LoopConfigInput } from "./loop-config.js";
+import { frozenConfig, LoopConfig, type LoopConfigInput } from "./loop-config.js";
 
 /**
  * Starts loop `loopId` (table `loops`, kit/store's run lifecycle), or resumes it with its stored
  * config; a resume must name the same training and held-out task sets (LoopError otherwise). A resume may raise
  * `generations` (a finished loop trains on from its last checkpoint: every stage done is skipped), never lower it;
- * every other setting is the stored one, as trainRL's resume may extend its steps.
+ * every other setting is the stored one, as trainRL's resume may extend its steps. A new loop stores its preset's
+ * settings written out (`frozenConfig`), so retuning a preset later does not change what a resume runs.
  */
 export async function openLoop(
   ws: Workspace,
@@ -20,7 +21,7 @@ export async function openLoop(
     table: "loops",
     id: loopId,
     mode: "auto",
-    fresh: () => LoopConfig.parse(config ?? {}),
+    fresh: () => frozenConfig(LoopConfig.parse(config ?? {})),
     resumed: (stored) => {
       const c = LoopConfig.parse(stored);
       const more = config?.generations;
