@@ -123,8 +123,8 @@ if (!givenWs) await heldoutMeasures(rec, recLoop, `${recLoop}-ns`);
 // of them), so a move on one task outweighs small gains on many. The win-rate tables count every held-out task the
 // same (20 at the policy level): generation 1's drafts beat `uniform`'s in 52 % of pairs (+0.020, interval −0.017 to
 // +0.056), generation 2's lose to generation 1's (−0.034, −0.052 to −0.018), so the policy-level verdict holds when
-// no task dominates; at the search level the win rate finds no difference either way (n 10: two seeds per task make
-// it coarse). The next tables say how far the policy moved: both
+// no task dominates; at the search level every win-rate interval reaches 0 (n 10 tasks, and two champions per task
+// make the rate coarse). The next tables say how far the policy moved: both
 // generations moved (KL above the 1e-3 floor stated before measuring), mostly in Draft decisions of tabular tasks
 // (feature interactions, how many models, which model).
 // %%
