@@ -156,8 +156,8 @@ function human(r: LoopResult, higherIsBetter: (taskId: string) => boolean): stri
       "difference with the previous generation; win = P(a program of this generation beats one of the previous) − ½ " +
       "on the same task, paired over every held-out task.",
     "",
-    "| generation | checkpoint | policy: valid | policy: score | policy: Δ | policy: win | search: score | search: Δ | " +
-      "search: win |",
+    "| generation | checkpoint | policy: valid | policy: score | policy: Δ | policy: win | " +
+      "search: score | search: Δ | search: win |",
     "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const g of report) {
