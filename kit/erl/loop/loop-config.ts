@@ -56,8 +56,8 @@ export interface LoopStageSettings {
  * epochs, so early stopping on the SFT data's held-out split picks the epoch (it kept 42 and 28; 20 epochs at lr 0.5
  * had stopped while that split still improved); GSPO lr 8, the largest of 1, 2, 4, 8, 16 whose replayed updates stay
  * under a mean KL of 1e-2 nats per decision (3.1e-3 and 4.7e-3; at lr 1, 12 steps moved the policy 6e-4 in all).
- * `workstation`: a night on 16 cores (16
- * workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs per generation (arithmetic, not run).
+ * `workstation`: a night on 16 cores (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs
+ * per generation (arithmetic, not run).
  * `paper`: the paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
  * rollouts are exported for an external trainer (kit/erl/README.md, "The closed loop").
  */
