@@ -55,9 +55,9 @@ async function main() {
     const checkpoints = res?.checkpoints ?? [...new Set((await loadHeldout(ws, loopId)).map((r) => r.checkpoint))];
     const baselines = res?.baselines ?? (await loopBaselines(ws, loopId));
     const hib = new Map(heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
-    const norm = normalisableTasks(baselines, (id) => hib.get(id) ?? true);
-    const searchLoop = arg("search-loop", loopId); // e.g. reeval.ts --search-level's rows (`<loop>-<tag>`)
     const higher = (id: string) => hib.get(id) ?? true;
+    const norm = normalisableTasks(baselines, higher);
+    const searchLoop = arg("search-loop", loopId); // e.g. reeval.ts --search-level's rows (`<loop>-<tag>`)
     const report = heldoutReport(checkpoints, await loadHeldoutDrafts(ws, loopId), await loadHeldout(ws, searchLoop), norm, higher);
     console.log(`loop ${loopId}: from ${config.from}${teacher ? `, teacher ${teacher} for ${config.teacherGenerations} generation(s)` : ", self-taught"}; ` +
       `${train.length} training tasks, ${held.length} held-out tasks (${norm.size} with a normalised score); ${((Date.now() - t0) / 60000).toFixed(1)} min this call` +

@@ -6,7 +6,8 @@
 // step's own decisions. Pure replays: nothing is executed or written.
 //   npx tsx bench/erl/step-size.ts --workspace workspaces/bench-learning-a60 --loop learn-1b3c0d9d
 import {
-  listCheckpoints, loadDataset, gspoUpdate, policyKl, resolvePolicyParams, storedStepBatches, trainGrammarSft,
+  listCheckpoints, loadCheckpoint, loadDataset, gspoUpdate, policyKl, resolvePolicyParams, storedStepBatches,
+  trainGrammarSft,
 } from "../../kit/erl/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
 
@@ -16,25 +17,28 @@ const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–
 const SFT_LR = grid("sft-lr", "0.5,2,8");
 const SFT_EPOCHS = grid("sft-epochs", "20,200");
 const RL_LR = grid("rl-lr", "1,2,4,8,16");
+const TARGET_KL = Number(arg("target-kl", "1e-2")); // the RL rule: largest lr whose mean KL per update stays under it
 
 const ws = await openWorkspace(arg("workspace", "workspaces/bench-learning-a60"));
 try {
   const loopId = arg("loop", "");
   const cks = (await listCheckpoints(ws)).filter((c) => c.name.startsWith(`${loopId}-`));
-  console.log(`loop ${loopId}: SFT on each generation's dataset from its parent (held-out split 0.2, seed 0)\n`);
+  console.log(`loop ${loopId}: SFT on each generation's dataset from its parent (the checkpoint's own held-out split and seed)\n`);
   console.log("| checkpoint | lr | epochs | kept epoch | held-out LL before | held-out LL after | train LL after |\n|---|---|---|---|---|---|---|");
   for (const c of cks.filter((x) => x.source === "sft" && x.dataset && x.parent)) {
     const start = (await resolvePolicyParams(c.parent!, ws)).params;
     const examples = (await loadDataset(ws, c.dataset!)).flatMap((e) => (e.choices?.length ? [e.choices] : []));
+    const { heldOut, seed, conditioned } = (await loadCheckpoint(ws, c.name)).config as { heldOut?: number; seed?: number; conditioned?: boolean };
     for (const lr of SFT_LR)
       for (const epochs of SFT_EPOCHS) {
-        const { metrics: m } = trainGrammarSft(start, examples, { lr, epochs, heldOut: 0.2 });
+        const { metrics: m } = trainGrammarSft(start, examples, { lr, epochs, heldOut, seed, conditioned });
         console.log(`| ${c.name} | ${lr} | ${epochs} | ${m.keptEpoch} | ${f(m.heldOutLogLikBefore)} | ${f(m.heldOutLogLikAfter)} | ${f(m.trainLogLikAfter)} |`);
       }
   }
   console.log("\nRL: each consumed step's GSPO update replayed from the params it started from (epochs 1), mean KL per decision on the step's own rollouts\n");
   console.log("| RL run | steps | GSPO lr | mean KL per update | max KL per update |\n|---|---|---|---|---|");
   const byName = new Map(cks.map((c) => [c.name, c]));
+  const meanKl = new Map<number, number[]>(); // lr → each run's mean KL per update
   for (const run of [...new Set(cks.filter((x) => x.source === "rl" && x.dataset).map((x) => x.dataset!))].sort()) {
     const batches = await storedStepBatches(ws, run);
     if (!batches.length) continue;
@@ -46,9 +50,13 @@ try {
         const after = gspoUpdate(params[i]!, b.samples, { lr, epochs: 1 }).params;
         return [policyKl(params[i]!, after, b.samples.flatMap((s) => s.choices)).meanKl];
       });
-      console.log(`| ${run} | ${kls.length} | ${lr} | ${kls.length ? (kls.reduce((a, b) => a + b, 0) / kls.length).toExponential(2) : "–"} | ${kls.length ? Math.max(...kls).toExponential(2) : "–"} |`);
+      const mean = kls.length ? kls.reduce((a, b) => a + b, 0) / kls.length : null;
+      if (mean !== null) meanKl.set(lr, [...(meanKl.get(lr) ?? []), mean]);
+      console.log(`| ${run} | ${kls.length} | ${lr} | ${mean === null ? "–" : mean.toExponential(2)} | ${kls.length ? Math.max(...kls).toExponential(2) : "–"} |`);
     }
   }
+  const ok = RL_LR.filter((lr) => (meanKl.get(lr) ?? []).length > 0 && meanKl.get(lr)!.every((k) => k <= TARGET_KL));
+  console.log(`\nRL rule: the largest GSPO lr whose mean KL per update is ≤ ${TARGET_KL} in every run: ${ok.length ? Math.max(...ok) : "none on this grid"}`);
 } finally {
   ws.close();
 }
