@@ -12,7 +12,7 @@ import {
   type LoopResult,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
-import { resolveTask, type TaskPackage } from "../../kit/gym/index.js";
+import { metricDirections, resolveTask, type TaskPackage } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
 import { configHash, openWorkspace } from "../../kit/store/index.js";
@@ -54,8 +54,7 @@ async function main() {
       } });
     const checkpoints = res?.checkpoints ?? [...new Set((await loadHeldout(ws, loopId)).map((r) => r.checkpoint))];
     const baselines = res?.baselines ?? (await loopBaselines(ws, loopId));
-    const hib = new Map(heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
-    const higher = (id: string) => hib.get(id) ?? true;
+    const higher = metricDirections(heldoutTasks);
     const norm = normalisableTasks(baselines, higher);
     const searchLoop = arg("search-loop", loopId); // e.g. reeval.ts --search-level's rows (`<loop>-<tag>`)
     const report = heldoutReport(checkpoints, await loadHeldoutDrafts(ws, loopId), await loadHeldout(ws, searchLoop), norm, higher);

@@ -7,7 +7,7 @@
 // `heldout` steps, seeds and priors exclusion on `searchSubset`'s tasks (those with a normalised score first), on the
 // warm executor; `learning.ts --search-loop <loop>-<tag>` reports those rows beside the loop's own drafts.
 import { evaluateHeldout, loadHeldout, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings } from "../../kit/erl/index.js";
-import { resolveTask } from "../../kit/gym/index.js";
+import { metricDirections, resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
@@ -31,8 +31,7 @@ try {
     const policy = createCheckpointPolicy(params, checkpoint);
     if (searchLevel) {
       const h = stageSettings(cfg).heldout;
-      const hib = new Map(tasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
-      const subset = searchSubset(tasks, h.searchTasks, normalisableTasks(baselines, (t) => hib.get(t) ?? true));
+      const subset = searchSubset(tasks, h.searchTasks, normalisableTasks(baselines, metricDirections(tasks)));
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds: h.seeds,
         evolve: { ...stageSettings(cfg).evolve, steps: h.steps, priorsExcludeTasks: tasks.map((t) => t.meta.id) }, baselines,
         evaluate: (job) => runSandbox({ ...job, executor }) }); // evolve stores its own records

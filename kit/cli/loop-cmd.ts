@@ -9,7 +9,7 @@ import {
   type LoopResult,
 } from "../erl/index.js";
 import type { PairedInterval } from "../eval/index.js";
-import { resolveTask, type TaskPackage } from "../gym/index.js";
+import { metricDirections, resolveTask, type TaskPackage } from "../gym/index.js";
 import { configHash } from "../store/index.js";
 import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { intFlag, SEED_RANGE } from "./numeric-flag.js";
@@ -128,8 +128,7 @@ export function registerLoop(program: Command): void {
             onEvent: progress(!o.json),
           }),
         );
-        const hib = new Map(heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
-        output(!!o.json, res, () => human(res, (id) => hib.get(id) ?? true));
+        output(!!o.json, res, () => human(res, metricDirections(heldoutTasks)));
       },
       { resume },
     );

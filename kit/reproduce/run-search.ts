@@ -13,7 +13,7 @@ import {
   normalizedScore,
   type Leaderboard,
 } from "../eval/index.js";
-import { ensureCorpus, expandTaskList, resolveTask, TASK_JSON, type TaskPackage } from "../gym/index.js";
+import { ensureCorpus, expandTaskList, metricDirections, resolveTask, TASK_JSON, type TaskPackage } from "../gym/index.js";
 import type { LanguageModel } from "../llm/index.js";
 import { createCheckpointPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import { readStoredRun } from "../evo/index.js";
@@ -156,7 +156,7 @@ export async function runSearchExperiment(opts: RunnerOptions<CellEvent>): Promi
   const policies = new Map<string, Policy>();
   for (const arm of p.arms) policies.set(arm.id, await armPolicy(arm, ws, opts.loopId, opts.endpoints)); // 2.
   const baselines: Baselines = await heldoutBaselines(ws, opts.tasks, true, { evaluate: opts.evaluate }); // 3.
-  const canNormalise = normalisableTasks(baselines, (id) => byId.get(id)?.meta.higherIsBetter ?? true);
+  const canNormalise = normalisableTasks(baselines, metricDirections(opts.tasks));
   // MLE-bench Lite tasks (by id, or an imported package's competitionId) are graded on their leaderboards.
   const compOf = (t: TaskPackage) => t.meta.competitionId ?? t.meta.id;
   const boards = liteLeaderboardsFor(opts.tasks.map(compOf));

@@ -31,9 +31,8 @@ async function heldoutMeasures(ws: Workspace, loopId: string, searchLoop = loopI
   const checkpoints = [...new Set([...drafts, ...held].sort((a, b) => a.generation - b.generation).map((h) => h.checkpoint))];
   // The tasks as the loop stored them (meta only): a recorded loop's packages need not be built on this machine.
   const heldTasks = await gym.storedTaskPackages(ws, (await erl.loopTaskSets(ws, loopId))!.heldout);
-  const hib = new Map(heldTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
   const baselines = await erl.loopBaselines(ws, loopId);
-  const higher = (id: string) => hib.get(id) ?? true;
+  const higher = gym.metricDirections(heldTasks);
   const report = erl.heldoutReport(checkpoints, drafts, held, erl.normalisableTasks(baselines, higher), higher);
   tslab.display.html(htmlTable(report.map((g) => ({
     generation: g.generation, checkpoint: g.checkpoint, "policy: valid rate": fmt(g.policy.validRate, 2), "policy: score [95 %]": ci(g.policy.score),

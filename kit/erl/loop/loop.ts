@@ -1,4 +1,5 @@
 import type { EvoEvent } from "../../evo/index.js";
+import { metricDirections } from "../../gym/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { Executor } from "../../sandbox/executor.js";
 import type { ExecutionRecord, SandboxJob } from "../../sandbox/types.js";
@@ -147,11 +148,10 @@ export async function loop(opts: LoopOptions): Promise<LoopResult> {
     let params = start.params;
     const generations: GenerationRecord[] = [];
     // 1. for checkpoint k: the policy level (fresh drafts of every held-out task), then the search level.
-    const hib = new Map(opts.heldoutTasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
     const searchTasks = searchSubset(
       opts.heldoutTasks,
       settings.heldout.searchTasks,
-      normalisableTasks(baselines, (id) => hib.get(id) ?? true),
+      normalisableTasks(baselines, metricDirections(opts.heldoutTasks)),
       new Set((await loadHeldout(ws, L)).map((r) => r.taskId)),
     );
     const heldout = (k: number) =>

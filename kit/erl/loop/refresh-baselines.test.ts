@@ -37,6 +37,11 @@ describe("refreshBaselines", () => {
       const all = await refreshBaselines(ws, "L", [task("wine", false)], { run, onlyMissing: false });
       expect(calls).toEqual(["spam", "wine"]);
       expect(all.wine).toEqual({ trivial: 0.5, reference: 0.9 });
+      // wine (↓) at its new pair 0.5 → 0.9: the reference is worse than trivial, so no normalised score;
+      // spam was not given, so its rows keep theirs
+      expect((await loadHeldout(ws, "L")).map((r) => [r.generation, r.taskId, r.normalized === null ? null : Number(r.normalized.toFixed(6))])).toEqual([
+        [0, "spam", 0.875], [0, "wine", null], [1, "spam", 1.125], [1, "wine", null],
+      ]);
     } finally {
       ws.close();
     }

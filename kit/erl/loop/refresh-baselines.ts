@@ -1,4 +1,5 @@
 import { normalizedScore, runBaselines } from "../../eval/index.js";
+import { metricDirections } from "../../gym/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { Workspace } from "../../store/index.js";
 import { LoopError } from "../errors.js";
@@ -24,7 +25,8 @@ const sandboxBaselines: BaselineRunner = async (task, ws) => {
  * (kit/eval normalizedScore; null without a usable pair). For loops whose baselines came from an older
  * kit, e.g. before text and date columns had a reference model. With `onlyMissing` (default) only tasks
  * whose stored pair has a null are re-run. The loop's `baselines` stage result becomes the new pairs, and
- * every stored row takes its task's pair (rows written by a process that still held older pairs included).
+ * every stored row of the given tasks takes its task's pair (rows written by a process that still held older
+ * pairs included); rows of the loop's other held-out tasks keep theirs.
  */
 export async function refreshBaselines(
   ws: Workspace,
@@ -46,16 +48,18 @@ export async function refreshBaselines(
     baselines[t.meta.id] = await run(t, ws);
   }
   await markStage(ws, loopId, -1, "baselines", "done", baselines);
-  const hib = new Map(tasks.map((t) => [t.meta.id, t.meta.higherIsBetter]));
-  const rows = (await heldoutScores(ws, loopId)).map(({ testScore, ...key }) => {
-    const b = baselines[key.taskId] ?? { trivial: null, reference: null };
-    const h = hib.get(key.taskId);
-    const normalized =
-      b.trivial !== null && b.reference !== null && h !== undefined
-        ? normalizedScore(testScore, { trivial: b.trivial, reference: b.reference }, h)
-        : null;
-    return { ...key, trivial: b.trivial, reference: b.reference, normalized };
-  });
+  const higher = metricDirections(tasks);
+  const given = new Set(tasks.map((t) => t.meta.id));
+  const rows = (await heldoutScores(ws, loopId))
+    .filter((r) => given.has(r.taskId))
+    .map(({ testScore, ...key }) => {
+      const b = baselines[key.taskId] ?? { trivial: null, reference: null };
+      const normalized =
+        b.trivial !== null && b.reference !== null
+          ? normalizedScore(testScore, { trivial: b.trivial, reference: b.reference }, higher(key.taskId))
+          : null;
+      return { ...key, trivial: b.trivial, reference: b.reference, normalized };
+    });
   await renormaliseHeldout(ws, loopId, rows);
   return baselines;
 }

@@ -1,3 +1,4 @@
+import { metricDirections } from "../../gym/index.js";
 import type { GrammarParams } from "../../policy/grammar/index.js";
 import { openRun, type Workspace } from "../../store/index.js";
 import { checkpointExists } from "../checkpoint-store.js";
@@ -62,12 +63,7 @@ export async function openRlRun(ws: Workspace, opts: TrainRlOptions, now: () => 
       ),
     before: async (stored, cfg) => {
       if (stored) {
-        const st = await readResumeState(
-          ws,
-          id,
-          new Map(opts.tasks.map((t) => [t.meta.id, t.meta.higherIsBetter])),
-          cfg.keepParents,
-        );
+        const st = await readResumeState(ws, id, metricDirections(opts.tasks), cfg.keepParents);
         const params = st.checkpoint
           ? (await loadCheckpoint(ws, st.checkpoint)).params
           : (await resolvePolicyParams(stored.row.from_checkpoint as string, ws)).params;

@@ -24,7 +24,7 @@ describe("readResumeState / restoreSeedTestScores", () => {
         { id: "evo/n3", view: view("evo/n3", "c3"), reward: 0.4 },
       ]);
       await ws.append("rl_parent_states", s.toRows("r"));
-      const st = await readResumeState(ws, "r", new Map([["t", true]]), 10);
+      const st = await readResumeState(ws, "r", () => true, 10);
       const scores = Object.fromEntries(st.store.states("t").map((x) => [x.id, x.testScore]));
       expect(scores).toEqual({ "g00001-0": 0.8, "g00001-1": null, "g00001-2": null, "evo/n3": null });
       expect(st.history.get("t")).toBeUndefined(); // no consumed groups (rl_groups is empty)

@@ -105,7 +105,7 @@ export interface ResumeState {
 export async function readResumeState(
   ws: Workspace,
   runId: string,
-  higherIsBetter: Map<string, boolean>,
+  higherIsBetter: (taskId: string) => boolean,
   keep: number,
 ): Promise<ResumeState> {
   const [last] = await ws.query<{ step: number; checkpoint: string }>(
@@ -133,7 +133,7 @@ export async function readResumeState(
   for (const x of rows)
     history.set(x.task_id, [
       ...(history.get(x.task_id) ?? []),
-      higherIsBetter.get(x.task_id) ? x.test_score : -x.test_score,
+      higherIsBetter(x.task_id) ? x.test_score : -x.test_score,
     ]);
   const counts = await ws.query<{ task_id: string; n: number }>(
     "SELECT task_id, count(*)::INTEGER AS n FROM rl_groups WHERE run_id = $r AND status = 'consumed' GROUP BY task_id",
