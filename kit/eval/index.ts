@@ -6,6 +6,7 @@ export { humanRank } from "./human-rank.js";
 export { median } from "./median.js";
 export { meanStd, percentile, type MeanStd } from "./mean-std.js";
 export { pairedBootstrap, PairedBootstrapConfig, type PairedInterval } from "./paired-bootstrap.js";
+export { twoStageBootstrap } from "./two-stage-bootstrap.js";
 export {
   parseLeaderboardCsv, loadLeaderboardFile, loadLiteLeaderboard, liteCompetitionIds, liteDataDir, type Leaderboard,
 } from "./leaderboard.js";

@@ -20,4 +20,8 @@ export {
   type TaskFigure, type LevelSummary, type GenerationHeldout, type GenerationWins,
 } from "./heldout-summary.js";
 export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
+export {
+  noiseSplit, projectedHalfWidth, pairDraws, twoStageGenerations, twoStageWinRate, NoiseSplitConfig, type NoiseSplit,
+  type Drawn, type PairedValue,
+} from "./heldout-noise.js";
 export { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";
