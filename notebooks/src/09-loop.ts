@@ -57,6 +57,38 @@ async function heldoutMeasures(ws: Workspace, loopId: string, searchLoop = loopI
   return { checkpoints, heldTasks };
 }
 
+/**
+ * The policy-level comparisons with each task's draws resampled as well as the tasks (kit/eval twoStageBootstrap): a
+ * task whose figure is noisy cannot narrow the interval by landing near the mean. `rowsId`: the loop's own drafts, or
+ * a re-measure at more drafts (`bench/erl/reeval.ts --drafts N`, stored as `<loop>-<tag>`, the teacher's as
+ * `<loop>-<tag>-teacher`).
+ */
+async function withDrawNoise(ws: Workspace, loopId: string, rowsId: string) {
+  const heldTasks = await gym.storedTaskPackages(ws, (await erl.loopTaskSets(ws, loopId))!.heldout);
+  const higher = gym.metricDirections(heldTasks);
+  const norm = erl.normalisableTasks(await erl.loopBaselines(ws, loopId), higher);
+  const drafts = await erl.loadHeldoutDrafts(ws, rowsId);
+  const teacher = await erl.loadHeldoutDrafts(ws, `${rowsId}-teacher`);
+  type Row = erl.HeldoutDraftRow;
+  const credits = (rs: Row[]) => rs.filter((r) => norm.has(r.taskId)).map((r) => ({ taskId: r.taskId, index: r.draft, value: erl.credit(r.testScore !== null, r.normalized) }));
+  const scores = (rs: Row[]) => rs.map((r) => ({ taskId: r.taskId, index: r.draft, value: r.testScore }));
+  const at = (g: number) => drafts.filter((r) => r.generation === g);
+  const rows: Record<string, unknown>[] = [];
+  const compare = (name: string, a: Row[], b: Row[]) => rows.push({
+    comparison: name, "draws per task": Math.max(...a.map((r) => r.draft)) + 1,
+    "Δ score, tasks resampled": ci(erl.pairedGenerations(erl.taskFigures(a, norm), erl.taskFigures(b, norm))),
+    "Δ score, tasks and draws": ci(erl.twoStageGenerations(credits(a), credits(b))),
+    "win, tasks resampled": ci(erl.pairedWinRate(a, b, higher)), "win, tasks and draws": ci(erl.twoStageWinRate(scores(a), scores(b), higher)),
+  });
+  const gens = [...new Set(drafts.map((r) => r.generation))].sort((x, y) => x - y);
+  for (const g of gens.slice(1)) {
+    compare(`g${g} − g${g - 1}`, at(g), at(g - 1));
+    if (g > 1) compare(`g${g} − g0`, at(g), at(0));
+    if (teacher.length) compare(`g${g} − teacher`, at(g), teacher);
+  }
+  tslab.display.html(htmlTable(rows, { caption: `Policy level of loop ${loopId}${rowsId === loopId ? "" : ` (rows ${rowsId})`}: intervals over tasks only, and over tasks and their draws` }));
+}
+
 /** How far each generation moved (mean KL over generation k's fresh drafts' decisions) and what moved most. */
 async function whatMoved(ws: Workspace, checkpoints: string[], heldTasks: gym.TaskPackage[]) {
   const paramsOf = async (name: string) => (await erl.resolvePolicyParams(name, ws)).params;
