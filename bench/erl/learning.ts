@@ -7,8 +7,8 @@
 //     --heldout-count 20] [--overrides '{"rl":{"steps":6}}'] [--teacher-drafts] [--table-only] [--search-loop ID]
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
-  credit, draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loopBaselines, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
-  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, pairedWinRate, taskFigures, twoStageGenerations, twoStageWinRate, type CompositionRow,
+  draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loopBaselines, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
+  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, pairedWinRate, taskFigures, type CompositionRow,
   type LoopResult,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
@@ -69,17 +69,12 @@ async function main() {
     console.log("\n| generation | policy win vs previous | policy win vs generation 0 | search win vs previous | search win vs generation 0 |\n|---|---|---|---|---|");
     for (const g of report.slice(1))
       console.log(`| ${g.generation} | ${ci(g.wins.policyVsPrevious)} | ${ci(g.generation === 1 ? g.wins.policyVsPrevious : g.wins.policyVsFirst)} | ${ci(g.wins.searchVsPrevious)} | ${ci(g.generation === 1 ? g.wins.searchVsPrevious : g.wins.searchVsFirst)} |`);
-    // The policy level again with each task's draws resampled too (kit/erl twoStageGenerations, twoStageWinRate;
-    // bench/erl/noise.ts has the full split): a noisy task that landed near the mean cannot narrow these.
-    const drawn = await loadHeldoutDrafts(ws, loopId);
-    const at = (g: number) => drawn.filter((r) => r.generation === g);
-    const credits = (g: number) => at(g).filter((r) => norm.has(r.taskId)).map((r) => ({ taskId: r.taskId, index: r.draft, value: credit(r.testScore !== null, r.normalized) }));
-    const scores = (g: number) => at(g).map((r) => ({ taskId: r.taskId, index: r.draft, value: r.testScore }));
+    // The policy level again with each task's draws resampled too (heldoutReport's policyWithDraws; bench/erl/noise.ts
+    // has the full split): a noisy task that landed near the mean cannot narrow these.
     console.log("\n| generation | policy Δ previous, draws resampled | policy Δ generation 0, draws resampled | policy win vs previous, draws resampled | policy win vs generation 0, draws resampled |\n|---|---|---|---|---|");
     for (const g of report.slice(1)) {
-      const k = g.generation;
-      console.log(`| ${k} | ${ci(twoStageGenerations(credits(k), credits(k - 1)))} | ${ci(twoStageGenerations(credits(k), credits(0)))} | ` +
-        `${ci(twoStageWinRate(scores(k), scores(k - 1), higher))} | ${ci(twoStageWinRate(scores(k), scores(0), higher))} |`);
+      const w = g.policyWithDraws;
+      console.log(`| ${g.generation} | ${ci(w.vsPrevious)} | ${ci(g.generation === 1 ? w.vsPrevious : w.vsFirst)} | ${ci(w.winVsPrevious)} | ${ci(g.generation === 1 ? w.winVsPrevious : w.winVsFirst)} |`);
     }
     // How far each generation moved: mean KL(p_k ‖ p_k+1) over generation k's fresh drafts' decisions on the held-out tasks.
     console.log("\n| step | mean KL (nats per decision) | probes |\n|---|---|---|");

@@ -166,5 +166,17 @@ function human(r: LoopResult, higherIsBetter: (taskId: string) => boolean): stri
         `${ci(g.searchVsPrevious)} | ${ci(g.wins.searchVsPrevious)} |`,
     );
   }
+  if (report.length > 1) {
+    lines.push(
+      "",
+      "The policy level's Δ and win again, each task's drafts resampled as well as the tasks (wider by the drafts' " +
+        "own noise; a generation beats the previous when both readings exclude 0):",
+      "",
+      "| generation | policy: Δ, drafts resampled | policy: win, drafts resampled |",
+      "|---|---|---|",
+    );
+    for (const g of report.slice(1))
+      lines.push(`| ${g.generation} | ${ci(g.policyWithDraws.vsPrevious)} | ${ci(g.policyWithDraws.winVsPrevious)} |`);
+  }
   return lines.join("\n");
 }

@@ -13,7 +13,14 @@ import {
   normalizedScore,
   type Leaderboard,
 } from "../eval/index.js";
-import { ensureCorpus, expandTaskList, metricDirections, resolveTask, TASK_JSON, type TaskPackage } from "../gym/index.js";
+import {
+  ensureCorpus,
+  expandTaskList,
+  metricDirections,
+  resolveTask,
+  TASK_JSON,
+  type TaskPackage,
+} from "../gym/index.js";
 import type { LanguageModel } from "../llm/index.js";
 import { createCheckpointPolicy, createLlmPolicy, type Policy } from "../policy/index.js";
 import { readStoredRun } from "../evo/index.js";

@@ -37,7 +37,11 @@ export function twoStageGenerations(
   b: readonly PairedValue[],
   config: Partial<PairedBootstrapConfig> = {},
 ): PairedInterval | null {
-  return twoStageBootstrap(pairDraws(a, b).map(([, ps]) => ps), (ps) => meanOf(ps.map(([x, y]) => x - y)), config);
+  return twoStageBootstrap(
+    pairDraws(a, b).map(([, ps]) => ps),
+    (ps) => meanOf(ps.map(([x, y]) => x - y)),
+    config,
+  );
 }
 
 /**
@@ -53,7 +57,12 @@ export function twoStageWinRate(
   const tasks = pairDraws(a, b).map(([t, ps]) => ps.map((p) => ({ t, p })));
   return twoStageBootstrap(
     tasks,
-    (ds) => winProbability(ds.map((d) => d.p[0]), ds.map((d) => d.p[1]), higherIsBetter(ds[0]!.t))! - 0.5,
+    (ds) =>
+      winProbability(
+        ds.map((d) => d.p[0]),
+        ds.map((d) => d.p[1]),
+        higherIsBetter(ds[0]!.t),
+      )! - 0.5,
     config,
   );
 }

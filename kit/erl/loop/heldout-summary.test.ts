@@ -75,4 +75,23 @@ describe("held-out measures", () => {
     expect(r[2]!.wins.searchVsPrevious).toBeNull();
     expect(r[1]!.policyVsPrevious).toBeNull(); // no normalisable task: no score difference
   });
+
+  it("report: the policy comparisons with draws resampled too keep the same means and widen by the draws' noise", () => {
+    // two tasks, two draws each; generation 1's draws differ from generation 0's by +0.4 and 0 on a, +0.2 and +0.2 on b
+    const rows = [
+      draft(0, "a", 0, 0.2), draft(0, "a", 1, 0.2), draft(0, "b", 0, 0.5), draft(0, "b", 1, 0.5),
+      draft(1, "a", 0, 0.6), draft(1, "a", 1, 0.2), draft(1, "b", 0, 0.7), draft(1, "b", 1, 0.7),
+    ];
+    const r = heldoutReport(["g0", "g1"], rows, [], new Set(["a", "b"]), () => true);
+    expect(r[0]!.policyWithDraws).toEqual({ vsPrevious: null, vsFirst: null, winVsPrevious: null, winVsFirst: null });
+    const w = r[1]!.policyWithDraws;
+    // both task means are +0.2, so tasks-only says [0.2, 0.2]; resampling a's draws gives 0, 0.2 or 0.4
+    expect(r[1]!.policyVsPrevious!.lo).toBeCloseTo(0.2, 12);
+    expect(r[1]!.policyVsPrevious!.hi).toBeCloseTo(0.2, 12);
+    expect(w.vsPrevious!.mean).toBeCloseTo(0.2, 12);
+    expect(w.vsPrevious!.lo).toBeCloseTo(0.1, 12); // (0 + 0.2) / 2; a resample at 0 has probability 1/64 < 2.5 %
+    expect(w.vsPrevious!.hi).toBeCloseTo(0.3, 12); // (0.4 + 0.2) / 2
+    expect(w.winVsPrevious!.mean).toBe(r[1]!.wins.policyVsPrevious!.mean);
+    expect(w.vsFirst).toBeNull();
+  });
 });

@@ -1,6 +1,7 @@
 import { pairedBootstrap, type PairedInterval } from "../../eval/index.js";
 import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
 import type { HeldoutRow } from "./heldout-store.js";
+import { twoStageGenerations, twoStageWinRate } from "./heldout-noise.js";
 import { pairedWinRate } from "./win-rate.js";
 
 /** One held-out task's figure of one generation (policy or search level). */
@@ -109,6 +110,16 @@ export interface GenerationHeldout {
   readonly searchVsFirst: PairedInterval | null;
   /** The same comparisons as win rates: every held-out task weighs the same, normalisable or not. */
   readonly wins: GenerationWins;
+  /**
+   * The policy level's comparisons (score Δ and win rate) with each task's draws resampled as well as the tasks
+   * (twoStageGenerations, twoStageWinRate): wider than the tasks-only intervals by the draws' own noise.
+   */
+  readonly policyWithDraws: {
+    readonly vsPrevious: PairedInterval | null;
+    readonly vsFirst: PairedInterval | null;
+    readonly winVsPrevious: PairedInterval | null;
+    readonly winVsFirst: PairedInterval | null;
+  };
 }
 
 /**
@@ -127,6 +138,15 @@ export function heldoutReport(
   const win = (rows: readonly (HeldoutDraftRow | HeldoutRow)[], k: number, j: number) =>
     k > 0 && j >= 0 ? pairedWinRate(at(rows, k), at(rows, j), higherIsBetter) : null;
   const pol = checkpoints.map((_, k) => taskFigures(at(drafts, k), normalisable));
+  const credits = (k: number) =>
+    at(drafts, k)
+      .filter((r) => normalisable.has(r.taskId))
+      .map((r) => ({ taskId: r.taskId, index: r.draft, value: credit(r.testScore !== null, r.normalized) }));
+  const scores = (k: number) => at(drafts, k).map((r) => ({ taskId: r.taskId, index: r.draft, value: r.testScore }));
+  const drawn = (k: number, j: number) => ({
+    d: twoStageGenerations(credits(k), credits(j)),
+    w: twoStageWinRate(scores(k), scores(j), higherIsBetter),
+  });
   const sea = checkpoints.map((_, k) => taskFigures(at(search, k), normalisable));
   return checkpoints.map((checkpoint, k) => ({
     generation: k,
@@ -143,5 +163,15 @@ export function heldoutReport(
       policyVsFirst: k > 1 ? win(drafts, k, 0) : null,
       searchVsFirst: k > 1 ? win(search, k, 0) : null,
     },
+    policyWithDraws: (() => {
+      const prev = k > 0 ? drawn(k, k - 1) : null;
+      const first = k > 1 ? drawn(k, 0) : null;
+      return {
+        vsPrevious: prev?.d ?? null,
+        vsFirst: first?.d ?? null,
+        winVsPrevious: prev?.w ?? null,
+        winVsFirst: first?.w ?? null,
+      };
+    })(),
   }));
 }
