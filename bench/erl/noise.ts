@@ -53,13 +53,13 @@ try {
   for (const [name, level, a, b] of measured)
     console.log(`| ${name} | ${level} | ${ci(pairedGenerations(taskFigures(a, norm), taskFigures(b, norm)))} | ` +
       `${ci(twoStageGenerations(credits(a), credits(b)))} | ${ci(pairedWinRate(a, b, higher))} | ${ci(twoStageWinRate(scores(a), scores(b), higher))} |`);
-  console.log("\n| comparison | level | tasks | draws | mean Δ | ± now | draw noise W | task spread H | W share | ± 2× draws | ± 2× tasks | tasks needed | draws needed |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("\n| comparison | level | tasks | draws | mean Δ | ± now | observed V | draw noise W | task spread H | W share | ± 2× draws | ± 2× tasks | tasks needed | draws needed |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const [name, level, a, b] of measured) {
     const s = noiseSplit(credits(a), credits(b));
-    if (!s) { console.log(`| ${name} | ${level} | – | – | – | – | – | – | – | – | – | – | – |`); continue; }
+    if (!s) { console.log(`| ${name} | ${level} | – | – | – | – | – | – | – | – | – | – | – | – |`); continue; }
     const share = s.observed > 0 ? Math.min(1, s.within / s.observed) : null;
-    console.log(`| ${name} | ${level} | ${s.tasks} | ${f(s.draws, 1)} | ${f(s.mean)} | ${f(s.halfWidth)} | ${s.within.toExponential(2)} | ` +
+    console.log(`| ${name} | ${level} | ${s.tasks} | ${f(s.draws, 1)} | ${f(s.mean)} | ${f(s.halfWidth)} | ${s.observed.toExponential(2)} | ${s.within.toExponential(2)} | ` +
       `${s.between.toExponential(2)} | ${share === null ? "–" : `${(100 * share).toFixed(0)} %`} | ${f(projectedHalfWidth(s, 2 * s.draws, s.tasks))} | ` +
       `${f(projectedHalfWidth(s, s.draws, 2 * s.tasks))} | ${s.tasksNeeded ?? "–"} | ${s.drawsNeeded ?? "none"} |`);
   }
