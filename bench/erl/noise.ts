@@ -8,9 +8,9 @@
 // --rows: read the held-out rows of another id (reeval.ts --drafts N stores them as `<loop>-<tag>`); the task sets and
 // baselines stay the loop's.
 import {
-  credit, loadHeldout, loadHeldoutDrafts, loopBaselines, loopTaskSets, noiseSplit, normalisableTasks, pairedGenerations,
-  pairedWinRate, projectedHalfWidth, taskFigures, twoStageGenerations, twoStageWinRate, type Drawn, type HeldoutDraftRow,
-  type HeldoutRow, type PairedValue,
+  drawnCredits, loadHeldout, loadHeldoutDrafts, loopBaselines, loopTaskSets, noiseSplit, normalisableTasks,
+  pairedGenerations, pairedWinRate, pairedWithDraws, projectedHalfWidth, taskFigures, winRateWithDraws,
+  type HeldoutDraftRow, type HeldoutRow,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
@@ -27,10 +27,6 @@ try {
   const higher = metricDirections(await storedTaskPackages(ws, sets.heldout));
   const norm = normalisableTasks(await loopBaselines(ws, loopId), higher);
   type Row = HeldoutDraftRow | HeldoutRow;
-  const index = (r: Row) => ("draft" in r ? r.draft : r.seed);
-  const credits = (rows: readonly Row[]): PairedValue[] => rows.filter((r) => norm.has(r.taskId))
-    .map((r) => ({ taskId: r.taskId, index: index(r), value: credit(r.testScore !== null, r.normalized) }));
-  const scores = (rows: readonly Row[]): Drawn<number | null>[] => rows.map((r) => ({ taskId: r.taskId, index: index(r), value: r.testScore }));
   const rowsId = arg("rows", loopId);
   const drafts = await loadHeldoutDrafts(ws, rowsId);
   const search = await loadHeldout(ws, rowsId);
@@ -52,11 +48,11 @@ try {
   console.log("|---|---|---|---|---|---|");
   for (const [name, level, a, b] of measured)
     console.log(`| ${name} | ${level} | ${ci(pairedGenerations(taskFigures(a, norm), taskFigures(b, norm)))} | ` +
-      `${ci(twoStageGenerations(credits(a), credits(b)))} | ${ci(pairedWinRate(a, b, higher))} | ${ci(twoStageWinRate(scores(a), scores(b), higher))} |`);
+      `${ci(pairedWithDraws(a, b, norm))} | ${ci(pairedWinRate(a, b, higher))} | ${ci(winRateWithDraws(a, b, higher))} |`);
   console.log("\n| comparison | level | tasks | draws | mean Δ | ± now | observed V | draw noise W | task spread H | W share | ± 2× draws | ± 2× tasks | tasks needed | draws needed |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const [name, level, a, b] of measured) {
-    const s = noiseSplit(credits(a), credits(b));
+    const s = noiseSplit(drawnCredits(a, norm), drawnCredits(b, norm));
     if (!s) { console.log(`| ${name} | ${level} | – | – | – | – | – | – | – | – | – | – | – | – |`); continue; }
     const share = s.observed > 0 ? Math.min(1, s.within / s.observed) : null;
     console.log(`| ${name} | ${level} | ${s.tasks} | ${f(s.draws, 1)} | ${f(s.mean)} | ${f(s.halfWidth)} | ${s.observed.toExponential(2)} | ${s.within.toExponential(2)} | ` +

@@ -32,5 +32,7 @@ describe("twoStageBootstrap", () => {
     expect(r.mean).toBeCloseTo(1.5 / 3 - 1 / 3, 12);
     expect(twoStageBootstrap(tasks, mean, { resamples: 500 })).toEqual(r);
     expect(twoStageBootstrap([[], []], mean)).toBeNull();
+    // f sees each task's index in the input (empty tasks keep their place): tasks 1 and 3 → mean 2
+    expect(twoStageBootstrap([[], [0], [], [0]], (_d, i) => i, { resamples: 100 })!.mean).toBe(2);
   });
 });

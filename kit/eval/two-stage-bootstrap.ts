@@ -12,26 +12,30 @@ import { PairedBootstrapConfig, type PairedInterval } from "./paired-bootstrap.j
  *
  * pairedBootstrap resamples tasks only, so it reads the draw noise from the spread of the task figures alone: a task
  * whose figure is noisy but landed near the mean narrows it. Resampling the draws too widens the interval by that
- * noise; it counts the draw noise a little more than once (Davison & Hinkley 1997, §3.8), so it errs wide. Tasks
- * without draws are left out; null when none has any.
+ * noise; it counts the draw noise a little more than once (Davison & Hinkley 1997, §3.8), so it errs wide. f also
+ * gets the task's index in `tasks` (e.g. to read its metric direction). Tasks without draws are left out; null when
+ * none has any.
  */
 export function twoStageBootstrap<T>(
   tasks: readonly (readonly T[])[],
-  f: (draws: readonly T[]) => number,
+  f: (draws: readonly T[], task: number) => number,
   config: Partial<PairedBootstrapConfig> = {},
 ): PairedInterval | null {
   const c = PairedBootstrapConfig.parse(config);
-  const xs = tasks.filter((t) => t.length > 0);
+  const xs = tasks.flatMap((t, i) => (t.length > 0 ? [{ t, i }] : []));
   const n = xs.length;
   if (n === 0) return null;
-  const point = xs.map(f);
+  const point = xs.map(({ t, i }) => f(t, i));
   const rng = createRng(c.seed);
   const means: number[] = [];
   for (let r = 0; r < c.resamples; r++) {
     let s = 0;
     for (let i = 0; i < n; i++) {
-      const x = xs[rng.int(n)]!;
-      s += f(Array.from({ length: x.length }, () => x[rng.int(x.length)]!));
+      const { t, i: task } = xs[rng.int(n)]!;
+      s += f(
+        Array.from({ length: t.length }, () => t[rng.int(t.length)]!),
+        task,
+      );
     }
     means.push(s / n);
   }

@@ -70,15 +70,13 @@ async function withDrawNoise(ws: Workspace, loopId: string, rowsId: string) {
   const drafts = await erl.loadHeldoutDrafts(ws, rowsId);
   const teacher = await erl.loadHeldoutDrafts(ws, `${rowsId}-teacher`);
   type Row = erl.HeldoutDraftRow;
-  const credits = (rs: Row[]) => rs.filter((r) => norm.has(r.taskId)).map((r) => ({ taskId: r.taskId, index: r.draft, value: erl.credit(r.testScore !== null, r.normalized) }));
-  const scores = (rs: Row[]) => rs.map((r) => ({ taskId: r.taskId, index: r.draft, value: r.testScore }));
   const at = (g: number) => drafts.filter((r) => r.generation === g);
   const rows: Record<string, unknown>[] = [];
   const compare = (name: string, a: Row[], b: Row[]) => rows.push({
     comparison: name, "draws per task": Math.max(...a.map((r) => r.draft)) + 1,
     "Δ score, tasks resampled": ci(erl.pairedGenerations(erl.taskFigures(a, norm), erl.taskFigures(b, norm))),
-    "Δ score, tasks and draws": ci(erl.twoStageGenerations(credits(a), credits(b))),
-    "win, tasks resampled": ci(erl.pairedWinRate(a, b, higher)), "win, tasks and draws": ci(erl.twoStageWinRate(scores(a), scores(b), higher)),
+    "Δ score, tasks and draws": ci(erl.pairedWithDraws(a, b, norm)),
+    "win, tasks resampled": ci(erl.pairedWinRate(a, b, higher)), "win, tasks and draws": ci(erl.winRateWithDraws(a, b, higher)),
   });
   const gens = [...new Set(drafts.map((r) => r.generation))].sort((x, y) => x - y);
   for (const g of gens.slice(1)) {

@@ -58,7 +58,7 @@ describe("pairDraws and the two-stage intervals", () => {
     expect(pairDraws(a, b)).toEqual([["x", [[3, 30], [1, 10]]]]);
   });
 
-  it("twoStageGenerations: the same mean as pairedGenerations; a constant difference has no spread", () => {
+  it("twoStageGenerations: the mean of the per-task mean differences; a constant difference has no spread", () => {
     const s = twoStageGenerations(rows({ p: [1, 2], q: [3, 3] }), rows({ p: [0, 1], q: [2, 2] }))!;
     expect([s.n, s.mean, s.lo, s.hi]).toEqual([2, 1, 1, 1]);
   });

@@ -54,14 +54,14 @@ export function twoStageWinRate(
   higherIsBetter: (taskId: string) => boolean,
   config: Partial<PairedBootstrapConfig> = {},
 ): PairedInterval | null {
-  const tasks = pairDraws(a, b).map(([t, ps]) => ps.map((p) => ({ t, p })));
+  const tasks = pairDraws(a, b);
   return twoStageBootstrap(
-    tasks,
-    (ds) =>
+    tasks.map(([, ps]) => ps),
+    (ps, i) =>
       winProbability(
-        ds.map((d) => d.p[0]),
-        ds.map((d) => d.p[1]),
-        higherIsBetter(ds[0]!.t),
+        ps.map(([x]) => x),
+        ps.map(([, y]) => y),
+        higherIsBetter(tasks[i]![0]),
       )! - 0.5,
     config,
   );
@@ -116,9 +116,8 @@ export function noiseSplit(
   config: Partial<z.input<typeof NoiseSplitConfig>> = {},
 ): NoiseSplit | null {
   const { z: q } = NoiseSplitConfig.parse(config);
-  const mean = meanOf;
   const sampleVar = (xs: readonly number[]) => {
-    const m = mean(xs);
+    const m = meanOf(xs);
     return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
   };
   const ds = pairDraws(a, b)
@@ -126,12 +125,12 @@ export function noiseSplit(
     .filter((d) => d.length >= 2);
   const T = ds.length;
   if (T < 2) return null;
-  const dbar = ds.map(mean);
-  const D = mean(dbar);
+  const dbar = ds.map(meanOf);
+  const D = meanOf(dbar);
   const V = sampleVar(dbar);
-  const W = mean(ds.map((d) => sampleVar(d) / d.length));
+  const W = meanOf(ds.map((d) => sampleVar(d) / d.length));
   const H = Math.max(0, V - W);
-  const nbar = mean(ds.map((d) => d.length));
+  const nbar = meanOf(ds.map((d) => d.length));
   const reach = (D * D * T) / (q * q) - H;
   return {
     tasks: T,

@@ -1,7 +1,7 @@
 import { pairedBootstrap, type PairedInterval } from "../../eval/index.js";
 import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
 import type { HeldoutRow } from "./heldout-store.js";
-import { twoStageGenerations, twoStageWinRate } from "./heldout-noise.js";
+import { twoStageGenerations, twoStageWinRate, type Drawn, type PairedValue } from "./heldout-noise.js";
 import { pairedWinRate } from "./win-rate.js";
 
 /** One held-out task's figure of one generation (policy or search level). */
@@ -45,6 +45,38 @@ export function taskFigures(rows: readonly Graded[], normalisable: ReadonlySet<s
       validRate: rs.filter(graded).length / rs.length,
       score: normalisable.has(taskId) ? rs.reduce((s, r) => s + credit(graded(r), r.normalized), 0) / rs.length : null,
     }));
+}
+
+/** A row's draw, which pairs it with another generation's: a held-out draft's index, or a search's seed. */
+type DrawnRow = HeldoutDraftRow | HeldoutRow;
+const drawOf = (r: DrawnRow) => ("draft" in r ? r.draft : r.seed);
+
+/** Each row's `credit` keyed by its draw, for the tasks in `normalisable` (what noiseSplit and the two-stage pair). */
+export function drawnCredits(rows: readonly DrawnRow[], normalisable: ReadonlySet<string>): PairedValue[] {
+  return rows
+    .filter((r) => normalisable.has(r.taskId))
+    .map((r) => ({ taskId: r.taskId, index: drawOf(r), value: credit(r.testScore !== null, r.normalized) }));
+}
+
+const drawnScores = (rows: readonly DrawnRow[]): Drawn<number | null>[] =>
+  rows.map((r) => ({ taskId: r.taskId, index: drawOf(r), value: r.testScore }));
+
+/** pairedGenerations of two generations' rows with each task's draws resampled too (twoStageGenerations). */
+export function pairedWithDraws(
+  a: readonly DrawnRow[],
+  b: readonly DrawnRow[],
+  normalisable: ReadonlySet<string>,
+): PairedInterval | null {
+  return twoStageGenerations(drawnCredits(a, normalisable), drawnCredits(b, normalisable));
+}
+
+/** pairedWinRate of two generations' rows with each task's draws resampled too (twoStageWinRate). */
+export function winRateWithDraws(
+  a: readonly DrawnRow[],
+  b: readonly DrawnRow[],
+  higherIsBetter: (taskId: string) => boolean,
+): PairedInterval | null {
+  return twoStageWinRate(drawnScores(a), drawnScores(b), higherIsBetter);
 }
 
 /** A generation's figure over tasks: mean with a 95 % bootstrap interval over tasks (n = tasks with a score). */
@@ -138,15 +170,6 @@ export function heldoutReport(
   const win = (rows: readonly (HeldoutDraftRow | HeldoutRow)[], k: number, j: number) =>
     k > 0 && j >= 0 ? pairedWinRate(at(rows, k), at(rows, j), higherIsBetter) : null;
   const pol = checkpoints.map((_, k) => taskFigures(at(drafts, k), normalisable));
-  const credits = (k: number) =>
-    at(drafts, k)
-      .filter((r) => normalisable.has(r.taskId))
-      .map((r) => ({ taskId: r.taskId, index: r.draft, value: credit(r.testScore !== null, r.normalized) }));
-  const scores = (k: number) => at(drafts, k).map((r) => ({ taskId: r.taskId, index: r.draft, value: r.testScore }));
-  const drawn = (k: number, j: number) => ({
-    d: twoStageGenerations(credits(k), credits(j)),
-    w: twoStageWinRate(scores(k), scores(j), higherIsBetter),
-  });
   const sea = checkpoints.map((_, k) => taskFigures(at(search, k), normalisable));
   return checkpoints.map((checkpoint, k) => ({
     generation: k,
@@ -163,15 +186,11 @@ export function heldoutReport(
       policyVsFirst: k > 1 ? win(drafts, k, 0) : null,
       searchVsFirst: k > 1 ? win(search, k, 0) : null,
     },
-    policyWithDraws: (() => {
-      const prev = k > 0 ? drawn(k, k - 1) : null;
-      const first = k > 1 ? drawn(k, 0) : null;
-      return {
-        vsPrevious: prev?.d ?? null,
-        vsFirst: first?.d ?? null,
-        winVsPrevious: prev?.w ?? null,
-        winVsFirst: first?.w ?? null,
-      };
-    })(),
+    policyWithDraws: {
+      vsPrevious: k > 0 ? pairedWithDraws(at(drafts, k), at(drafts, k - 1), normalisable) : null,
+      vsFirst: k > 1 ? pairedWithDraws(at(drafts, k), at(drafts, 0), normalisable) : null,
+      winVsPrevious: k > 0 ? winRateWithDraws(at(drafts, k), at(drafts, k - 1), higherIsBetter) : null,
+      winVsFirst: k > 1 ? winRateWithDraws(at(drafts, k), at(drafts, 0), higherIsBetter) : null,
+    },
   }));
 }

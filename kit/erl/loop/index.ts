@@ -16,7 +16,8 @@ export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 export { heldoutDrafts } from "./heldout-drafts.js";
 export { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 export {
-  credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport,
+  credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport, drawnCredits, pairedWithDraws,
+  winRateWithDraws,
   type TaskFigure, type LevelSummary, type GenerationHeldout, type GenerationWins,
 } from "./heldout-summary.js";
 export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
