@@ -5,6 +5,8 @@
 // the params that step started from, over a grid of GSPO learning rates, and reports the mean KL per update on that
 // step's own decisions. Pure replays: nothing is executed or written.
 //   npx tsx bench/erl/step-size.ts --workspace workspaces/bench-learning-a60 --loop learn-1b3c0d9d
+// --conditioned true|false: replay SFT with the feature-conditioned rows on or off instead of each checkpoint's own
+// setting (compares the two parametrisations on the training side); --sft-only skips the RL replay.
 import {
   listCheckpoints, loadCheckpoint, loadDataset, gspoUpdate, policyKl, resolvePolicyParams, storedStepBatches,
   trainGrammarSft,
@@ -17,24 +19,41 @@ const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–
 const SFT_LR = grid("sft-lr", "0.5,2,8");
 const SFT_EPOCHS = grid("sft-epochs", "20,200");
 const RL_LR = grid("rl-lr", "1,2,4,8,16");
+const CONDITIONED = arg("conditioned", "");
 const TARGET_KL = Number(arg("target-kl", "1e-2")); // the RL rule: largest lr whose mean KL per update stays under it
 
 const ws = await openWorkspace(arg("workspace", "workspaces/bench-learning-a60"));
 try {
   const loopId = arg("loop", "");
-  const cks = (await listCheckpoints(ws)).filter((c) => c.name.startsWith(`${loopId}-`));
-  console.log(`loop ${loopId}: SFT on each generation's dataset from its parent (the checkpoint's own held-out split and seed)\n`);
+  const cks = loopCheckpoints(await listCheckpoints(ws), loopId);
+  console.log(`loop ${loopId}: SFT on each generation's dataset from its parent (the checkpoint's own held-out split and seed` +
+    `${CONDITIONED ? `; conditioned rows ${CONDITIONED === "true" ? "on" : "off"}` : ""})\n`);
   console.log("| checkpoint | lr | epochs | kept epoch | held-out LL before | held-out LL after | train LL after |\n|---|---|---|---|---|---|---|");
   for (const c of cks.filter((x) => x.source === "sft" && x.dataset && x.parent)) {
     const start = (await resolvePolicyParams(c.parent!, ws)).params;
     const examples = (await loadDataset(ws, c.dataset!)).flatMap((e) => (e.choices?.length ? [e.choices] : []));
-    const { heldOut, seed, conditioned } = (await loadCheckpoint(ws, c.name)).config as { heldOut?: number; seed?: number; conditioned?: boolean };
+    const own = (await loadCheckpoint(ws, c.name)).config as { heldOut?: number; seed?: number; conditioned?: boolean };
+    const { heldOut, seed } = own;
+    const conditioned = CONDITIONED ? CONDITIONED === "true" : own.conditioned;
     for (const lr of SFT_LR)
       for (const epochs of SFT_EPOCHS) {
         const { metrics: m } = trainGrammarSft(start, examples, { lr, epochs, heldOut, seed, conditioned });
         console.log(`| ${c.name} | ${lr} | ${epochs} | ${m.keptEpoch} | ${f(m.heldOutLogLikBefore)} | ${f(m.heldOutLogLikAfter)} | ${f(m.trainLogLikAfter)} |`);
       }
   }
+  if (!process.argv.includes("--sft-only")) await replayRl();
+} finally {
+  ws.close();
+}
+
+/** The loop's own checkpoints (`<loop>-g<k>…`): never an oracle's or another script's that shares the prefix. */
+function loopCheckpoints<C extends { name: string }>(all: C[], loopId: string): C[] {
+  return all.filter((c) => c.name.startsWith(`${loopId}-g`) && /^\d/.test(c.name.slice(loopId.length + 2)));
+}
+
+async function replayRl() {
+  const loopId = arg("loop", "");
+  const cks = loopCheckpoints(await listCheckpoints(ws), loopId);
   console.log("\nRL: each consumed step's GSPO update replayed from the params it started from (epochs 1), mean KL per decision on the step's own rollouts\n");
   console.log("| RL run | steps | GSPO lr | mean KL per update | max KL per update |\n|---|---|---|---|---|");
   const byName = new Map(cks.map((c) => [c.name, c]));
@@ -57,6 +76,4 @@ try {
   }
   const ok = RL_LR.filter((lr) => (meanKl.get(lr) ?? []).length > 0 && meanKl.get(lr)!.every((k) => k <= TARGET_KL));
   console.log(`\nRL rule: the largest GSPO lr whose mean KL per update is ≤ ${TARGET_KL} in every run: ${ok.length ? Math.max(...ok) : "none on this grid"}`);
-} finally {
-  ws.close();
 }

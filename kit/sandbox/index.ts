@@ -46,7 +46,7 @@ export {
   QueueJobSchema, resolveWorkerCaps, overCap, acceptJob, type QueueJobData, type WorkerCaps,
 } from "./queue-job.js";
 export {
-  writeExecution, findExecution, executionRow, recordToRow, rowToRecord, type ExecutionRow,
+  writeExecution, findExecution, executionRow, testScoresByCode, recordToRow, rowToRecord, type ExecutionRow,
 } from "./record-store.js";
 export { SandboxConfig } from "./config.js";
 export {

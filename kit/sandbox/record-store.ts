@@ -67,6 +67,19 @@ export async function findExecution(ws: Workspace, idempotencyKey: string): Prom
   return rows[0] ? rowToRecord(rows[0]) : null;
 }
 
+/**
+ * Graded test scores of a task's stored executions, keyed by code hash (idempotency-key.ts `codeHash`): the mean
+ * when the same program ran more than once (other limits or backends). Only executions with a test score count.
+ */
+export async function testScoresByCode(ws: Workspace, taskId: string): Promise<Map<string, number>> {
+  const rows = await ws.query<{ code_hash: string; t: number }>(
+    `SELECT code_hash, avg(test_score) AS t FROM executions
+     WHERE task_id = $t AND test_score IS NOT NULL AND code_hash IS NOT NULL GROUP BY code_hash`,
+    { t: taskId },
+  );
+  return new Map(rows.map((r) => [r.code_hash, Number(r.t)]));
+}
+
 /** An `executions` row as stored (column names of kit/store's schema), for views that show it raw. */
 export interface ExecutionRow {
   readonly execution_id: string;
