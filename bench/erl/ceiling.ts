@@ -125,7 +125,8 @@ try {
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
     const rowsOf = (rows: HeldoutDraftRow[], id: string) => rows.filter((r) => r.taskId === id).map((r) => credit(r.testScore !== null, r.normalized));
     const sft = oracle.filter((r) => r.generation === 1);
-    const lead: { id: string; drafts: number | null; all: number | null; teacher: number | null; oracle: number | null; n: number }[] = [];
+    type Lead = { id: string; n: number; drafts: number | null; all: number | null; teacher: number | null; oracle: number | null };
+    const lead: Lead[] = [];
     for (const id of [...norm].sort()) {
       const b = baselines[id]!;
       const graded = await testScoresByCode(ws, id);
@@ -133,21 +134,19 @@ try {
         const t = graded.get(codeHash(e.program));
         return t === undefined ? [] : [credit(true, normalizedScore(t, { trivial: b.trivial!, reference: b.reference! }, higher(id)))];
       });
-      lead.push({ id, drafts: mean(of((o) => o === "draft")), all: mean(of(() => true)), teacher: mean(rowsOf(t, id)), oracle: mean(rowsOf(sft, id)),
-        n: examples.filter((e) => e.taskId === id).length });
+      lead.push({ id, n: examples.filter((e) => e.taskId === id).length, drafts: mean(of((o) => o === "draft")), all: mean(of(() => true)),
+        teacher: mean(rowsOf(t, id)), oracle: mean(rowsOf(sft, id)) });
     }
     if (t.length && sft.length) {
-      const both = lead.filter((r) => r.drafts !== null && r.all !== null && r.teacher !== null && r.oracle !== null);
-      const d = (r: (typeof both)[number]) => [r.drafts! - r.teacher!, r.oracle! - r.teacher!] as const;
+      // data − teacher and oracle − teacher, where all three are measured
+      const deltas = (r: Lead) => (r.drafts === null || r.teacher === null || r.oracle === null ? null : [r.drafts - r.teacher, r.oracle - r.teacher] as const);
       console.log(`\n| task | SFT examples | data, drafts | data, all operators | teacher's drafts | oracle SFT's drafts | data − teacher | oracle − teacher |\n|---|---|---|---|---|---|---|---|`);
-      for (const r of lead) {
-        const [a, b] = r.drafts !== null && r.teacher !== null && r.oracle !== null ? d(r) : [null, null];
-        console.log(`| ${r.id} | ${r.n} | ${f(r.drafts)} | ${f(r.all)} | ${f(r.teacher)} | ${f(r.oracle)} | ${f(a)} | ${f(b)} |`);
-      }
+      for (const r of lead) console.log(`| ${r.id} | ${r.n} | ${f(r.drafts)} | ${f(r.all)} | ${f(r.teacher)} | ${f(r.oracle)} | ${f(deltas(r)?.[0])} | ${f(deltas(r)?.[1])} |`);
       // Medians and counts, not means: two weak-reference tasks (normalised scores near 5 and 10) would carry a mean.
       const median = (xs: number[]) => { const v = [...xs].sort((x, y) => x - y); const k = v.length >> 1; return v.length % 2 ? v[k]! : (v[k - 1]! + v[k]!) / 2; };
-      const dl = both.map((r) => d(r)[0]), ol = both.map((r) => d(r)[1]);
-      console.log(`\nover ${both.length} tasks with SFT examples: the data's Draft programs lead the teacher's drafts on ${dl.filter((x) => x > 0).length} ` +
+      const ds = lead.flatMap((r) => { const d = deltas(r); return d ? [d] : []; });
+      const dl = ds.map((d) => d[0]), ol = ds.map((d) => d[1]);
+      console.log(`\nover ${ds.length} tasks with SFT examples: the data's Draft programs lead the teacher's drafts on ${dl.filter((x) => x > 0).length} ` +
         `(median lead ${f(median(dl))}); the oracle SFT's drafts lead on ${ol.filter((x) => x > 0).length} (median ${f(median(ol))})`);
     }
   }

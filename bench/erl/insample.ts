@@ -2,7 +2,7 @@
 // training side, so nothing here reads the held-out suite): fresh drafts of a generation's SFT checkpoint and of its
 // RL checkpoint (the generation's final one) on the first --tasks of the loop's training tasks by id, with the loop's
 // draw seeds, compared by paired win rate (no baselines needed: training tasks have none), tasks only and tasks and
-// draws resampled. Rows go to loop id `<loop>-insample-d<N>`: generation 1 = the SFT checkpoint, 2 = the RL one.
+// draws resampled. Rows go to loop id `<loop>-insample-g<generation>-d<N>`: generation 1 = the SFT checkpoint, 2 = the RL one.
 //   npx tsx bench/erl/insample.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 --generation 1 --tasks 20 --drafts 32
 import { heldoutDrafts, loadHeldoutDrafts, loopConfig, loopTaskSets, pairedWinRate, resolvePolicyParams, stageSettings, winRateWithDraws } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";

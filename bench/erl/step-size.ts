@@ -41,7 +41,7 @@ try {
         console.log(`| ${c.name} | ${lr} | ${epochs} | ${m.keptEpoch} | ${f(m.heldOutLogLikBefore)} | ${f(m.heldOutLogLikAfter)} | ${f(m.trainLogLikAfter)} |`);
       }
   }
-  if (!process.argv.includes("--sft-only")) await replayRl();
+  if (!process.argv.includes("--sft-only")) await replayRl(cks);
 } finally {
   ws.close();
 }
@@ -51,9 +51,7 @@ function loopCheckpoints<C extends { name: string }>(all: C[], loopId: string): 
   return all.filter((c) => c.name.startsWith(`${loopId}-g`) && /^\d/.test(c.name.slice(loopId.length + 2)));
 }
 
-async function replayRl() {
-  const loopId = arg("loop", "");
-  const cks = loopCheckpoints(await listCheckpoints(ws), loopId);
+async function replayRl(cks: Awaited<ReturnType<typeof listCheckpoints>>) {
   console.log("\nRL: each consumed step's GSPO update replayed from the params it started from (epochs 1), mean KL per decision on the step's own rollouts\n");
   console.log("| RL run | steps | GSPO lr | mean KL per update | max KL per update |\n|---|---|---|---|---|");
   const byName = new Map(cks.map((c) => [c.name, c]));
