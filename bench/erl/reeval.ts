@@ -9,8 +9,10 @@
 // --drafts N (issue 30's loops): the policy level again with N fresh drafts per held-out task instead of the loop's
 // own count, same draw seeds (draws 0 … n−1 repeat the loop's own programs, so their stored records are reused), for
 // every checkpoint the loop measured and for the teacher's drafts (`<loop>-teacher`) when they exist (stored as
-// `<loop>-<tag>-teacher`); `noise.ts --loop <loop> --rows <loop>-<tag>` reads them.
-import { evaluateHeldout, heldoutDrafts, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings } from "../../kit/erl/index.js";
+// `<loop>-<tag>-teacher`); `noise.ts --loop <loop> --rows <loop>-<tag>` reads them. With --sft also each generation's
+// SFT checkpoint before RL (`<loop>-g<k>-sft`, stored as `<loop>-<tag>-sft` generation k): `versus.ts` pairs them.
+// --checkpoint NAME: only that checkpoint (e.g. one retrained with `openmle sft train`), as generation 1 of `<loop>-<tag>`.
+import { evaluateHeldout, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings } from "../../kit/erl/index.js";
 import { metricDirections, resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
@@ -30,9 +32,15 @@ try {
   const baselines = await loopBaselines(ws, loopId);
   const measured = drafts > 0 ? await loadHeldoutDrafts(ws, loopId) : await loadHeldout(ws, loopId);
   const seen = new Map(measured.map((h) => [h.generation, h.checkpoint]));
-  const checkpoints = [...seen].sort(([a], [b]) => a - b).map(([generation, checkpoint]) => ({ generation, checkpoint, into: id }));
-  const teacher = drafts > 0 ? (await loadHeldoutDrafts(ws, `${loopId}-teacher`))[0] : undefined;
+  const only = arg("checkpoint", "");
+  const checkpoints = only ? [{ generation: 1, checkpoint: only, into: id }]
+    : [...seen].sort(([a], [b]) => a - b).map(([generation, checkpoint]) => ({ generation, checkpoint, into: id }));
+  const teacher = drafts > 0 && !only ? (await loadHeldoutDrafts(ws, `${loopId}-teacher`))[0] : undefined;
   if (teacher) checkpoints.push({ generation: 0, checkpoint: teacher.checkpoint, into: `${id}-teacher` });
+  if (drafts > 0 && !only && process.argv.includes("--sft")) {
+    const names = new Set((await listCheckpoints(ws)).map((c) => c.name));
+    for (const [g] of seen) if (names.has(`${loopId}-g${g}-sft`)) checkpoints.push({ generation: g, checkpoint: `${loopId}-g${g}-sft`, into: `${id}-sft` });
+  }
   for (const { generation, checkpoint, into } of checkpoints) {
     const { params } = await resolvePolicyParams(checkpoint, ws);
     const t0 = Date.now();

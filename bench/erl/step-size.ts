@@ -6,7 +6,8 @@
 // step's own decisions. Pure replays: nothing is executed or written.
 //   npx tsx bench/erl/step-size.ts --workspace workspaces/bench-learning-a60 --loop learn-1b3c0d9d
 // --conditioned true|false: replay SFT with the feature-conditioned rows on or off instead of each checkpoint's own
-// setting (compares the two parametrisations on the training side); --sft-only skips the RL replay.
+// setting (compares the two parametrisations on the training side); --split-by example|task: the early-stopping split
+// holds out examples or whole training tasks (kit/erl heldOutSplit); --sft-only skips the RL replay.
 import {
   listCheckpoints, loadCheckpoint, loadDataset, gspoUpdate, policyKl, resolvePolicyParams, storedStepBatches,
   trainGrammarSft,
@@ -20,6 +21,7 @@ const SFT_LR = grid("sft-lr", "0.5,2,8");
 const SFT_EPOCHS = grid("sft-epochs", "20,200");
 const RL_LR = grid("rl-lr", "1,2,4,8,16");
 const CONDITIONED = arg("conditioned", "");
+const SPLIT_BY = arg("split-by", "") as "" | "example" | "task";
 const TARGET_KL = Number(arg("target-kl", "1e-2")); // the RL rule: largest lr whose mean KL per update stays under it
 
 const ws = await openWorkspace(arg("workspace", "workspaces/bench-learning-a60"));
@@ -27,18 +29,20 @@ try {
   const loopId = arg("loop", "");
   const cks = loopCheckpoints(await listCheckpoints(ws), loopId);
   console.log(`loop ${loopId}: SFT on each generation's dataset from its parent (the checkpoint's own held-out split and seed` +
-    `${CONDITIONED ? `; conditioned rows ${CONDITIONED === "true" ? "on" : "off"}` : ""})\n`);
-  console.log("| checkpoint | lr | epochs | kept epoch | held-out LL before | held-out LL after | train LL after |\n|---|---|---|---|---|---|---|");
+    `${CONDITIONED ? `; conditioned rows ${CONDITIONED === "true" ? "on" : "off"}` : ""}${SPLIT_BY ? `; split by ${SPLIT_BY}` : ""})\n`);
+  console.log("| checkpoint | lr | epochs | kept epoch | held-out examples | held-out LL before | held-out LL after | train LL after |\n|---|---|---|---|---|---|---|---|");
   for (const c of cks.filter((x) => x.source === "sft" && x.dataset && x.parent)) {
     const start = (await resolvePolicyParams(c.parent!, ws)).params;
-    const examples = (await loadDataset(ws, c.dataset!)).flatMap((e) => (e.choices?.length ? [e.choices] : []));
-    const own = (await loadCheckpoint(ws, c.name)).config as { heldOut?: number; seed?: number; conditioned?: boolean };
+    const usable = (await loadDataset(ws, c.dataset!)).filter((e) => e.choices?.length);
+    const [examples, tasks] = [usable.map((e) => e.choices!), usable.map((e) => e.taskId)];
+    const own = (await loadCheckpoint(ws, c.name)).config as { heldOut?: number; seed?: number; conditioned?: boolean; splitBy?: "example" | "task" };
     const { heldOut, seed } = own;
+    const splitBy = SPLIT_BY || own.splitBy;
     const conditioned = CONDITIONED ? CONDITIONED === "true" : own.conditioned;
     for (const lr of SFT_LR)
       for (const epochs of SFT_EPOCHS) {
-        const { metrics: m } = trainGrammarSft(start, examples, { lr, epochs, heldOut, seed, conditioned });
-        console.log(`| ${c.name} | ${lr} | ${epochs} | ${m.keptEpoch} | ${f(m.heldOutLogLikBefore)} | ${f(m.heldOutLogLikAfter)} | ${f(m.trainLogLikAfter)} |`);
+        const { metrics: m } = trainGrammarSft(start, examples, { lr, epochs, heldOut, seed, conditioned, splitBy }, tasks);
+        console.log(`| ${c.name} | ${lr} | ${epochs} | ${m.keptEpoch} | ${m.heldOutExamples} | ${f(m.heldOutLogLikBefore)} | ${f(m.heldOutLogLikAfter)} | ${f(m.trainLogLikAfter)} |`);
       }
   }
   if (!process.argv.includes("--sft-only")) await replayRl(cks);

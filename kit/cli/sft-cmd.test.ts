@@ -45,6 +45,7 @@ describe("openmle sft (CLI)", () => {
     // A few bad inputs (each CLI start costs seconds; the library tests cover the rest).
     const bad: [string[], RegExp][] = [
       [["sft", "train", "--workspace", wsDir, "--dataset", "d1", "--to", "s1"], /^openmle: dataset "d1" has no programs written by the grammar policy/],
+      [["sft", "train", "--workspace", wsDir, "--dataset", "d1", "--to", "s1", "--split-by", "tasks"], /^openmle: --split-by must be example or task, got "tasks"\.$/],
       [["evolve", "--task", "penguins", "--workspace", wsDir, "--params", "nope"], /^openmle: no checkpoint "nope"/],
     ];
     for (const [args, want] of bad) {

@@ -40,6 +40,7 @@ interface CollectFlags extends SearchSandboxFlags {
   teacher: string;
   secondaryTeacher?: string;
   attempts?: string;
+  minAttempts?: string;
   batch?: string;
   cap?: string;
   seed?: string;
@@ -145,6 +146,11 @@ export function registerSft(program: Command): void {
     .option("--teacher <spec>", "grammar | grammar:<checkpoint|file.json> | openai", "grammar")
     .option("--secondary-teacher <spec>", "a second teacher, kept only when it ranks 1st on a task")
     .option("--attempts <n>", "attempt budget per task", "32")
+    .option(
+      "--min-attempts <n>",
+      "attempts before a filled quota may stop a task (rank the kept drafts among them)",
+      "0",
+    )
     .option("--batch <n>", "attempts per batch", "4")
     .option("--cap <n>", "drafts kept per task", "4")
     .option("--seed <n>", "seed of the parallel draws", "0")
@@ -162,6 +168,7 @@ export function registerSft(program: Command): void {
     checkSearchSandboxFlags(o);
     const config = {
       maxAttempts: intFlag("attempts", o.attempts!, COLLECT_RANGES.attempts),
+      minAttempts: intFlag("min-attempts", o.minAttempts!, { min: 0, max: EVOLVE_MAX.steps }),
       batchSize: intFlag("batch", o.batch!, COLLECT_RANGES.batch),
       perTaskCap: intFlag("cap", o.cap!, COLLECT_RANGES.cap),
       seed: intFlag("seed", o.seed!, SEED_RANGE),
@@ -241,7 +248,8 @@ export function registerSft(program: Command): void {
     .option("--from <ref>", "checkpoint name, params .json file, or default", "default")
     .option("--epochs <n>", "passes over the examples")
     .option("--lr <x>", "learning rate")
-    .option("--held-out <share>", "share of examples held out (0 = none)")
+    .option("--held-out <share>", "share of examples (of tasks with --split-by task) held out (0 = none)")
+    .option("--split-by <unit>", "hold out examples, or whole tasks: example | task")
     .option("--seed <n>", "seed of the held-out split")
     .option("--replace", "overwrite an existing checkpoint of that name")
     .option("--json", "print the result as JSON")
@@ -254,6 +262,7 @@ export function registerSft(program: Command): void {
         epochs?: string;
         lr?: string;
         heldOut?: string;
+        splitBy?: string;
         seed?: string;
         replace?: boolean;
         json?: boolean;
@@ -263,7 +272,10 @@ export function registerSft(program: Command): void {
           ...(o.lr ? { lr: numberFlag("lr", o.lr, TRAIN_RANGES.lr) } : {}),
           ...(o.heldOut ? { heldOut: numberFlag("held-out", o.heldOut, TRAIN_RANGES.heldOut) } : {}),
           ...(o.seed ? { seed: intFlag("seed", o.seed, SEED_RANGE) } : {}),
+          ...(o.splitBy ? { splitBy: o.splitBy } : {}),
         };
+        if (o.splitBy && o.splitBy !== "example" && o.splitBy !== "task")
+          throw new UsageError(`--split-by must be example or task, got "${o.splitBy}".`);
         const parsed = SftTrainConfig.safeParse(config);
         if (!parsed.success)
           throw new UsageError(
@@ -293,7 +305,8 @@ export function registerSft(program: Command): void {
                   `${m.trainExamples} train / ${m.heldOutExamples} held-out examples, ` +
                   `${m.skippedExamples} not written by the grammar policy`,
                 `  mean log-likelihood  train ${f(m.trainLogLikBefore)} → ${f(m.trainLogLikAfter)}   held-out ` +
-                  `${f(m.heldOutLogLikBefore)} → ${f(m.heldOutLogLikAfter)}`,
+                  `${f(m.heldOutLogLikBefore)} → ${f(m.heldOutLogLikAfter)}   kept epoch ${m.keptEpoch} of ` +
+                  `${parsed.data.epochs}`,
                 `  use it: openmle evolve --params ${r.checkpoint.name} --workspace ${o.workspace} ...`,
               ].join("\n"),
           );

@@ -45,7 +45,7 @@ export interface LoopStageSettings {
 /**
  * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: one generation within an
  * hour on 2 cores for 60 training tasks (suite:train) and 20 held-out tasks (suite:heldout). Programs per generation
- * at most: evolve 60 tasks × 2 seeds × 10 steps = 1,200, collect 60 × 8 attempts = 480, RL 12 steps × 4 groups × 8
+ * at most: evolve 60 tasks × 2 seeds × 10 steps = 1,200, collect 60 × 12 attempts = 720, RL 12 steps × 4 groups × 8
  * = 384, held-out drafts 20 × 8 = 160, held-out search 10 tasks × 2 seeds × 6 steps = 120, plus the once-per-loop
  * baselines (2 programs per held-out task). Measured with the warm start on 2 cores (bench/erl/README.md, "Fifth
  * run", loop learn-1b3c0d9d): evolve 13.7 / 14.8 min, collect 9.8 / 9.2, SFT < 0.1, RL 8.4 / 7.2, held-out 4.7 / 3.9
@@ -56,6 +56,13 @@ export interface LoopStageSettings {
  * epochs, so early stopping on the SFT data's held-out split picks the epoch (it kept 42 and 28; 20 epochs at lr 0.5
  * had stopped while that split still improved); GSPO lr 8, the largest of 1, 2, 4, 8, 16 whose replayed updates stay
  * under a mean KL of 1e-2 nats per decision (3.1e-3 and 4.7e-3; at lr 1, 12 steps moved the policy 6e-4 in all).
+ * Since the ninth run (bench/erl/README.md, "Sharper data, task-split stopping"): collect makes all 12 attempts per
+ * task and keeps the top 4 (minAttempts; the reference's stop-at-4-accepted kept the first batch unranked on 18 of 45
+ * tasks), and SFT's early stopping holds out 20 % of the training tasks rather than of the examples (splitBy task:
+ * replayed on the seventh run's data it stops at epoch 27 where the example split stops at 67, because unseen tasks
+ * stop gaining sooner than unseen examples of seen tasks). Collect grows to 720 programs: the ninth run spent 10.0
+ * min on the 312 its workspace had not run before (≈ 1.9 s each, 2 at a time), so ≈ 23 min from scratch and
+ * ≈ 50 min per generation.
  * `workstation`: a night on 16 cores (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs
  * per generation (arithmetic, not run).
  * `paper`: the paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
@@ -80,8 +87,16 @@ export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
   },
   laptop: {
     evolve: { harness: "openmle", steps: 10, gen0Drafts: 3, perRunTimeoutS: 120, debugMaxAttempts: 2, workers: 2 },
-    collect: { perTaskCap: 4, batchSize: 4, maxAttempts: 8, concurrency: 2, perRunTimeoutS: 120, maxSandboxS: 0 },
-    sft: { epochs: 200, lr: 2, heldOut: 0.2 },
+    collect: {
+      perTaskCap: 4,
+      batchSize: 4,
+      maxAttempts: 12,
+      minAttempts: 12,
+      concurrency: 2,
+      perRunTimeoutS: 120,
+      maxSandboxS: 0,
+    },
+    sft: { epochs: 200, lr: 2, heldOut: 0.2, splitBy: "task" },
     rl: { steps: 12, group: 8, groupsPerStep: 4, mode: "async", workers: 2, perRunTimeoutS: 120, gspo: { lr: 8 } },
     heldout: { drafts: 8, searchTasks: 10, seeds: [1, 2], steps: 6 },
     seeds: [1, 2],
@@ -112,7 +127,7 @@ export const LoopConfig = z
       .enum(LOOP_PRESETS)
       .default("smoke")
       .describe(
-        "Stage sizes: smoke (CI, minutes), laptop (≈ 36 min per generation for 60 training tasks on 2 cores), " +
+        "Stage sizes: smoke (CI, minutes), laptop (≈ 50 min per generation for 60 training tasks on 2 cores), " +
           "workstation (a night on 16 cores), paper (GPU box; see the hand-off in kit/erl/README.md).",
       ),
     generations: z

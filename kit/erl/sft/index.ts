@@ -29,6 +29,7 @@ export {
   saveDataset, loadDataset, listDatasets, datasetPaths, exportDataset, datasetArrow, datasetDanfo, datasetSql,
   DatasetExistsError, DatasetNotFoundError, type DatasetInfo, type StoredExample,
 } from "./dataset-store.js";
+export { heldOutSplit, HeldOutSplitConfig, type HeldOutSplitConfigInput } from "./held-out-split.js";
 export {
   trainGrammarSft, sftTrain, choicesLogLik, meanLogLik, type SftMetrics, type SftRunOptions,
 } from "./sft-train.js";

@@ -66,4 +66,18 @@ describe("parallelDrafts with the reference's rules (scripted teacher and sandbo
       [0, 2, "kept"], [1, 3, "kept"], [2, null, "zero-reward"], [3, 1, "kept"],
     ]);
   });
+  // perTaskCap 1, batches of 2: draft 0 fills the quota after the first batch. With minAttempts 4 the second batch
+  // runs too, and the better draft 3 (graded 0.91 > 0.88) takes the one place.
+  it.each([
+    { minAttempts: 0, attempts: 2, kept: 0, stop: "quota" },
+    { minAttempts: 3, attempts: 4, kept: 3, stop: "quota" }, // whole batches: 3 attempts take two batches
+    { minAttempts: 8, attempts: 4, kept: 3, stop: "attempts" }, // capped by maxAttempts
+  ])("minAttempts $minAttempts: $attempts attempts, draft $kept kept", async ({ minAttempts, attempts, kept, stop }) => {
+    const { task, teachers, evaluate } = setup();
+    const cfg = CollectSftConfig.parse({ batchSize: 2, maxAttempts: 4, perTaskCap: 1, minAttempts, trivialFloor: false });
+    const r = await parallelDrafts(task, teachers, cfg, { evaluate });
+    expect(r.stats.attempts).toBe(attempts);
+    expect(r.examples.map((e) => e.sourceNode)).toEqual([`tiny-blobs#${kept}`]);
+    expect(r.stats.stopReason).toBe(stop);
+  });
 });

@@ -78,8 +78,8 @@ function countReasons(ranking: readonly RankedCandidate<DraftCandidate>[]): Part
  * 1. attempts come in batches of `batchSize`, alternating primary and secondary teacher;
  * 2. each attempt drafts a complete program and executes it;
  * 3. after each batch the candidates are ranked jointly (jointRanking: baseline filter, graded reward > 0,
- *    ranked by that reward); stop when `perTaskCap` are kept, or the attempt budget or the sandbox-time
- *    budget is spent;
+ *    ranked by that reward); stop when `perTaskCap` are kept (once `minAttempts` were made), or the attempt budget
+ *    or the sandbox-time budget is spent;
  * 4. the kept candidates become Draft examples rendered with the LLM policy's prompt.
  * Before step 1, a task without a leaderboard runs the trivial baseline once (trivialFloor) for the reward's
  * static worst bound (graded-reward.ts draftBounds).
@@ -155,7 +155,7 @@ export async function parallelDrafts(
   };
 
   while (true) {
-    if (keptNow() >= cfg.perTaskCap) {
+    if (keptNow() >= cfg.perTaskCap && candidates.length >= cfg.minAttempts) {
       stopReason = "quota";
       break;
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HeldOutSplitConfig } from "./held-out-split.js";
 
 /** Settings of collectSft (spec §3.1). Every field has a default. */
 export const CollectSftConfig = z
@@ -16,6 +17,16 @@ export const CollectSftConfig = z
       .default(4)
       .describe("Parallel path: attempts per batch; a task is re-checked after each batch."),
     maxAttempts: z.number().int().positive().default(32).describe("Parallel path: attempt budget per task."),
+    minAttempts: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        "Parallel path: attempts made before a filled quota may stop a task, so the kept top perTaskCap are chosen " +
+          "from at least this many (up to maxAttempts). 0 = the reference's rule: stop once perTaskCap are accepted, " +
+          "which with a weak teacher keeps the first accepted drafts unranked.",
+      ),
     maxSandboxS: z.number().min(0).default(1800).describe("Parallel path: sandbox-seconds budget per task (0 = none)."),
     concurrency: z
       .number()
@@ -83,8 +94,12 @@ export const SftTrainConfig = z
       .min(0)
       .lt(1)
       .default(0.2)
-      .describe("Share of examples held out to measure log-likelihood on unseen programs (0 = none)."),
+      .describe(
+        "Share of examples (of tasks with splitBy task) held out to measure log-likelihood on unseen programs (0 = none).",
+      ),
     seed: z.number().int().default(0).describe("Seed of the held-out split."),
+    /** The held-out split's unit (held-out-split.ts). */
+    splitBy: HeldOutSplitConfig.shape.by,
     earlyStopping: z
       .boolean()
       .default(true)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GrammarChoice, GrammarParams } from "../../policy/grammar/index.js";
+import { heldOutSplit } from "./held-out-split.js";
 import { choicesLogLik, trainGrammarSft } from "./sft-train.js";
 
 const ch = (value: string, options = ["a", "b"], name = "draft.tabular.model"): GrammarChoice => ({ name, value, options, logProb: 0 });
@@ -47,5 +48,28 @@ describe("SFT of the grammar policy (L_evo, w = 1)", () => {
       expect(off.metrics.keptEpoch).toBe(4);
     }
     expect([...kept].sort()).toEqual([0, 4]);
+  });
+});
+
+describe("SFT's split by task", () => {
+  // Tasks t1 (a, a), t2 (a), t3 (b); a third of 3 tasks = 1 held out. Held out t1: the training side t2 + t3 cancels,
+  // nothing moves (epoch 0 kept). Held out t2: training on t1 + t3 favours a, which helps it (the last epoch kept).
+  // Held out t3: training favours a, which hurts b (epoch 0 kept).
+  it("holds out whole tasks, and early stopping reads the unseen task", () => {
+    const ex = [[ch("a")], [ch("b")], [ch("a")], [ch("a")]];
+    const groups = ["t1", "t3", "t2", "t1"];
+    const expected = { t1: { held: 2, kept: 0 }, t2: { held: 1, kept: 3 }, t3: { held: 1, kept: 0 } };
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 12; seed++) {
+      const r = trainGrammarSft(uniform, ex, { epochs: 3, lr: 1, heldOut: 1 / 3, seed, splitBy: "task" }, groups);
+      const task = groups[heldOutSplit(4, { share: 1 / 3, seed, by: "task" }, groups).held[0]!] as keyof typeof expected;
+      expect(r.metrics).toMatchObject({ heldOutExamples: expected[task].held, trainExamples: 4 - expected[task].held });
+      expect(r.metrics.keptEpoch).toBe(expected[task].kept);
+      seen.add(task);
+    }
+    expect([...seen].sort()).toEqual(["t1", "t2", "t3"]);
+  });
+  it("without task ids it is an error that names the setting", () => {
+    expect(() => trainGrammarSft(uniform, [[ch("a")], [ch("b")]], { splitBy: "task" })).toThrow(/splitBy "task"/);
   });
 });

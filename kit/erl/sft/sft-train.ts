@@ -1,8 +1,8 @@
 import { gradientStep, logSoftmax, type GrammarChoice, type GrammarParams } from "../../policy/grammar/index.js";
 import type { Workspace } from "../../store/index.js";
-import { createRng } from "../../util/rng.js";
 import { checkpointExists } from "../checkpoint-store.js";
 import { resolvePolicyParams, saveCheckpoint, type Checkpoint } from "../checkpoints.js";
+import { heldOutSplit } from "./held-out-split.js";
 import { SftTrainConfig, type SftTrainConfigInput } from "./sft-config.js";
 import { loadDataset } from "./dataset-store.js";
 import { ErlError } from "../errors.js";
@@ -44,8 +44,8 @@ export interface SftMetrics {
 
 /**
  * SFT of the grammar policy: L_evo with w = 1 (spec §1), i.e. maximum likelihood of the kept programs' decisions.
- * Pure: 1. split off `heldOut` of the examples (seeded shuffle); 2. each epoch, one gradient-ascent step on
- * the mean log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n; the feature-conditioned
+ * Pure: 1. split off `heldOut` of the examples, or with `splitBy` "task" every example of that share of the tasks
+ * (`groups[i]` = example i's task id; heldOutSplit); 2. each epoch, one gradient-ascent step on the mean log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n; the feature-conditioned
  * rows too when `conditioned`); 3. with `earlyStopping` and a held-out split, keep the params of the epoch e* =
  * argmax_e LL_held(θ_e) over e = 0 … epochs (θ_0 = the starting params: the regulariser against the previous
  * generation — SFT never keeps a step that makes unseen programs less likely); 4. log-likelihood before and after.
@@ -54,17 +54,14 @@ export function trainGrammarSft(
   params: GrammarParams,
   examples: readonly (readonly GrammarChoice[])[],
   cfgIn: SftTrainConfigInput = {},
+  groups?: readonly string[],
 ): { params: GrammarParams; metrics: Omit<SftMetrics, "skippedExamples"> } {
   const cfg = SftTrainConfig.parse(cfgIn);
-  const order = examples.map((_, i) => i);
-  const rng = createRng(cfg.seed);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  const nHeld = examples.length > 1 ? Math.min(examples.length - 1, Math.round(examples.length * cfg.heldOut)) : 0;
-  const held = order.slice(0, nHeld).map((i) => examples[i]!);
-  const train = order.slice(nHeld).map((i) => examples[i]!);
+  if (cfg.splitBy === "task" && groups?.length !== examples.length)
+    throw new ErlError(`SFT with splitBy "task" needs each example's task id (${examples.length} examples)`);
+  const split = heldOutSplit(examples.length, { share: cfg.heldOut, seed: cfg.seed, by: cfg.splitBy }, groups);
+  const held = split.held.map((i) => examples[i]!);
+  const train = split.train.map((i) => examples[i]!);
   const before = { train: meanLogLik(params, train), held: meanLogLik(params, held) };
   let p = params;
   const curve: number[] = [];
@@ -121,7 +118,8 @@ export async function sftTrain(
   const cfg = SftTrainConfig.parse(opts.config ?? {});
   const start = await resolvePolicyParams(opts.from, ws);
   const examples = await loadDataset(ws, opts.dataset);
-  const usable = examples.filter((e) => e.choices && e.choices.length > 0).map((e) => e.choices!);
+  const withChoices = examples.filter((e) => e.choices && e.choices.length > 0);
+  const usable = withChoices.map((e) => e.choices!);
   if (usable.length === 0) {
     throw new ErlError(
       `dataset "${opts.dataset}" has no programs written by the grammar policy (no decisions to ` +
@@ -131,7 +129,12 @@ export async function sftTrain(
   if (!opts.replace && (await checkpointExists(ws, opts.to))) {
     throw new ErlError(`checkpoint "${opts.to}" already exists in ${ws.dir}: pick another --to name or pass --replace`);
   }
-  const { params, metrics } = trainGrammarSft(start.params, usable, cfg);
+  const { params, metrics } = trainGrammarSft(
+    start.params,
+    usable,
+    cfg,
+    withChoices.map((e) => e.taskId),
+  );
   const full: SftMetrics = { ...metrics, skippedExamples: examples.length - usable.length };
   const checkpoint = await saveCheckpoint(
     ws,
