@@ -95,7 +95,8 @@ export const SftTrainConfig = z
       .lt(1)
       .default(0.2)
       .describe(
-        "Share of examples (of tasks with splitBy task) held out to measure log-likelihood on unseen programs (0 = none).",
+        "Share of examples (of tasks with splitBy task) held out to measure log-likelihood on unseen programs " +
+          "(0 = none).",
       ),
     seed: z.number().int().default(0).describe("Seed of the held-out split."),
     /** The held-out split's unit (held-out-split.ts). */

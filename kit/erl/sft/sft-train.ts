@@ -45,8 +45,9 @@ export interface SftMetrics {
 /**
  * SFT of the grammar policy: L_evo with w = 1 (spec §1), i.e. maximum likelihood of the kept programs' decisions.
  * Pure: 1. split off `heldOut` of the examples, or with `splitBy` "task" every example of that share of the tasks
- * (`groups[i]` = example i's task id; heldOutSplit); 2. each epoch, one gradient-ascent step on the mean log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n; the feature-conditioned
- * rows too when `conditioned`); 3. with `earlyStopping` and a held-out split, keep the params of the epoch e* =
+ * (`groups[i]` = example i's task id; heldOutSplit); 2. each epoch, one gradient-ascent step on the mean
+ * log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n; the feature-conditioned rows too
+ * when `conditioned`); 3. with `earlyStopping` and a held-out split, keep the params of the epoch e* =
  * argmax_e LL_held(θ_e) over e = 0 … epochs (θ_0 = the starting params: the regulariser against the previous
  * generation — SFT never keeps a step that makes unseen programs less likely); 4. log-likelihood before and after.
  */
