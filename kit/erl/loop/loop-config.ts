@@ -60,9 +60,9 @@ export interface LoopStageSettings {
  * task and keeps the top 4 (minAttempts; the reference's stop-at-4-accepted kept the first batch unranked on 18 of 45
  * tasks), and SFT's early stopping holds out 20 % of the training tasks rather than of the examples (splitBy task:
  * replayed on the seventh run's data it stops at epoch 27 where the example split stops at 67, because unseen tasks
- * stop gaining sooner than unseen examples of seen tasks). Collect grows to 720 programs: the ninth run spent 10.0
- * min on the 312 its workspace had not run before (≈ 1.9 s each, 2 at a time), so ≈ 23 min from scratch and
- * ≈ 50 min per generation.
+ * stop gaining sooner than unseen examples of seen tasks). Collect grows to 720 programs: the ninth run's
+ * generation-1 collect ran 611 new ones in 16.9 min (≈ 1.7 s each, 2 at a time), so ≈ 20 min from scratch and
+ * ≈ 46 min per generation.
  * `workstation`: a night on 16 cores (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs
  * per generation (arithmetic, not run).
  * `paper`: the paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
@@ -127,7 +127,7 @@ export const LoopConfig = z
       .enum(LOOP_PRESETS)
       .default("smoke")
       .describe(
-        "Stage sizes: smoke (CI, minutes), laptop (≈ 50 min per generation for 60 training tasks on 2 cores), " +
+        "Stage sizes: smoke (CI, minutes), laptop (≈ 46 min per generation for 60 training tasks on 2 cores), " +
           "workstation (a night on 16 cores), paper (GPU box; see the hand-off in kit/erl/README.md).",
       ),
     generations: z
