@@ -57,6 +57,7 @@ interface CollectFlags extends SearchSandboxFlags {
 /** Attempts (programs run per task) as many as evolve's steps; a batch (run at once) and kept drafts as CPU slots. */
 const COLLECT_RANGES = {
   attempts: { min: 1, max: EVOLVE_MAX.steps },
+  minAttempts: { min: 0, max: EVOLVE_MAX.steps },
   batch: { min: 1, max: SANDBOX_FLAG_MAX.cpus },
   cap: { min: 1, max: SANDBOX_FLAG_MAX.cpus },
 } as const;
@@ -168,7 +169,7 @@ export function registerSft(program: Command): void {
     checkSearchSandboxFlags(o);
     const config = {
       maxAttempts: intFlag("attempts", o.attempts!, COLLECT_RANGES.attempts),
-      minAttempts: intFlag("min-attempts", o.minAttempts!, { min: 0, max: EVOLVE_MAX.steps }),
+      minAttempts: intFlag("min-attempts", o.minAttempts!, COLLECT_RANGES.minAttempts),
       batchSize: intFlag("batch", o.batch!, COLLECT_RANGES.batch),
       perTaskCap: intFlag("cap", o.cap!, COLLECT_RANGES.cap),
       seed: intFlag("seed", o.seed!, SEED_RANGE),

@@ -7,6 +7,7 @@ export { median } from "./median.js";
 export { meanStd, percentile, type MeanStd } from "./mean-std.js";
 export { pairedBootstrap, PairedBootstrapConfig, type PairedInterval } from "./paired-bootstrap.js";
 export { twoStageBootstrap } from "./two-stage-bootstrap.js";
+export { mixtureWeights, weightedMean, effectiveSampleSize, weightedWinProbability } from "./mixture-importance.js";
 export {
   parseLeaderboardCsv, loadLeaderboardFile, loadLiteLeaderboard, liteCompetitionIds, liteDataDir, type Leaderboard,
 } from "./leaderboard.js";

@@ -14,13 +14,17 @@ export {
 export { evaluateHeldout, evolveRun, heldoutBaselines, type Baselines } from "./heldout-eval.js";
 export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 export { heldoutDrafts } from "./heldout-drafts.js";
-export { loadHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
+export { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 export {
   credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport, drawnCredits, pairedWithDraws,
   winRateWithDraws,
   type TaskFigure, type LevelSummary, type GenerationHeldout, type GenerationWins,
 } from "./heldout-summary.js";
 export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
+export {
+  replayHeldoutDrafts, offPolicyFigures, offPolicyDiffs, offPolicyPaired, type NamedParams, type OffPolicyMeasure,
+  type ReplayedDraft, type PoolDraft, type OffPolicyFigure, type OffPolicyPaired,
+} from "./off-policy.js";
 export {
   noiseSplit, projectedHalfWidth, pairDraws, twoStageGenerations, twoStageWinRate, NoiseSplitConfig, type NoiseSplit,
   type Drawn, type PairedValue,

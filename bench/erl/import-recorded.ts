@@ -1,0 +1,54 @@
+// Copies policy-level held-out rows (loop_heldout_drafts) of a recorded run (data/recorded-runs/NAME) into a
+// workspace, under their own loop ids, so versus.ts and offpolicy.ts can pair them with the workspace's rows. Only
+// meaningful where the programs are the same: same held-out tasks, draw seeds and checkpoint params (a built-in
+// checkpoint such as `uniform` or `default`, or one whose params the workspace holds). --check ROWS:GEN,ROWS:GEN first
+// compares the recorded rows of the first with the workspace's rows of the second on the draws both have, and refuses
+// to import when any status differs or any test score differs by more than 1e-9 relative (the last digits move with
+// the BLAS threads' summation order).
+//   npx tsx bench/erl/import-recorded.ts --recorded learning-armA60s --workspace workspaces/bench-learning-a60 \
+//     --check learn-b58c3093:0,learn-18627e2b:0 --rows learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0
+import { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from "../../kit/erl/index.js";
+import { openRecordedRuns } from "../../kit/report/index.js";
+import { openWorkspace } from "../../kit/store/index.js";
+
+const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
+const side = (s: string) => {
+  const m = /^(.+):(\d+)$/.exec(s);
+  if (!m) throw new Error(`"${s}" is not ROWS:GEN`);
+  return { rows: m[1]!, generation: Number(m[2]) };
+};
+const load = async (w: Awaited<ReturnType<typeof openWorkspace>>, s: string): Promise<HeldoutDraftRow[]> => {
+  const { rows, generation } = side(s);
+  return (await loadHeldoutDrafts(w, rows)).filter((r) => r.generation === generation);
+};
+const rec = await openRecordedRuns(arg("recorded", ""));
+const ws = await openWorkspace(arg("workspace", ""));
+try {
+  if (arg("check", "")) {
+    const [a, b] = arg("check", "").split(",") as [string, string];
+    const [ra, rb] = [await load(rec, a), await load(ws, b)];
+    const key = (r: HeldoutDraftRow) => `${r.taskId}#${r.draft}`;
+    const bm = new Map(rb.map((r) => [key(r), r]));
+    const both = ra.filter((r) => bm.has(key(r)));
+    // Equal up to floating-point summation order (BLAS threads): relative 1e-9; statuses exactly.
+    const rel = (x: number | null, y: number | null) =>
+      x === null || y === null ? (x === y ? 0 : Infinity) : Math.abs(x - y) / Math.max(1e-300, Math.abs(x), Math.abs(y));
+    const gap = both.map((r) => (r.status === bm.get(key(r))!.status ? rel(r.testScore, bm.get(key(r))!.testScore) : Infinity));
+    const diff = gap.filter((g) => g > 1e-9);
+    console.log(`check ${a} (recorded) against ${b} (workspace): ${both.length} draws in both, ${diff.length} with a different ` +
+      `grade (largest relative difference of the rest ${Math.max(0, ...gap.filter((g) => g <= 1e-9)).toExponential(1)})`);
+    if (!both.length || diff.length) throw new Error("the recorded programs do not reproduce here: nothing imported");
+  }
+  for (const s of arg("rows", "").split(",").filter(Boolean)) {
+    const rows = await load(rec, s);
+    if (!rows.length) throw new Error(`no rows ${s} in the recorded run`);
+    const have = await load(ws, s);
+    if (have.length) { console.log(`${s}: ${have.length} rows already in the workspace, skipped`); continue; }
+    for (const t of [...new Set(rows.map((r) => r.taskId))])
+      await replaceHeldoutDrafts(ws, rows[0]!.loopId, rows[0]!.generation, t, rows.filter((r) => r.taskId === t));
+    console.log(`${s}: imported ${rows.length} rows`);
+  }
+} finally {
+  ws.close();
+  rec.close();
+}
