@@ -1,4 +1,5 @@
 import { logSumExp } from "../util/index.js";
+import { EvalError } from "./errors.js";
 
 /**
  * Multiple importance sampling with the balance heuristic (Veach & Guibas 1995; Owen 2013, §9.12): the expectation
@@ -26,14 +27,17 @@ export function mixtureWeights(
   counts: readonly number[],
 ): number[] {
   if (target.length !== pool.length)
-    throw new RangeError(`mixtureWeights: ${target.length} target log-probabilities for ${pool.length} programs`);
+    throw new EvalError(
+      `mixtureWeights: ${target.length} target log-probabilities for ${pool.length} programs: pass one per program`,
+    );
   const total = counts.reduce((s, n) => s + n, 0);
-  if (!(total > 0)) throw new RangeError("mixtureWeights: the pool has no programs (every count is 0)");
+  if (!(total > 0))
+    throw new EvalError("mixtureWeights: the pool has no programs (every count is 0): pass the draws of each policy");
   const logShare = counts.map((n) => (n > 0 ? Math.log(n / total) : -Infinity));
   return pool.map((lq, i) => {
     if (lq.length !== counts.length)
-      throw new RangeError(
-        `mixtureWeights: program ${i} has ${lq.length} pool log-probabilities, not ${counts.length}`,
+      throw new EvalError(
+        `mixtureWeights: program ${i} has ${lq.length} pool log-probabilities, not ${counts.length}: one per policy`,
       );
     const terms = lq.map((l, k) => l + logShare[k]!);
     // A program no pool policy could draw cannot be in the pool; weight 0 keeps the estimate finite.

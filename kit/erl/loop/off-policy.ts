@@ -12,6 +12,7 @@ import type { TaskPackage } from "../../gym/types.js";
 import { createGrammarPolicy, logProb, type GrammarOutput, type GrammarParams } from "../../policy/index.js";
 import { configHash } from "../../store/index.js";
 import { createRng, keyedSeed } from "../../util/index.js";
+import { LoopError } from "../errors.js";
 import { draftContext } from "../sft/parallel-drafts.js";
 import { credit, type TaskFigure } from "./heldout-summary.js";
 
@@ -54,7 +55,10 @@ export async function replayHeldoutDrafts(opts: {
   for (const d of opts.draws) {
     const task = tasks.get(d.taskId);
     const policy = drawers.get(d.drawnBy);
-    if (!task || !policy) throw new RangeError(`replayHeldoutDrafts: no task or drawer for ${d.taskId} / ${d.drawnBy}`);
+    if (!task || !policy)
+      throw new LoopError(
+        `replayHeldoutDrafts: no task or drawer for ${d.taskId} / ${d.drawnBy}: pass the task and the drawer's params`,
+      );
     const rng = createRng(keyedSeed(opts.seed, `${d.taskId}#${d.draft}`));
     const g = (await policy.propose(task, "draft", ctx, rng)) as GrammarOutput;
     const logProbs: Record<string, number> = {};
@@ -105,7 +109,9 @@ function weightsFor(entries: readonly PoolDraft[], drawers: readonly string[], t
   const lp = (e: PoolDraft, label: string) => {
     const v = e.logProbs[label];
     if (v === undefined)
-      throw new RangeError(`off-policy: draft ${e.taskId}#${e.draft} has no log-probability under ${label}`);
+      throw new LoopError(
+        `off-policy: draft ${e.taskId}#${e.draft} has no log-probability under ${label}: add ${label} to the scorers`,
+      );
     return v;
   };
   const w = mixtureWeights(
