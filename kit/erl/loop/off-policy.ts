@@ -169,6 +169,10 @@ export interface OffPolicyMeasure {
   readonly higherIsBetter: (taskId: string) => boolean;
 }
 
+/** The tasks a measure reads (score: the normalisable ones; win: all), with their pool columns. */
+const measuredColumns = (pool: readonly PoolDraft[], drawers: readonly string[], m: OffPolicyMeasure) =>
+  columns(pool, drawers).filter(([t]) => m.measure === "win" || m.normalisable.has(t));
+
 /** The per-task difference A − B of one task's pool columns (NaN when a side has no weight). */
 function columnDiff(
   cols: readonly PoolDraft[][],
@@ -197,9 +201,10 @@ export function offPolicyDiffs(
   b: string,
   m: OffPolicyMeasure,
 ): { readonly taskId: string; readonly diff: number }[] {
-  return columns(pool, drawers)
-    .filter(([t]) => m.measure === "win" || m.normalisable.has(t))
-    .map(([taskId, cols]) => ({ taskId, diff: columnDiff(cols, drawers, a, b, taskId, m) }));
+  return measuredColumns(pool, drawers, m).map(([taskId, cols]) => ({
+    taskId,
+    diff: columnDiff(cols, drawers, a, b, taskId, m),
+  }));
 }
 
 /** What a paired off-policy comparison reports: tasks resampled, and tasks and draws resampled. */
@@ -219,10 +224,10 @@ export function offPolicyPaired(
   b: string,
   m: OffPolicyMeasure & { readonly bootstrap?: Partial<PairedBootstrapConfig> },
 ): OffPolicyPaired {
-  const tasks = columns(pool, drawers).filter(([t]) => m.measure === "win" || m.normalisable.has(t));
+  const tasks = measuredColumns(pool, drawers, m);
   return {
     tasks: pairedBootstrap(
-      offPolicyDiffs(pool, drawers, a, b, m).map((d) => d.diff),
+      tasks.map(([t, cols]) => columnDiff(cols, drawers, a, b, t, m)),
       m.bootstrap,
     ),
     withDraws: twoStageBootstrap(
