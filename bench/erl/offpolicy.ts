@@ -9,9 +9,10 @@
 //   npx tsx bench/erl/offpolicy.ts --recorded learning-armA60s --loop learn-b58c3093 \
 //     --pool learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0,learn-b58c3093-d32:1,learn-b58c3093-d32:2
 // (--workspace DIR instead of --recorded NAME reads a workspace; --pair A,B by checkpoint name, default every later
-// pool member against every earlier one.)
+// pool member against every earlier one; --baselines ID[,ID] and --task-range A:B as in versus.ts: rows measured on
+// more tasks than the loop's, reeval.ts --heldout-count.)
 import {
-  loadHeldoutDrafts, offPolicyDiffs, winProbability, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, offPolicyFigures, offPolicyPaired,
+  offPolicyDiffs, winProbability, loopConfig, normalisableTasks, offPolicyFigures, offPolicyPaired,
   pairedGenerations, pairedWinRate, pairedWithDraws, replayHeldoutDrafts, resolvePolicyParams, stageSettings, taskFigures,
   winRateWithDraws, type HeldoutDraftRow, type PoolDraft,
 } from "../../kit/erl/index.js";
@@ -19,6 +20,7 @@ import { pairedBootstrap, type PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { loadSide, rowBaselines } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairsArg = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -33,23 +35,24 @@ const t0 = Date.now();
 
 const ws = arg("recorded", "") ? await openRecordedRuns(arg("recorded", "")) : await openWorkspace(arg("workspace", "workspaces/bench-learning"), { readOnly: true });
 try {
-  const [cfg, sets] = [await loopConfig(ws, loopId), await loopTaskSets(ws, loopId)];
-  if (!cfg || !sets) throw new Error(`no loop ${loopId} in ${ws.dir}`);
-  const tasks = await storedTaskPackages(ws, sets.heldout);
-  const higher = metricDirections(tasks);
-  const norm = normalisableTasks(await loopBaselines(ws, loopId), higher);
+  const cfg = await loopConfig(ws, loopId);
+  if (!cfg) throw new Error(`no loop ${loopId} in ${ws.dir}`);
   const st = stageSettings(cfg);
-  // The pool: each ROWS:GEN's drafts under the checkpoint they name.
+  // The pool: each ROWS:GEN's drafts under the checkpoint they name, on the same tasks.
   const rowsOf = new Map<string, HeldoutDraftRow[]>();
   for (const s of poolSpec) {
-    const m = /^(.+):(\d+)$/.exec(s);
-    if (!m) throw new Error(`"${s}" is not ROWS:GEN`);
-    const rows = (await loadHeldoutDrafts(ws, m[1]!)).filter((r) => r.generation === Number(m[2]));
-    if (!rows.length) throw new Error(`no policy-level rows ${s} in ${ws.dir}`);
+    const rows = await loadSide(ws, s, arg("task-range", ""));
     const label = rows[0]!.checkpoint;
     if (rowsOf.has(label)) throw new Error(`checkpoint ${label} is in the pool twice`);
     rowsOf.set(label, rows);
   }
+  const taskSet = (rs: readonly HeldoutDraftRow[]) => [...new Set(rs.map((r) => r.taskId))].sort().join(",");
+  const taskIds = [...new Set([...rowsOf.values()][0]!.map((r) => r.taskId))].sort();
+  if ([...rowsOf.values()].some((rs) => taskSet(rs) !== taskIds.join(",")))
+    throw new Error("the pool's row sets hold different tasks: pool row sets measured on the same held-out tasks");
+  const tasks = await storedTaskPackages(ws, taskIds);
+  const higher = metricDirections(tasks);
+  const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean)), higher);
   const labels = [...rowsOf.keys()];
   const named = await Promise.all(labels.map(async (label) => ({ label, params: (await resolvePolicyParams(label, ws)).params })));
   const all = [...rowsOf.values()].flat();
@@ -59,7 +62,7 @@ try {
   });
   const pool: PoolDraft[] = replayed.map((p, i) => ({ ...p, testScore: all[i]!.testScore, normalized: all[i]!.normalized }));
   const drafts = Math.round(all.length / labels.length / tasks.length);
-  console.log(`loop ${loopId}: ${tasks.length} held-out tasks (${norm.size} with a normalised score); pool of ${labels.length} ` +
+  console.log(`loop ${loopId}: ${tasks.length} held-out tasks (${taskIds.filter((t) => norm.has(t)).length} with a normalised score); pool of ${labels.length} ` +
     `checkpoints × ${drafts} drafts: ${labels.join(", ")}; replayed in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 
   // 1. Replay check: same spec ⇒ same stored grade (the sandbox is deterministic and idempotent; rows measured on
@@ -121,7 +124,7 @@ try {
       const fb = new Map(taskFigures(rb, norm).map((x) => [x.taskId, x.score]));
       return new Map(taskFigures(ra, norm).flatMap((x) => (x.score === null ? [] : [[x.taskId, x.score - fb.get(x.taskId)!] as [string, number]])));
     }
-    return new Map(sets.heldout.map((t) => [t, winProbability(ra.filter((r) => r.taskId === t).map((r) => r.testScore),
+    return new Map(taskIds.map((t) => [t, winProbability(ra.filter((r) => r.taskId === t).map((r) => r.testScore),
       rb.filter((r) => r.taskId === t).map((r) => r.testScore), higher(t))! - 0.5]));
   };
   console.log(`\nsplit half (draws 0–${half - 1} against ${half}–${drafts - 1}, both ways): mean squared error in predicting the other half's direct per-task difference`);

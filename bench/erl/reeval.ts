@@ -12,11 +12,19 @@
 // `<loop>-<tag>-teacher`); `noise.ts --loop <loop> --rows <loop>-<tag>` reads them. With --sft also each generation's
 // SFT checkpoint before RL (`<loop>-g<k>-sft`, stored as `<loop>-<tag>-sft` generation k): `versus.ts` pairs them.
 // --checkpoint NAME: only that checkpoint (e.g. one retrained with `openmle sft train`), as generation 1 of `<loop>-<tag>`.
-import { evaluateHeldout, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, resolvePolicyParams, searchSubset, stageSettings } from "../../kit/erl/index.js";
+// --heldout-count N [--heldout suite:heldout] (with --drafts): the first N tasks of the suite by id instead of the
+// loop's held-out tasks (e.g. more tasks than the loop measured); baselines the loop lacks are run here and stored
+// under `<loop>-<tag>` (versus.ts and offpolicy.ts --baselines read them). --reuse ROWS[,ROWS]: a task whose rows a
+// listed row set already holds for the same checkpoint at the same number of draws (same draw seeds) is copied from
+// there instead of drafted again (rows imported from another machine's workspace have no execution records here).
+// --generations 0,1: only those generations of the loop (the teacher's rows come with generation 0).
+import { evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset, stageSettings, type HeldoutDraftRow } from "../../kit/erl/index.js";
+import { normalizedScore } from "../../kit/eval/index.js";
 import { metricDirections, resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { benchTasks } from "../task-list.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const ws = await openWorkspace(arg("workspace", "workspaces/bench-loop"));
@@ -28,18 +36,38 @@ const executor = new WarmExecutor();
 try {
   const [cfg, sets] = [await loopConfig(ws, loopId), await loopTaskSets(ws, loopId)];
   if (!cfg || !sets) throw new Error(`no loop "${loopId}" in this workspace`);
-  const tasks = await Promise.all(sets.heldout.map((t) => resolveTask(t)));
-  const baselines = await loopBaselines(ws, loopId);
+  const heldCount = Number(arg("heldout-count", "0"));
+  if (heldCount > 0 && drafts <= 0) throw new Error("--heldout-count measures the policy level: pass --drafts N too");
+  const heldIds = heldCount > 0 ? [...(await benchTasks(arg("heldout", "suite:heldout")))].sort().slice(0, heldCount) : sets.heldout;
+  const tasks = await Promise.all(heldIds.map((t) => resolveTask(t)));
+  let baselines = await loopBaselines(ws, loopId);
+  const lacking = tasks.filter((t) => !(t.meta.id in baselines));
+  if (lacking.length) {
+    console.error(`baselines of ${lacking.length} tasks the loop did not measure …`);
+    baselines = { ...baselines, ...(await heldoutBaselines(ws, lacking, cfg.baselines, { executor })) };
+    await saveBaselines(ws, id, baselines);
+  }
+  const reuse = await Promise.all(arg("reuse", "").split(",").filter(Boolean).map((r) => loadHeldoutDrafts(ws, r)));
+  // Rows of `checkpoint` on `task` at draws 0 … drafts−1 from a --reuse row set, or null.
+  const reusable = (checkpoint: string, task: string): HeldoutDraftRow[] | null => {
+    for (const rows of reuse) {
+      const got = rows.filter((r) => r.checkpoint === checkpoint && r.taskId === task);
+      if (got.length === drafts && got.every((r, i) => r.draft === i)) return got;
+    }
+    return null;
+  };
   const measured = drafts > 0 ? await loadHeldoutDrafts(ws, loopId) : await loadHeldout(ws, loopId);
   const seen = new Map(measured.map((h) => [h.generation, h.checkpoint]));
   const only = arg("checkpoint", "");
+  const gens = arg("generations", "").split(",").filter(Boolean).map(Number);
+  const wanted = (g: number) => !gens.length || gens.includes(g);
   const checkpoints = only ? [{ generation: 1, checkpoint: only, into: id }]
-    : [...seen].sort(([a], [b]) => a - b).map(([generation, checkpoint]) => ({ generation, checkpoint, into: id }));
-  const teacher = drafts > 0 && !only ? (await loadHeldoutDrafts(ws, `${loopId}-teacher`))[0] : undefined;
+    : [...seen].sort(([a], [b]) => a - b).filter(([g]) => wanted(g)).map(([generation, checkpoint]) => ({ generation, checkpoint, into: id }));
+  const teacher = drafts > 0 && !only && wanted(0) ? (await loadHeldoutDrafts(ws, `${loopId}-teacher`))[0] : undefined;
   if (teacher) checkpoints.push({ generation: 0, checkpoint: teacher.checkpoint, into: `${id}-teacher` });
   if (drafts > 0 && !only && process.argv.includes("--sft")) {
     const names = new Set((await listCheckpoints(ws)).map((c) => c.name));
-    for (const [g] of seen) if (names.has(`${loopId}-g${g}-sft`)) checkpoints.push({ generation: g, checkpoint: `${loopId}-g${g}-sft`, into: `${id}-sft` });
+    for (const [g] of seen) if (wanted(g) && names.has(`${loopId}-g${g}-sft`)) checkpoints.push({ generation: g, checkpoint: `${loopId}-g${g}-sft`, into: `${id}-sft` });
   }
   for (const { generation, checkpoint, into } of checkpoints) {
     const { params } = await resolvePolicyParams(checkpoint, ws);
@@ -47,7 +75,16 @@ try {
     const policy = createCheckpointPolicy(params, checkpoint);
     if (drafts > 0) {
       const st = stageSettings(cfg);
-      await heldoutDrafts({ workspace: ws, loopId: into, generation, checkpoint, policy, tasks, drafts, seed: st.heldout.draftSeed,
+      const fresh = tasks.filter((t) => !reusable(checkpoint, t.meta.id));
+      for (const t of tasks.filter((x) => !fresh.includes(x))) {
+        const b = baselines[t.meta.id]; // normalised again under this row set's baselines
+        const norm = (x: number | null) => (x !== null && b?.trivial != null && b.reference != null
+          ? normalizedScore(x, { trivial: b.trivial, reference: b.reference }, t.meta.higherIsBetter) : null);
+        await replaceHeldoutDrafts(ws, into, generation, t.meta.id,
+          reusable(checkpoint, t.meta.id)!.map((r) => ({ ...r, loopId: into, generation, normalized: norm(r.testScore) })));
+      }
+      if (fresh.length < tasks.length) console.error(`${into} generation ${generation}: ${tasks.length - fresh.length} tasks' rows reused`);
+      await heldoutDrafts({ workspace: ws, loopId: into, generation, checkpoint, policy, tasks: fresh, drafts, seed: st.heldout.draftSeed,
         perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120, memoryMb: st.evolve.memoryMb, concurrency: st.evolve.workers ?? 1, baselines,
         evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }) });
     } else if (searchLevel) {

@@ -3,16 +3,19 @@
 // and ceiling.ts measure at the loop's draftSeed), e.g. a new loop's generation 1 against an earlier loop's, on the
 // same held-out tasks. Each comparison's interval twice, as noise.ts: tasks resampled, and tasks and draws resampled;
 // on the mean normalised score (tasks with a normalised score) and on the paired win rate (all tasks). Reads stored
-// rows; runs nothing. The task sets and baselines are `--loop`'s.
+// rows (of a workspace, or with --recorded NAME of data/recorded-runs/NAME); runs nothing. The baselines are `--loop`'s, overlaid by those stored under each `--baselines ID[,ID]` (rows
+// measured on tasks the loop lacks: reeval.ts --heldout-count); the tasks are the rows' own, or with --task-range A:B
+// the A-th to (B−1)-th of each row set's tasks by id (e.g. 20:40, the tasks a 40-task re-measure added).
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
 import {
-  loadHeldoutDrafts, loopBaselines, loopTaskSets, normalisableTasks, pairedGenerations, pairedWinRate, pairedWithDraws,
-  taskFigures, winRateWithDraws,
+  normalisableTasks, pairedGenerations, pairedWinRate, pairedWithDraws, taskFigures, winRateWithDraws,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
+import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { loadSide, rowBaselines } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairs = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -20,30 +23,26 @@ const loopId = arg("loop", "");
 if (!loopId || !pairs.length) throw new Error("pass --loop ID and at least one --pair ROWS_A:GEN,ROWS_B:GEN");
 const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–" : x.toFixed(d));
 const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}]` : "–");
-const side = (s: string) => {
-  const m = /^(.+):(\d+)$/.exec(s);
-  if (!m) throw new Error(`"${s}" is not ROWS:GEN`);
-  return { rows: m[1]!, generation: Number(m[2]) };
-};
-const ws = await openWorkspace(arg("workspace", "workspaces/bench-learning"), { readOnly: true });
+const ws = arg("recorded", "") ? await openRecordedRuns(arg("recorded", "")) : await openWorkspace(arg("workspace", "workspaces/bench-learning"), { readOnly: true });
 try {
-  const sets = await loopTaskSets(ws, loopId);
-  if (!sets) throw new Error(`no loop ${loopId} in ${ws.dir}`);
-  const higher = metricDirections(await storedTaskPackages(ws, sets.heldout));
-  const norm = normalisableTasks(await loopBaselines(ws, loopId), higher);
-  const load = async (s: { rows: string; generation: number }) => {
-    const rows = (await loadHeldoutDrafts(ws, s.rows)).filter((r) => r.generation === s.generation);
-    if (!rows.length) throw new Error(`no policy-level rows ${s.rows} generation ${s.generation} in ${ws.dir}`);
-    return rows;
-  };
-  console.log(`held-out tasks of loop ${loopId}: ${sets.heldout.length}, ${norm.size} with a normalised score\n`);
-  console.log("| A − B | drafts | Δ score, tasks resampled | Δ score, tasks and draws | win, tasks resampled | win, tasks and draws |");
-  console.log("|---|---|---|---|---|---|");
+  const range = arg("task-range", "");
+  const sides = new Map<string, Awaited<ReturnType<typeof loadSide>>>();
+  for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, await loadSide(ws, spec, range));
+  const taskIds = [...new Set([...sides.values()].flat().map((r) => r.taskId))].sort();
+  const higher = metricDirections(await storedTaskPackages(ws, taskIds));
+  const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean)), higher);
+  console.log(`held-out tasks: ${taskIds.length}${range ? ` (range ${range} of each row set)` : ""}, ` +
+    `${taskIds.filter((t) => norm.has(t)).length} with a normalised score\n`);
+  console.log("| A − B | tasks | drafts | Δ score, tasks resampled | Δ score, tasks and draws | win, tasks resampled | win, tasks and draws |");
+  console.log("|---|---|---|---|---|---|---|");
   for (const p of pairs) {
-    const [sa, sb] = p.split(",").map(side) as [ReturnType<typeof side>, ReturnType<typeof side>];
-    const [a, b] = [await load(sa), await load(sb)];
-    const n = Math.round(a.length / new Set(a.map((r) => r.taskId)).size);
-    console.log(`| ${sa.rows}:${sa.generation} − ${sb.rows}:${sb.generation} | ${n} | ${ci(pairedGenerations(taskFigures(a, norm), taskFigures(b, norm)))} | ` +
+    const [sa, sb] = p.split(",") as [string, string];
+    const [a, b] = [sides.get(sa)!, sides.get(sb)!];
+    const tasks = new Set(a.map((r) => r.taskId));
+    if (new Set(b.map((r) => r.taskId)).size !== tasks.size || b.some((r) => !tasks.has(r.taskId)))
+      throw new Error(`${sa} and ${sb} hold different tasks: compare row sets measured on the same held-out tasks`);
+    const n = Math.round(a.length / tasks.size);
+    console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(pairedGenerations(taskFigures(a, norm), taskFigures(b, norm)))} | ` +
       `${ci(pairedWithDraws(a, b, norm))} | ${ci(pairedWinRate(a, b, higher))} | ${ci(winRateWithDraws(a, b, higher))} |`);
   }
 } finally {

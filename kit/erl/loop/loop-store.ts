@@ -34,6 +34,14 @@ export async function loopBaselines(ws: Workspace, loopId: string): Promise<Base
   return (await stageResult<Baselines>(ws, loopId, -1, "baselines")) ?? {};
 }
 
+/**
+ * Stores baselines under `id` as its `baselines` stage, where `loopBaselines(ws, id)` reads them: for a row set
+ * measured on held-out tasks its loop never had (bench/erl/reeval.ts --heldout-count).
+ */
+export async function saveBaselines(ws: Workspace, id: string, baselines: Baselines): Promise<void> {
+  await markStage(ws, id, -1, "baselines", "done", baselines);
+}
+
 /** Records a stage `running` (started now) or `done` with its result (start time kept, ended now). */
 export async function markStage(
   ws: Workspace,

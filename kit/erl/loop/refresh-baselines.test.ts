@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { TaskPackage } from "../../gym/types.js";
 import { openWorkspace } from "../../store/index.js";
 import { loadHeldout } from "./heldout-store.js";
-import { markStage, stageResult } from "./loop-store.js";
+import { loopBaselines, markStage, saveBaselines, stageResult } from "./loop-store.js";
 import { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";
 
 const dir = mkdtempSync(join(tmpdir(), "openmle-rebase-"));
@@ -53,6 +53,19 @@ describe("refreshBaselines", () => {
       await expect(refreshBaselines(ws, "nope", [])).rejects.toThrow(/no loop "nope"/);
       await ws.append("loops", [{ loop_id: "L", train_tasks: '["p"]', heldout_tasks: '["wine"]', config: "{}", config_hash: "h", status: "done", started_at: new Date() }]);
       await expect(refreshBaselines(ws, "L", [task("cars", false)])).rejects.toThrow(/cars not among loop "L"'s held-out tasks \(wine\)/);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("saveBaselines stores a row set's own baselines where loopBaselines reads them; a later save replaces them", async () => {
+    const ws = await openWorkspace(join(dir, "c"));
+    try {
+      expect(await loopBaselines(ws, "L-x40")).toEqual({});
+      await saveBaselines(ws, "L-x40", { wine: { trivial: 1, reference: 0.1 } });
+      await saveBaselines(ws, "L-x40", { wine: { trivial: 1, reference: 0.1 }, cars: { trivial: null, reference: null } });
+      expect(await loopBaselines(ws, "L-x40")).toEqual({ wine: { trivial: 1, reference: 0.1 }, cars: { trivial: null, reference: null } });
+      expect(await loopBaselines(ws, "L")).toEqual({});
     } finally {
       ws.close();
     }

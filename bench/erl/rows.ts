@@ -1,0 +1,38 @@
+// Held-out row sets for the analysis scripts (versus.ts, offpolicy.ts): `ROWS:GEN` specs, the baselines that apply
+// to them and a task range. Rows measured on more tasks than their loop (reeval.ts --heldout-count) carry their own
+// baselines (stored under their id), so a row set's tasks and baselines are its own, not only its loop's.
+import { loadHeldoutDrafts, loopBaselines, type Baselines, type HeldoutDraftRow } from "../../kit/erl/index.js";
+import type { Workspace } from "../../kit/store/index.js";
+
+/** "ROWS:GEN" → the row set's id and generation. */
+export function side(s: string): { rows: string; generation: number } {
+  const m = /^(.+):(\d+)$/.exec(s);
+  if (!m) throw new Error(`"${s}" is not ROWS:GEN`);
+  return { rows: m[1]!, generation: Number(m[2]) };
+}
+
+/** The loop's baselines, overlaid by those stored under each of `extra` (later ids win for a task both hold). */
+export async function rowBaselines(ws: Workspace, loopId: string, extra: readonly string[]): Promise<Baselines> {
+  let out = await loopBaselines(ws, loopId);
+  for (const id of extra) {
+    const b = await loopBaselines(ws, id);
+    if (!Object.keys(b).length) throw new Error(`no baselines stored under "${id}" in ${ws.dir} (reeval.ts --heldout-count stores them)`);
+    out = { ...out, ...b };
+  }
+  return out;
+}
+
+/**
+ * The rows of `spec` (ROWS:GEN) on the tasks of `range` ("A:B": the A-th to the (B−1)-th of the row set's task ids in
+ * sorted order, 0-based; "" for all).
+ */
+export async function loadSide(ws: Workspace, spec: string, range: string): Promise<HeldoutDraftRow[]> {
+  const { rows: id, generation } = side(spec);
+  const rows = (await loadHeldoutDrafts(ws, id)).filter((r) => r.generation === generation);
+  if (!rows.length) throw new Error(`no policy-level rows ${spec} in ${ws.dir}`);
+  if (!range) return rows;
+  const m = /^(\d+):(\d+)$/.exec(range);
+  if (!m) throw new Error(`--task-range "${range}" is not A:B`);
+  const keep = new Set([...new Set(rows.map((r) => r.taskId))].sort().slice(Number(m[1]), Number(m[2])));
+  return rows.filter((r) => keep.has(r.taskId));
+}
