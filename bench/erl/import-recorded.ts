@@ -10,13 +10,9 @@
 import { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from "../../kit/erl/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { relativeGap, side } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
-const side = (s: string) => {
-  const m = /^(.+):(\d+)$/.exec(s);
-  if (!m) throw new Error(`"${s}" is not ROWS:GEN`);
-  return { rows: m[1]!, generation: Number(m[2]) };
-};
 const load = async (w: Awaited<ReturnType<typeof openWorkspace>>, s: string): Promise<HeldoutDraftRow[]> => {
   const { rows, generation } = side(s);
   return (await loadHeldoutDrafts(w, rows)).filter((r) => r.generation === generation);
@@ -31,9 +27,7 @@ try {
     const bm = new Map(rb.map((r) => [key(r), r]));
     const both = ra.filter((r) => bm.has(key(r)));
     // Equal up to floating-point summation order (BLAS threads): relative 1e-9; statuses exactly.
-    const rel = (x: number | null, y: number | null) =>
-      x === null || y === null ? (x === y ? 0 : Infinity) : Math.abs(x - y) / Math.max(1e-300, Math.abs(x), Math.abs(y));
-    const gap = both.map((r) => (r.status === bm.get(key(r))!.status ? rel(r.testScore, bm.get(key(r))!.testScore) : Infinity));
+    const gap = both.map((r) => (r.status === bm.get(key(r))!.status ? relativeGap(r.testScore, bm.get(key(r))!.testScore) : Infinity));
     const diff = gap.filter((g) => g > 1e-9);
     console.log(`check ${a} (recorded) against ${b} (workspace): ${both.length} draws in both, ${diff.length} with a different ` +
       `grade (largest relative difference of the rest ${Math.max(0, ...gap.filter((g) => g <= 1e-9)).toExponential(1)})`);

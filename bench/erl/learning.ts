@@ -58,7 +58,7 @@ async function main() {
     const norm = normalisableTasks(baselines, higher);
     const searchLoop = arg("search-loop", loopId); // e.g. reeval.ts --search-level's rows (`<loop>-<tag>`)
     const report = heldoutReport(checkpoints, await loadHeldoutDrafts(ws, loopId), await loadHeldout(ws, searchLoop), norm, higher);
-    console.log(`loop ${loopId}: from ${config.from}${teacher ? `, teacher ${teacher} for ${config.teacherGenerations} generation(s)` : ", self-taught"}; ` +
+    console.log(`loop ${loopId}: from ${config.from}${teacher ? `, teacher ${teacher} for the first ${config.teacherGenerations} generation(s), then self-taught` : ", self-taught"}; ` +
       `${train.length} training tasks, ${held.length} held-out tasks (${norm.size} with a normalised score); ${((Date.now() - t0) / 60000).toFixed(1)} min this call` +
       `${searchLoop === loopId ? "" : `; search level from ${searchLoop}`}\n`);
     console.log("| generation | checkpoint | policy valid | policy score [95 %] | Δ previous | Δ generation 0 | search score [95 %] | Δ previous | Δ generation 0 |");

@@ -20,7 +20,7 @@ import { pairedBootstrap, type PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
-import { loadSide, rowBaselines } from "./rows.js";
+import { loadSide, relativeGap, rowBaselines } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairsArg = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -52,7 +52,7 @@ try {
     throw new Error("the pool's row sets hold different tasks: pool row sets measured on the same held-out tasks");
   const tasks = await storedTaskPackages(ws, taskIds);
   const higher = metricDirections(tasks);
-  const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean)), higher);
+  const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean), taskIds), higher);
   const labels = [...rowsOf.keys()];
   const named = await Promise.all(labels.map(async (label) => ({ label, params: (await resolvePolicyParams(label, ws)).params })));
   const all = [...rowsOf.values()].flat();
@@ -70,9 +70,7 @@ try {
   const bySpec = new Map<string, PoolDraft[]>();
   for (const p of pool) bySpec.set(`${p.taskId}|${p.specHash}`, [...(bySpec.get(`${p.taskId}|${p.specHash}`) ?? []), p]);
   const shared = [...bySpec.values()].filter((ps) => new Set(ps.map((p) => p.drawnBy)).size > 1);
-  const rel = (x: number | null, y: number | null) =>
-    x === null || y === null ? (x === y ? 0 : Infinity) : Math.abs(x - y) / Math.max(1e-300, Math.abs(x), Math.abs(y));
-  const gaps = shared.map((ps) => Math.max(...ps.map((p) => rel(p.testScore, ps[0]!.testScore))));
+  const gaps = shared.map((ps) => Math.max(...ps.map((p) => relativeGap(p.testScore, ps[0]!.testScore))));
   const mismatched = gaps.filter((g) => g > 1e-6).length;
   console.log(`replay check: ${pool.length} drafts, ${bySpec.size} distinct programs; ${shared.length} programs drawn by more ` +
     `than one checkpoint, ${mismatched} of them with differing stored grades (relative difference over 1e-6; largest ` +

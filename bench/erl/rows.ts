@@ -11,15 +11,20 @@ export function side(s: string): { rows: string; generation: number } {
   return { rows: m[1]!, generation: Number(m[2]) };
 }
 
-/** The loop's baselines, overlaid by those stored under each of `extra` (later ids win for a task both hold). */
-export async function rowBaselines(ws: Workspace, loopId: string, extra: readonly string[]): Promise<Baselines> {
+/** The baselines of `tasks`: the loop's, overlaid by those stored under each of `extra` (later ids win). */
+export async function rowBaselines(
+  ws: Workspace,
+  loopId: string,
+  extra: readonly string[],
+  tasks: readonly string[],
+): Promise<Baselines> {
   let out = await loopBaselines(ws, loopId);
   for (const id of extra) {
     const b = await loopBaselines(ws, id);
     if (!Object.keys(b).length) throw new Error(`no baselines stored under "${id}" in ${ws.dir} (reeval.ts --heldout-count stores them)`);
     out = { ...out, ...b };
   }
-  return out;
+  return Object.fromEntries(tasks.flatMap((t) => (out[t] ? [[t, out[t]]] : [])));
 }
 
 /**
@@ -36,3 +41,7 @@ export async function loadSide(ws: Workspace, spec: string, range: string): Prom
   const keep = new Set([...new Set(rows.map((r) => r.taskId))].sort().slice(Number(m[1]), Number(m[2])));
   return rows.filter((r) => keep.has(r.taskId));
 }
+
+/** |x − y| relative to the larger magnitude; 0 for two nulls, Infinity for one (the same grade, or not). */
+export const relativeGap = (x: number | null, y: number | null): number =>
+  x === null || y === null ? (x === y ? 0 : Infinity) : Math.abs(x - y) / Math.max(1e-300, Math.abs(x), Math.abs(y));

@@ -30,7 +30,7 @@ try {
   for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, await loadSide(ws, spec, range));
   const taskIds = [...new Set([...sides.values()].flat().map((r) => r.taskId))].sort();
   const higher = metricDirections(await storedTaskPackages(ws, taskIds));
-  const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean)), higher);
+  const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean), taskIds), higher);
   console.log(`held-out tasks: ${taskIds.length}${range ? ` (range ${range} of each row set)` : ""}, ` +
     `${taskIds.filter((t) => norm.has(t)).length} with a normalised score\n`);
   console.log("| A − B | tasks | drafts | Δ score, tasks resampled | Δ score, tasks and draws | win, tasks resampled | win, tasks and draws |");
