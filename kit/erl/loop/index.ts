@@ -9,7 +9,8 @@ export {
   type LoopPreset, type LoopStageSettings, type EffectiveStageSettings,
 } from "./loop-config.js";
 export {
-  LOOP_STAGES, loopBaselines, saveBaselines, loopCompositions, loopConfig, loopIds, loopStages, loopTaskSets, type LoopStage,
+  LOOP_STAGES, loopBaselines, saveBaselines, loopCompositions, loopConfig, loopIds, loopStages, loopTaskSets,
+  type LoopStage,
 } from "./loop-store.js";
 export { evaluateHeldout, evolveRun, heldoutBaselines, type Baselines } from "./heldout-eval.js";
 export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
