@@ -16,7 +16,8 @@
 // loop's held-out tasks (e.g. more tasks than the loop measured); baselines the loop lacks are run here and stored
 // under `<loop>-<tag>` (versus.ts and offpolicy.ts --baselines read them). --reuse ROWS[,ROWS]: a task whose rows a
 // listed row set already holds for the same checkpoint at the same number of draws (same draw seeds) is copied from
-// there instead of drafted again (rows imported from another machine's workspace have no execution records here).
+// there instead of drafted again (rows imported from another machine's workspace have no execution records here);
+// the baselines stored under a listed row set apply to its tasks, so only tasks none of them covers run baselines.
 // --generations 0,1: only those generations of the loop (the teacher's rows come with generation 0).
 import { evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset, stageSettings, type HeldoutDraftRow } from "../../kit/erl/index.js";
 import { normalizedScore } from "../../kit/eval/index.js";
@@ -40,14 +41,17 @@ try {
   if (heldCount > 0 && drafts <= 0) throw new Error("--heldout-count measures the policy level: pass --drafts N too");
   const heldIds = heldCount > 0 ? [...(await benchTasks(arg("heldout", "suite:heldout")))].sort().slice(0, heldCount) : sets.heldout;
   const tasks = await Promise.all(heldIds.map((t) => resolveTask(t)));
+  const reuseIds = arg("reuse", "").split(",").filter(Boolean);
+  // Reused rows keep the baselines they were normalised under (stored with their row set, if any).
   let baselines = await loopBaselines(ws, loopId);
+  for (const r of reuseIds) baselines = { ...baselines, ...(await loopBaselines(ws, r)) };
   const lacking = tasks.filter((t) => !(t.meta.id in baselines));
   if (lacking.length) {
     console.error(`baselines of ${lacking.length} tasks the loop did not measure …`);
     baselines = { ...baselines, ...(await heldoutBaselines(ws, lacking, cfg.baselines, { executor })) };
-    await saveBaselines(ws, id, baselines);
   }
-  const reuse = await Promise.all(arg("reuse", "").split(",").filter(Boolean).map((r) => loadHeldoutDrafts(ws, r)));
+  if (heldCount > 0) await saveBaselines(ws, id, Object.fromEntries(tasks.flatMap((t) => (baselines[t.meta.id] ? [[t.meta.id, baselines[t.meta.id]!]] : []))));
+  const reuse = await Promise.all(reuseIds.map((r) => loadHeldoutDrafts(ws, r)));
   // Rows of `checkpoint` on `task` at draws 0 … drafts−1 from a --reuse row set, or null.
   const reusable = (checkpoint: string, task: string): HeldoutDraftRow[] | null => {
     for (const rows of reuse) {
