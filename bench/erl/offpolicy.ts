@@ -12,15 +12,14 @@
 // pool member against every earlier one; --baselines ID[,ID] and --task-range A:B as in versus.ts: rows measured on
 // more tasks than the loop's, reeval.ts --heldout-count.)
 import {
-  offPolicyDiffs, winProbability, loopConfig, normalisableTasks, offPolicyFigures, offPolicyPaired,
-  pairedGenerations, pairedWinRate, pairedWithDraws, replayHeldoutDrafts, resolvePolicyParams, stageSettings, taskFigures,
-  winRateWithDraws, type HeldoutDraftRow, type PoolDraft,
+  heldoutPool, offPolicyDiffs, winProbability, normalisableTasks, offPolicyFigures, offPolicyPaired, pairedGenerations,
+  pairedWinRate, pairedWithDraws, taskFigures, winRateWithDraws, type HeldoutDraftRow, type PoolDraft,
 } from "../../kit/erl/index.js";
 import { pairedBootstrap, type PairedInterval } from "../../kit/eval/index.js";
-import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
+import { metricDirections } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
-import { loadSide, relativeGap, rowBaselines } from "./rows.js";
+import { loadSide, relativeGap, rowBaselines, side } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairsArg = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -35,32 +34,14 @@ const t0 = Date.now();
 
 const ws = arg("recorded", "") ? await openRecordedRuns(arg("recorded", "")) : await openWorkspace(arg("workspace", "workspaces/bench-learning"), { readOnly: true });
 try {
-  const cfg = await loopConfig(ws, loopId);
-  if (!cfg) throw new Error(`no loop ${loopId} in ${ws.dir}`);
-  const st = stageSettings(cfg);
-  // The pool: each ROWS:GEN's drafts under the checkpoint they name, on the same tasks.
-  const rowsOf = new Map<string, HeldoutDraftRow[]>();
-  for (const s of poolSpec) {
-    const rows = await loadSide(ws, s, arg("task-range", ""));
-    const label = rows[0]!.checkpoint;
-    if (rowsOf.has(label)) throw new Error(`checkpoint ${label} is in the pool twice`);
-    rowsOf.set(label, rows);
-  }
-  const taskSet = (rs: readonly HeldoutDraftRow[]) => [...new Set(rs.map((r) => r.taskId))].sort().join(",");
-  const taskIds = [...new Set([...rowsOf.values()][0]!.map((r) => r.taskId))].sort();
-  if ([...rowsOf.values()].some((rs) => taskSet(rs) !== taskIds.join(",")))
-    throw new Error("the pool's row sets hold different tasks: pool row sets measured on the same held-out tasks");
-  const tasks = await storedTaskPackages(ws, taskIds);
+  // The pool: each ROWS:GEN's drafts under the checkpoint they name, on the same tasks, replayed (kit/erl heldoutPool).
+  const range = arg("task-range", "");
+  const only = range ? [...new Set((await loadSide(ws, poolSpec[0]!, range)).map((r) => r.taskId))] : undefined;
+  const { labels, rowsOf, tasks, drafts: pool } = await heldoutPool(ws, { loopId, sides: poolSpec.map(side), tasks: only });
+  const taskIds = tasks.map((t) => t.meta.id);
   const higher = metricDirections(tasks);
   const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean), taskIds), higher);
-  const labels = [...rowsOf.keys()];
-  const named = await Promise.all(labels.map(async (label) => ({ label, params: (await resolvePolicyParams(label, ws)).params })));
   const all = [...rowsOf.values()].flat();
-  const replayed = await replayHeldoutDrafts({
-    tasks, draws: all.map((r) => ({ taskId: r.taskId, draft: r.draft, drawnBy: r.checkpoint })), drawers: named,
-    scorers: named, seed: st.heldout.draftSeed, perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120,
-  });
-  const pool: PoolDraft[] = replayed.map((p, i) => ({ ...p, testScore: all[i]!.testScore, normalized: all[i]!.normalized }));
   const drafts = Math.round(all.length / labels.length / tasks.length);
   console.log(`loop ${loopId}: ${tasks.length} held-out tasks (${taskIds.filter((t) => norm.has(t)).length} with a normalised score); pool of ${labels.length} ` +
     `checkpoints × ${drafts} drafts: ${labels.join(", ")}; replayed in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);

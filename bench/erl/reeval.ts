@@ -19,8 +19,7 @@
 // there instead of drafted again (rows imported from another machine's workspace have no execution records here);
 // the baselines stored under a listed row set apply to its tasks, so only tasks none of them covers run baselines.
 // --generations 0,1: only those generations of the loop (the teacher's rows come with generation 0).
-import { evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset, stageSettings, type HeldoutDraftRow } from "../../kit/erl/index.js";
-import { normalizedScore } from "../../kit/eval/index.js";
+import { evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, normalisedUnder, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset, stageSettings, type HeldoutDraftRow } from "../../kit/erl/index.js";
 import { metricDirections, resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
@@ -82,10 +81,8 @@ try {
       const fresh = tasks.filter((t) => !reusable(checkpoint, t.meta.id));
       for (const t of tasks.filter((x) => !fresh.includes(x))) {
         const b = baselines[t.meta.id]; // normalised again under this row set's baselines
-        const norm = (x: number | null) => (x !== null && b?.trivial != null && b.reference != null
-          ? normalizedScore(x, { trivial: b.trivial, reference: b.reference }, t.meta.higherIsBetter) : null);
-        await replaceHeldoutDrafts(ws, into, generation, t.meta.id,
-          reusable(checkpoint, t.meta.id)!.map((r) => ({ ...r, loopId: into, generation, normalized: norm(r.testScore) })));
+        await replaceHeldoutDrafts(ws, into, generation, t.meta.id, reusable(checkpoint, t.meta.id)!
+          .map((r) => ({ ...r, loopId: into, generation, normalized: normalisedUnder(r.testScore, b, t.meta.higherIsBetter) })));
       }
       if (fresh.length < tasks.length) console.error(`${into} generation ${generation}: ${tasks.length - fresh.length} tasks' rows reused`);
       await heldoutDrafts({ workspace: ws, loopId: into, generation, checkpoint, policy, tasks: fresh, drafts, seed: st.heldout.draftSeed,

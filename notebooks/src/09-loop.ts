@@ -208,19 +208,9 @@ if (!givenWs) {
 {
   const rec = await kitReport.openRecordedRuns("learning-armA60u");
   const id = "learn-18627e2b";
-  const st = erl.stageSettings((await erl.loopConfig(rec, id))!);
-  const specs: [string, number][] = [["learn-b58c3093-d32", 0], ["learn-b58c3093-d32-teacher", 0], [`${id}-d32-sft`, 1], [`${id}-d32`, 1]];
-  const rowsOf = new Map((await Promise.all(specs.map(([rows, g]) => erl.loadHeldoutDrafts(rec, rows, g)))).map((rs) => [rs[0]!.checkpoint, rs]));
-  const labels = [...rowsOf.keys()];
-  const named = await Promise.all(labels.map(async (label) => ({ label, params: (await erl.resolvePolicyParams(label, rec)).params })));
-  const all = [...rowsOf.values()].flat();
-  const tasks = await gym.storedTaskPackages(rec, [...new Set(all.map((r) => r.taskId))].sort());
+  const sides = [["learn-b58c3093-d32", 0], ["learn-b58c3093-d32-teacher", 0], [`${id}-d32-sft`, 1], [`${id}-d32`, 1]] as const;
+  const { labels, rowsOf, tasks, drafts: pool } = await erl.heldoutPool(rec, { loopId: id, sides: sides.map(([rows, generation]) => ({ rows, generation })) });
   const higher = gym.metricDirections(tasks);
-  const replayed = await erl.replayHeldoutDrafts({
-    tasks, draws: all.map((r) => ({ taskId: r.taskId, draft: r.draft, drawnBy: r.checkpoint })), drawers: named, scorers: named,
-    seed: st.heldout.draftSeed, perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120,
-  });
-  const pool = replayed.map((p, i) => ({ ...p, testScore: all[i]!.testScore, normalized: all[i]!.normalized }));
   const name = (c: string) => ({ uniform: "uniform (g0)", default: "default (teacher)", [`${id}-g1-sft`]: "g1 after SFT", [`${id}-g1`]: "g1 (SFT, then RL)" })[c] ?? c;
   const m = { measure: "win" as const, normalisable: new Set<string>(), higherIsBetter: higher };
   const pairs = [[`${id}-g1`, "uniform"], [`${id}-g1`, "default"], [`${id}-g1-sft`, "default"], [`${id}-g1`, `${id}-g1-sft`], ["default", "uniform"]];
@@ -229,7 +219,7 @@ if (!givenWs) {
     const pooled = erl.offPolicyPaired(pool, labels, a!, b!, m);
     return { "A − B": `${name(a!)} − ${name(b!)}`, "direct win, tasks": ci(erl.pairedWinRate(ra, rb, higher)), "direct win, tasks and draws": ci(erl.winRateWithDraws(ra, rb, higher)),
       "pooled win, tasks": ci(pooled.tasks), "pooled win, tasks and draws": ci(pooled.withDraws) };
-  }), { caption: `Win rate A − B on ${tasks.length} held-out tasks, 32 drafts per checkpoint: direct (each checkpoint's own drafts) and pooled (all ${all.length} drafts)` }));
+  }), { caption: `Win rate A − B on ${tasks.length} held-out tasks, 32 drafts per checkpoint: direct (each checkpoint's own drafts) and pooled (all ${pool.length} drafts)` }));
   rec.close();
 }
 // %% [markdown]

@@ -1,4 +1,3 @@
-import { normalizedScore } from "../../eval/index.js";
 import { recordTaskReview } from "../../gym/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { Policy } from "../../policy/types.js";
@@ -7,7 +6,7 @@ import type { Workspace } from "../../store/index.js";
 import { createRng, keyedSeed } from "../../util/index.js";
 import { draftContext } from "../sft/parallel-drafts.js";
 import { replaceHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
-import type { Baselines } from "./heldout-eval.js";
+import { normalisedUnder, type Baselines } from "./heldout-eval.js";
 
 /**
  * The policy-level held-out measure of one checkpoint (issue 30 item 4a): per held-out task, `drafts` fresh Drafts
@@ -35,7 +34,7 @@ export async function heldoutDrafts(opts: {
   const ctx = draftContext(opts.perRunTimeoutS); // no parents, no memory: as the SFT parallel path
   for (const task of opts.tasks) {
     await recordTaskReview(opts.workspace, task, {});
-    const b = opts.baselines[task.meta.id] ?? { trivial: null, reference: null };
+    const b = opts.baselines[task.meta.id];
     const one = async (i: number): Promise<HeldoutDraftRow> => {
       const out = await opts.policy.propose(
         task,
@@ -59,10 +58,7 @@ export async function heldoutDrafts(opts: {
         status: rec.status,
         validScore: ok ? rec.validScore : null,
         testScore: test,
-        normalized:
-          b.trivial !== null && b.reference !== null
-            ? normalizedScore(test, { trivial: b.trivial, reference: b.reference }, task.meta.higherIsBetter)
-            : null,
+        normalized: normalisedUnder(test, b, task.meta.higherIsBetter),
         sandboxS: rec.wallS,
       };
     };

@@ -17,6 +17,19 @@ import { replaceHeldout, type HeldoutRow } from "./heldout-store.js";
 export type Baselines = Record<string, { readonly trivial: number | null; readonly reference: number | null }>;
 
 /**
+ * A hidden test score normalised by its task's baselines pair: (test − trivial) / (reference − trivial)
+ * (kit/eval normalizedScore); null without a test score or a usable pair.
+ */
+export function normalisedUnder(
+  test: number | null,
+  pair: Baselines[string] | undefined,
+  higherIsBetter: boolean,
+): number | null {
+  if (!pair || pair.trivial === null || pair.reference === null) return null;
+  return normalizedScore(test, { trivial: pair.trivial, reference: pair.reference }, higherIsBetter);
+}
+
+/**
  * The hidden test scores of kit/eval's trivial and reference baselines per held-out task (once per
  * loop), for the normalised score; null pairs when `enabled` is false or kit/eval has none for the task.
  * The programs run through `evaluate` when given (the loop's backend), else runSandbox on `executor` with the
@@ -118,10 +131,7 @@ export async function evaluateHeldout(opts: {
         meanDraftScore: draft,
         trivial: b.trivial,
         reference: b.reference,
-        normalized:
-          b.trivial !== null && b.reference !== null
-            ? normalizedScore(test, { trivial: b.trivial, reference: b.reference }, task.meta.higherIsBetter)
-            : null,
+        normalized: normalisedUnder(test, b, task.meta.higherIsBetter),
       });
     }
   }

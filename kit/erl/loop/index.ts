@@ -12,7 +12,7 @@ export {
   LOOP_STAGES, loopBaselines, saveBaselines, loopCompositions, loopConfig, loopIds, loopStages, loopTaskSets,
   type LoopStage,
 } from "./loop-store.js";
-export { evaluateHeldout, evolveRun, heldoutBaselines, type Baselines } from "./heldout-eval.js";
+export { evaluateHeldout, evolveRun, heldoutBaselines, normalisedUnder, type Baselines } from "./heldout-eval.js";
 export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
 export { heldoutDrafts } from "./heldout-drafts.js";
 export { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
@@ -26,6 +26,7 @@ export {
   replayHeldoutDrafts, offPolicyFigures, offPolicyDiffs, offPolicyPaired, type NamedParams, type OffPolicyMeasure,
   type ReplayedDraft, type PoolDraft, type OffPolicyFigure, type OffPolicyPaired,
 } from "./off-policy.js";
+export { heldoutPool, type HeldoutPool, type PoolSide } from "./heldout-pool.js";
 export {
   noiseSplit, projectedHalfWidth, pairDraws, twoStageGenerations, twoStageWinRate, NoiseSplitConfig, type NoiseSplit,
   type Drawn, type PairedValue,

@@ -5,12 +5,28 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { TaskPackage } from "../../gym/types.js";
 import { openWorkspace } from "../../store/index.js";
 import { loadHeldout } from "./heldout-store.js";
+import { normalisedUnder } from "./heldout-eval.js";
 import { loopBaselines, markStage, saveBaselines, stageResult } from "./loop-store.js";
 import { refreshBaselines, type BaselineRunner } from "./refresh-baselines.js";
 
 const dir = mkdtempSync(join(tmpdir(), "openmle-rebase-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const task = (id: string, higherIsBetter: boolean) => ({ meta: { id, higherIsBetter } }) as unknown as TaskPackage;
+
+describe("normalisedUnder", () => {
+  it.each([
+    { test: 0.85, pair: { trivial: 0.5, reference: 0.9 }, up: true, want: 0.875 }, // (0.85 − 0.5) / 0.4
+    { test: 0.55, pair: { trivial: 1, reference: 0.1 }, up: false, want: 0.5 }, // (0.55 − 1) / (0.1 − 1)
+    { test: 0.55, pair: { trivial: 0.5, reference: 0.9 }, up: false, want: null }, // reference worse than trivial
+    { test: 0.85, pair: { trivial: 0.5, reference: null }, up: true, want: null },
+    { test: 0.85, pair: undefined, up: true, want: null },
+    { test: null, pair: { trivial: 0.5, reference: 0.9 }, up: true, want: null },
+  ])("$test under $pair (higher better: $up) → $want", ({ test, pair, up, want }) => {
+    const got = normalisedUnder(test, pair, up);
+    if (want === null) expect(got).toBeNull();
+    else expect(got).toBeCloseTo(want, 12);
+  });
+});
 
 describe("refreshBaselines", () => {
   it("re-runs only tasks without a pair and renormalises every stored row (hand-computed)", async () => {

@@ -1,11 +1,11 @@
-import { normalizedScore, runBaselines } from "../../eval/index.js";
+import { runBaselines } from "../../eval/index.js";
 import { metricDirections } from "../../gym/index.js";
 import type { TaskPackage } from "../../gym/types.js";
 import type { Workspace } from "../../store/index.js";
 import { LoopError } from "../errors.js";
-import type { Baselines } from "./heldout-eval.js";
+import { normalisedUnder, type Baselines } from "./heldout-eval.js";
 import { heldoutScores, renormaliseHeldout } from "./heldout-store.js";
-import { loopTaskSets, markStage, stageResult } from "./loop-store.js";
+import { loopTaskSets, saveBaselines, stageResult } from "./loop-store.js";
 
 /** Runs the two baselines of one task and returns their hidden test scores (default: kit/eval's runBaselines in the
  * sandbox). */
@@ -47,18 +47,19 @@ export async function refreshBaselines(
     if ((opts.onlyMissing ?? true) && cur && cur.trivial !== null && cur.reference !== null) continue;
     baselines[t.meta.id] = await run(t, ws);
   }
-  await markStage(ws, loopId, -1, "baselines", "done", baselines);
+  await saveBaselines(ws, loopId, baselines);
   const higher = metricDirections(tasks);
   const given = new Set(tasks.map((t) => t.meta.id));
   const rows = (await heldoutScores(ws, loopId))
     .filter((r) => given.has(r.taskId))
     .map(({ testScore, ...key }) => {
       const b = baselines[key.taskId] ?? { trivial: null, reference: null };
-      const normalized =
-        b.trivial !== null && b.reference !== null
-          ? normalizedScore(testScore, { trivial: b.trivial, reference: b.reference }, higher(key.taskId))
-          : null;
-      return { ...key, trivial: b.trivial, reference: b.reference, normalized };
+      return {
+        ...key,
+        trivial: b.trivial,
+        reference: b.reference,
+        normalized: normalisedUnder(testScore, b, higher(key.taskId)),
+      };
     });
   await renormaliseHeldout(ws, loopId, rows);
   return baselines;
