@@ -19,6 +19,8 @@
 // there instead of drafted again (rows imported from another machine's workspace have no execution records here);
 // the baselines stored under a listed row set apply to its tasks, so only tasks none of them covers run baselines.
 // --generations 0,1: only those generations of the loop (the teacher's rows come with generation 0).
+// With --search-level, --heldout-count N searches the first N tasks of the suite and --search-tasks K (0 = all) how
+// many of them (searchSubset's order); baselines as for --drafts (--reuse ROWS supplies stored ones).
 import { evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, normalisedUnder, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset, stageSettings, type HeldoutDraftRow } from "../../kit/erl/index.js";
 import { metricDirections, resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
@@ -37,7 +39,7 @@ try {
   const [cfg, sets] = [await loopConfig(ws, loopId), await loopTaskSets(ws, loopId)];
   if (!cfg || !sets) throw new Error(`no loop "${loopId}" in this workspace`);
   const heldCount = Number(arg("heldout-count", "0"));
-  if (heldCount > 0 && drafts <= 0) throw new Error("--heldout-count measures the policy level: pass --drafts N too");
+  if (heldCount > 0 && drafts <= 0 && !searchLevel) throw new Error("--heldout-count needs a level: pass --drafts N or --search-level");
   const heldIds = heldCount > 0 ? [...(await benchTasks(arg("heldout", "suite:heldout")))].sort().slice(0, heldCount) : sets.heldout;
   const tasks = await Promise.all(heldIds.map((t) => resolveTask(t)));
   const reuseIds = arg("reuse", "").split(",").filter(Boolean);
@@ -90,10 +92,11 @@ try {
         evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }) });
     } else if (searchLevel) {
       const h = stageSettings(cfg).heldout;
-      const subset = searchSubset(tasks, h.searchTasks, normalisableTasks(baselines, metricDirections(tasks)));
+      const subset = searchSubset(tasks, Number(arg("search-tasks", String(h.searchTasks))), normalisableTasks(baselines, metricDirections(tasks)));
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds: h.seeds,
         evolve: { ...stageSettings(cfg).evolve, steps: h.steps, priorsExcludeTasks: tasks.map((t) => t.meta.id) }, baselines,
-        evaluate: (job) => runSandbox({ ...job, executor }) }); // evolve stores its own records
+        evaluate: (job) => runSandbox({ ...job, executor }), // evolve stores its own records
+        onEvent: (e) => { if (e.type === "run-end") console.error(`${new Date().toISOString().slice(11, 19)} ${e.summary.runId}: champion ${e.summary.champion?.testScore ?? "–"}`); } });
     } else
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy,
         tasks, seeds: cfg.seeds ?? stageSettings(cfg).seeds, evolve: stageSettings(cfg).evolve, baselines });

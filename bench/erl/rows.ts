@@ -1,7 +1,7 @@
 // Held-out row sets for the analysis scripts (versus.ts, offpolicy.ts): `ROWS:GEN` specs, the baselines that apply
 // to them and a task range. Rows measured on more tasks than their loop (reeval.ts --heldout-count) carry their own
 // baselines (stored under their id), so a row set's tasks and baselines are its own, not only its loop's.
-import { loadHeldoutDrafts, loopBaselines, type Baselines, type HeldoutDraftRow } from "../../kit/erl/index.js";
+import { loadHeldout, loadHeldoutDrafts, loopBaselines, type Baselines, type HeldoutDraftRow, type HeldoutRow } from "../../kit/erl/index.js";
 import type { Workspace } from "../../kit/store/index.js";
 
 /** "ROWS:GEN" → the row set's id and generation. */
@@ -29,12 +29,20 @@ export async function rowBaselines(
 
 /**
  * The rows of `spec` (ROWS:GEN) on the tasks of `range` ("A:B": the A-th to the (B−1)-th of the row set's task ids in
- * sorted order, 0-based; "" for all).
+ * sorted order, 0-based; "" for all): the policy level's drafts, or with `level` "search" the search level's champions
+ * (one per seed, which the two-stage bootstraps resample as draws).
  */
-export async function loadSide(ws: Workspace, spec: string, range: string): Promise<HeldoutDraftRow[]> {
+export async function loadSide<L extends "policy" | "search" = "policy">(
+  ws: Workspace,
+  spec: string,
+  range: string,
+  level?: L,
+): Promise<L extends "search" ? HeldoutRow[] : HeldoutDraftRow[]>;
+export async function loadSide(ws: Workspace, spec: string, range: string, level = "policy"): Promise<(HeldoutDraftRow | HeldoutRow)[]> {
   const { rows: id, generation } = side(spec);
-  const rows = (await loadHeldoutDrafts(ws, id)).filter((r) => r.generation === generation);
-  if (!rows.length) throw new Error(`no policy-level rows ${spec} in ${ws.dir}`);
+  const all: (HeldoutDraftRow | HeldoutRow)[] = level === "search" ? await loadHeldout(ws, id) : await loadHeldoutDrafts(ws, id);
+  const rows = all.filter((r) => r.generation === generation);
+  if (!rows.length) throw new Error(`no ${level}-level rows ${spec} in ${ws.dir}`);
   if (!range) return rows;
   const m = /^(\d+):(\d+)$/.exec(range);
   if (!m) throw new Error(`--task-range "${range}" is not A:B`);

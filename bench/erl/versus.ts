@@ -5,7 +5,8 @@
 // on the mean normalised score (tasks with a normalised score) and on the paired win rate (all tasks). Reads stored
 // rows (of a workspace, or with --recorded NAME of data/recorded-runs/NAME); runs nothing. The baselines are `--loop`'s, overlaid by those stored under each `--baselines ID[,ID]` (rows
 // measured on tasks the loop lacks: reeval.ts --heldout-count); the tasks are the rows' own, or with --task-range A:B
-// the A-th to (B−1)-th of each row set's tasks by id (e.g. 20:40, the tasks a 40-task re-measure added).
+// the A-th to (B−1)-th of each row set's tasks by id (e.g. 20:40, the tasks a 40-task re-measure added). With --search
+// the rows are the search level's (reeval.ts --search-level): each seed's champion, the seeds resampled as draws.
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
 import {
@@ -26,14 +27,17 @@ const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.h
 const ws = arg("recorded", "") ? await openRecordedRuns(arg("recorded", "")) : await openWorkspace(arg("workspace", "workspaces/bench-learning"), { readOnly: true });
 try {
   const range = arg("task-range", "");
+  const level = process.argv.includes("--search") ? "search" : "policy";
   const sides = new Map<string, Awaited<ReturnType<typeof loadSide>>>();
-  for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, await loadSide(ws, spec, range));
+  for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, await loadSide(ws, spec, range, level));
   const taskIds = [...new Set([...sides.values()].flat().map((r) => r.taskId))].sort();
   const higher = metricDirections(await storedTaskPackages(ws, taskIds));
   const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean), taskIds), higher);
   console.log(`held-out tasks: ${taskIds.length}${range ? ` (range ${range} of each row set)` : ""}, ` +
     `${taskIds.filter((t) => norm.has(t)).length} with a normalised score\n`);
-  console.log("| A − B | tasks | drafts | Δ score, tasks resampled | Δ score, tasks and draws | win, tasks resampled | win, tasks and draws |");
+  const draws = level === "search" ? "seeds" : "drafts";
+  console.log(`${level} level\n`);
+  console.log(`| A − B | tasks | ${draws} | Δ score, tasks resampled | Δ score, tasks and ${draws} | win, tasks resampled | win, tasks and ${draws} |`);
   console.log("|---|---|---|---|---|---|---|");
   for (const p of pairs) {
     const [sa, sb] = p.split(",") as [string, string];
