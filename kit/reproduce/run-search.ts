@@ -3,14 +3,20 @@
 // against kit/eval's trivial and reference baselines.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { evolveRun, heldoutBaselines, normalisableTasks, resolvePolicyParams, type Baselines } from "../erl/index.js";
+import {
+  evolveRun,
+  heldoutBaselines,
+  normalisableTasks,
+  normalisedUnder,
+  resolvePolicyParams,
+  type Baselines,
+} from "../erl/index.js";
 import {
   gradeScore,
   humanRank,
   isLowerBetter,
   liteCompetitionIds,
   liteLeaderboardsFor,
-  normalizedScore,
   type Leaderboard,
 } from "../eval/index.js";
 import {
@@ -184,9 +190,7 @@ export async function runSearchExperiment(opts: RunnerOptions<CellEvent>): Promi
     const b = baselines[task.meta.id] ?? { trivial: null, reference: null };
     const testScore = s.champion?.testScore ?? null;
     const normalisable = canNormalise.has(task.meta.id);
-    const normalized = normalisable
-      ? normalizedScore(testScore, { trivial: b.trivial!, reference: b.reference! }, task.meta.higherIsBetter)
-      : null;
+    const normalized = normalisedUnder(testScore, b, task.meta.higherIsBetter); // null where not normalisable
     const r = {
       arm: arm.id,
       task: task.meta.id,
