@@ -20,7 +20,8 @@
 // the baselines stored under a listed row set apply to its tasks, so only tasks none of them covers run baselines.
 // --generations 0,1: only those generations of the loop (the teacher's rows come with generation 0).
 // With --search-level, --heldout-count N searches the first N tasks of the suite and --search-tasks K (0 = all) how
-// many of them (searchSubset's order); baselines as for --drafts (--reuse ROWS supplies stored ones).
+// many of them (searchSubset's order); baselines as for --drafts (--reuse ROWS supplies stored ones). --seeds 1,2,3,4:
+// other seeds than the loop's (runs already finished under the same ids are read back, so seeds can be added).
 import { evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, normalisedUnder, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset, stageSettings, type HeldoutDraftRow } from "../../kit/erl/index.js";
 import { metricDirections, resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
@@ -93,7 +94,8 @@ try {
     } else if (searchLevel) {
       const h = stageSettings(cfg).heldout;
       const subset = searchSubset(tasks, Number(arg("search-tasks", String(h.searchTasks))), normalisableTasks(baselines, metricDirections(tasks)));
-      await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds: h.seeds,
+      const seeds = arg("seeds", "") ? arg("seeds", "").split(",").map(Number) : h.seeds;
+      await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds,
         evolve: { ...stageSettings(cfg).evolve, steps: h.steps, priorsExcludeTasks: tasks.map((t) => t.meta.id) }, baselines,
         evaluate: (job) => runSandbox({ ...job, executor }), // evolve stores its own records
         onEvent: (e) => { if (e.type === "run-end") console.error(`${new Date().toISOString().slice(11, 19)} ${e.summary.runId}: champion ${e.summary.champion?.testScore ?? "–"}`); } });

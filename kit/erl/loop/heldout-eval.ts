@@ -87,7 +87,8 @@ export async function evolveRun(
  * with the same settings, then per run record the champion's validation and hidden test scores,
  * the valid rate, the mean validation score of the successful drafts and
  * normalised = (test − trivial) / (reference − trivial) (kit/eval normalizedScore; null without baselines).
- * Rows replace earlier rows of the same (loop, generation, task, seed).
+ * The rows replace every earlier row of the same (loop, generation); a run already finished under its id is read back,
+ * not run again, so seeds can be added by passing the old ones with the new.
  */
 export async function evaluateHeldout(opts: {
   readonly workspace: Workspace;
