@@ -6,11 +6,13 @@
 // rows (of a workspace, or with --recorded NAME of data/recorded-runs/NAME); runs nothing. The baselines are `--loop`'s, overlaid by those stored under each `--baselines ID[,ID]` (rows
 // measured on tasks the loop lacks: reeval.ts --heldout-count); the tasks are the rows' own, or with --task-range A:B
 // the A-th to (B−1)-th of each row set's tasks by id (e.g. 20:40, the tasks a 40-task re-measure added). With --search
-// the rows are the search level's (reeval.ts --search-level): each seed's champion, the seeds resampled as draws.
+// the rows are the search level's (reeval.ts --search-level): each seed's champion, the seeds resampled as draws
+// (--seeds 1,2: only those seeds' runs).
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
 import {
-  normalisableTasks, pairedGenerations, pairedWinRate, pairedWithDraws, taskFigures, winRateWithDraws,
+  normalisableTasks, pairedGenerations, pairedWinRate, pairedWithDraws, taskFigures, winRateWithDraws, type HeldoutDraftRow,
+  type HeldoutRow,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
@@ -28,8 +30,10 @@ const ws = arg("recorded", "") ? await openRecordedRuns(arg("recorded", "")) : a
 try {
   const range = arg("task-range", "");
   const level = process.argv.includes("--search") ? "search" : "policy";
-  const sides = new Map<string, Awaited<ReturnType<typeof loadSide>>>();
-  for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, await loadSide(ws, spec, range, level));
+  const sides = new Map<string, (HeldoutDraftRow | HeldoutRow)[]>();
+  const seeds = arg("seeds", "").split(",").filter(Boolean).map(Number);
+  const kept = (rows: (HeldoutDraftRow | HeldoutRow)[]) => (seeds.length ? rows.filter((r) => "seed" in r && seeds.includes(r.seed)) : rows);
+  for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, kept(await loadSide(ws, spec, range, level)));
   const taskIds = [...new Set([...sides.values()].flat().map((r) => r.taskId))].sort();
   const higher = metricDirections(await storedTaskPackages(ws, taskIds));
   const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean), taskIds), higher);
@@ -45,6 +49,9 @@ try {
     const tasks = new Set(a.map((r) => r.taskId));
     if (new Set(b.map((r) => r.taskId)).size !== tasks.size || b.some((r) => !tasks.has(r.taskId)))
       throw new Error(`${sa} and ${sb} hold different tasks: compare row sets measured on the same held-out tasks`);
+    const drawKeys = (rows: (HeldoutDraftRow | HeldoutRow)[]) => rows.map((r) => `${r.taskId}:${"draft" in r ? r.draft : r.seed}`).sort().join();
+    if (drawKeys(a) !== drawKeys(b))
+      throw new Error(`${sa} and ${sb} hold different draws (drafts or seeds) on some task: pass --seeds with the seeds both searched`);
     const n = Math.round(a.length / tasks.size);
     console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(pairedGenerations(taskFigures(a, norm), taskFigures(b, norm)))} | ` +
       `${ci(pairedWithDraws(a, b, norm))} | ${ci(pairedWinRate(a, b, higher))} | ${ci(winRateWithDraws(a, b, higher))} |`);
