@@ -10,10 +10,7 @@
 // (--seeds 1,2: only those seeds' runs).
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
-import {
-  normalisableTasks, pairedGenerations, pairedWinRate, pairedWithDraws, taskFigures, winRateWithDraws, type HeldoutDraftRow,
-  type HeldoutRow,
-} from "../../kit/erl/index.js";
+import { normalisableTasks, pairedReadings, type HeldoutDraftRow, type HeldoutRow } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
@@ -32,6 +29,8 @@ try {
   const level = process.argv.includes("--search") ? "search" : "policy";
   const sides = new Map<string, (HeldoutDraftRow | HeldoutRow)[]>();
   const seeds = arg("seeds", "").split(",").filter(Boolean).map(Number);
+  // Drafts carry no seed: the policy level's draws are its drafts, all of which a comparison pairs.
+  if (seeds.length && level !== "search") throw new Error("--seeds picks search-level seeds: pass it with --search");
   const kept = (rows: (HeldoutDraftRow | HeldoutRow)[]) => (seeds.length ? rows.filter((r) => "seed" in r && seeds.includes(r.seed)) : rows);
   for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, kept(await loadSide(ws, spec, range, level)));
   const taskIds = [...new Set([...sides.values()].flat().map((r) => r.taskId))].sort();
@@ -53,8 +52,8 @@ try {
     if (drawKeys(a) !== drawKeys(b))
       throw new Error(`${sa} and ${sb} hold different draws (drafts or seeds) on some task: pass --seeds with the seeds both searched`);
     const n = Math.round(a.length / tasks.size);
-    console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(pairedGenerations(taskFigures(a, norm), taskFigures(b, norm)))} | ` +
-      `${ci(pairedWithDraws(a, b, norm))} | ${ci(pairedWinRate(a, b, higher))} | ${ci(winRateWithDraws(a, b, higher))} |`);
+    const r = pairedReadings(a, b, norm, higher);
+    console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(r.score)} | ${ci(r.scoreWithDraws)} | ${ci(r.win)} | ${ci(r.winWithDraws)} |`);
   }
 } finally {
   ws.close();

@@ -73,12 +73,14 @@ async function withDrawNoise(ws: Workspace, loopId: string, rowsId: string) {
   type Row = erl.HeldoutDraftRow;
   const at = (g: number) => drafts.filter((r) => r.generation === g);
   const rows: Record<string, unknown>[] = [];
-  const compare = (name: string, a: Row[], b: Row[]) => rows.push({
-    comparison: name, "draws per task": Math.max(...a.map((r) => r.draft)) + 1,
-    "Δ score, tasks resampled": ci(erl.pairedGenerations(erl.taskFigures(a, norm), erl.taskFigures(b, norm))),
-    "Δ score, tasks and draws": ci(erl.pairedWithDraws(a, b, norm)),
-    "win, tasks resampled": ci(erl.pairedWinRate(a, b, higher)), "win, tasks and draws": ci(erl.winRateWithDraws(a, b, higher)),
-  });
+  const compare = (name: string, a: Row[], b: Row[]) => {
+    const r = erl.pairedReadings(a, b, norm, higher);
+    rows.push({
+      comparison: name, "draws per task": Math.max(...a.map((d) => d.draft)) + 1,
+      "Δ score, tasks resampled": ci(r.score), "Δ score, tasks and draws": ci(r.scoreWithDraws),
+      "win, tasks resampled": ci(r.win), "win, tasks and draws": ci(r.winWithDraws),
+    });
+  };
   const gens = [...new Set(drafts.map((r) => r.generation))].sort((x, y) => x - y);
   for (const g of gens.slice(1)) {
     compare(`g${g} − g${g - 1}`, at(g), at(g - 1));
@@ -245,11 +247,12 @@ if (!givenWs) {
   const higher = gym.metricDirections(await gym.storedTaskPackages(rec, taskIds));
   const norm = erl.normalisableTasks(await erl.loopBaselines(rec, `${id}-d32h85`), higher);
   const rows: Record<string, unknown>[] = [];
-  const compare = (level: string, name: string, a: readonly Row[], b: readonly Row[]) => { if (a.length && b.length) rows.push({
-    level, "A − B": name, "Δ score, tasks": ci(erl.pairedGenerations(erl.taskFigures(a, norm), erl.taskFigures(b, norm))),
-    "Δ score, tasks and draws": ci(erl.pairedWithDraws(a, b, norm)),
-    "win, tasks": ci(erl.pairedWinRate(a, b, higher)), "win, tasks and draws": ci(erl.winRateWithDraws(a, b, higher)),
-  }); };
+  const compare = (level: string, name: string, a: readonly Row[], b: readonly Row[]) => {
+    if (!a.length || !b.length) return;
+    const r = erl.pairedReadings(a, b, norm, higher);
+    rows.push({ level, "A − B": name, "Δ score, tasks": ci(r.score), "Δ score, tasks and draws": ci(r.scoreWithDraws),
+      "win, tasks": ci(r.win), "win, tasks and draws": ci(r.winWithDraws) });
+  };
   for (const [level, all] of levels) {
     const at = (g: number) => all.filter((r) => r.generation === g);
     compare(level, "g1 − uniform (g0)", at(1), at(0));

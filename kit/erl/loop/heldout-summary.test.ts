@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
 import {
-  credit, taskFigures, heldoutReport, levelSummary, normalisableTasks, pairedGenerations, type TaskFigure,
+  credit, taskFigures, heldoutReport, levelSummary, normalisableTasks, pairedGenerations, pairedReadings, type TaskFigure,
 } from "./heldout-summary.js";
 
 const draft = (generation: number, taskId: string, draft: number, normalized: number | null, graded = true): HeldoutDraftRow => ({
@@ -93,5 +93,24 @@ describe("held-out measures", () => {
     expect(w.vsPrevious!.hi).toBeCloseTo(0.3, 12); // (0.4 + 0.2) / 2
     expect(w.winVsPrevious!.mean).toBe(r[1]!.wins.policyVsPrevious!.mean);
     expect(w.vsFirst).toBeNull();
+  });
+
+  it("paired readings: the Δ score and the win rate, tasks resampled and with draws resampled, in one call", () => {
+    // the previous test's rows; task c (not normalisable) only enters the win rate: 0.9 → 0.8, higher is better
+    const rows = [
+      draft(0, "a", 0, 0.2), draft(0, "a", 1, 0.2), draft(0, "b", 0, 0.5), draft(0, "b", 1, 0.5),
+      draft(1, "a", 0, 0.6), draft(1, "a", 1, 0.2), draft(1, "b", 0, 0.7), draft(1, "b", 1, 0.7),
+    ].map((r) => ({ ...r, testScore: r.normalized }));
+    const c = (g: number, d: number, testScore: number) => ({ ...draft(g, "c", d, null), testScore });
+    const [g0, g1] = [0, 1].map((g) => [...rows.filter((r) => r.generation === g), c(g, 0, 0.9 - 0.1 * g), c(g, 1, 0.9 - 0.1 * g)]);
+    const r = pairedReadings(g1!, g0!, new Set(["a", "b"]), () => true);
+    expect(r.score!.n).toBe(2);
+    for (const x of [r.score!.mean, r.score!.lo, r.score!.hi]) expect(x).toBeCloseTo(0.2, 12);
+    expect(r.scoreWithDraws!.lo).toBeCloseTo(0.1, 12);
+    expect(r.scoreWithDraws!.hi).toBeCloseTo(0.3, 12);
+    // wins per task over its draw pairs: a ½ (one win, one tie) − ½ → 0.25; b +½; c −½ → mean (0.25 + 0.5 − 0.5) / 3
+    expect(r.win!.n).toBe(3);
+    expect(r.win!.mean).toBeCloseTo(0.25 / 3, 12);
+    expect(r.winWithDraws!.mean).toBeCloseTo(r.win!.mean, 12);
   });
 });

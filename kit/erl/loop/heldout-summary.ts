@@ -79,6 +79,37 @@ export function winRateWithDraws(
   return twoStageWinRate(drawnScores(a), drawnScores(b), higherIsBetter);
 }
 
+/** The four paired readings of one comparison A − B that every held-out verdict reads (both must exclude 0). */
+export interface PairedReadings {
+  /** Δ mean normalised score over the tasks in `normalisable`, tasks resampled (pairedGenerations). */
+  readonly score: PairedInterval | null;
+  /** The same Δ with each task's draws resampled too (pairedWithDraws). */
+  readonly scoreWithDraws: PairedInterval | null;
+  /** Paired win rate over every task both measured, tasks resampled (pairedWinRate). */
+  readonly win: PairedInterval | null;
+  /** The same win rate with each task's draws resampled too (winRateWithDraws). */
+  readonly winWithDraws: PairedInterval | null;
+}
+
+/**
+ * A − B on one level, draw for draw (drafts, or search seeds), read four ways: the Δ score and the win rate, each
+ * with tasks resampled and with tasks and draws resampled. The rule "A beats B" of bench/erl and notebook 09 reads
+ * both intervals of one measure.
+ */
+export function pairedReadings(
+  a: readonly DrawnRow[],
+  b: readonly DrawnRow[],
+  normalisable: ReadonlySet<string>,
+  higherIsBetter: (taskId: string) => boolean,
+): PairedReadings {
+  return {
+    score: pairedGenerations(taskFigures(a, normalisable), taskFigures(b, normalisable)),
+    scoreWithDraws: pairedWithDraws(a, b, normalisable),
+    win: pairedWinRate(a, b, higherIsBetter),
+    winWithDraws: winRateWithDraws(a, b, higherIsBetter),
+  };
+}
+
 /** A generation's figure over tasks: mean with a 95 % bootstrap interval over tasks (n = tasks with a score). */
 export interface LevelSummary {
   readonly tasks: number;

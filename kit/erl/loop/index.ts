@@ -18,8 +18,8 @@ export { heldoutDrafts } from "./heldout-drafts.js";
 export { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 export {
   credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport, drawnCredits, pairedWithDraws,
-  winRateWithDraws,
-  type TaskFigure, type LevelSummary, type GenerationHeldout, type GenerationWins,
+  winRateWithDraws, pairedReadings,
+  type TaskFigure, type LevelSummary, type GenerationHeldout, type GenerationWins, type PairedReadings,
 } from "./heldout-summary.js";
 export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
 export {
