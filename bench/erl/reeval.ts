@@ -22,7 +22,11 @@
 // With --search-level, --heldout-count N searches the first N tasks of the suite and --search-tasks K (0 = all) how
 // many of them (searchSubset's order); baselines as for --drafts (--reuse ROWS supplies stored ones). --seeds 1,2,3,4:
 // other seeds than the loop's (runs already finished under the same ids are read back, so seeds can be added).
-import { evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, loopTaskSets, normalisableTasks, normalisedUnder, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset, stageSettings, type HeldoutDraftRow } from "../../kit/erl/index.js";
+import {
+  evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig,
+  loopTaskSets, normalisableTasks, normalisedUnder, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset,
+  stageSettings, type HeldoutDraftRow,
+} from "../../kit/erl/index.js";
 import { metricDirections, resolveTask } from "../../kit/gym/index.js";
 import { createCheckpointPolicy } from "../../kit/policy/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
@@ -30,6 +34,8 @@ import { openWorkspace } from "../../kit/store/index.js";
 import { benchTasks } from "../task-list.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
+const log = (m: string) => console.error(`${new Date().toISOString().slice(11, 19)} ${m}`);
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? "–" : x.toPrecision(4));
 const ws = await openWorkspace(arg("workspace", "workspaces/bench-loop"));
 const loopId = arg("loop", "");
 const id = `${loopId}-${arg("tag", "re1")}`;
@@ -87,10 +93,11 @@ try {
         await replaceHeldoutDrafts(ws, into, generation, t.meta.id, reusable(checkpoint, t.meta.id)!
           .map((r) => ({ ...r, loopId: into, generation, normalized: normalisedUnder(r.testScore, b, t.meta.higherIsBetter) })));
       }
-      if (fresh.length < tasks.length) console.error(`${into} generation ${generation}: ${tasks.length - fresh.length} tasks' rows reused`);
+      if (fresh.length < tasks.length) log(`${into} generation ${generation}: ${tasks.length - fresh.length} tasks' rows reused`);
       await heldoutDrafts({ workspace: ws, loopId: into, generation, checkpoint, policy, tasks: fresh, drafts, seed: st.heldout.draftSeed,
         perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120, memoryMb: st.evolve.memoryMb, concurrency: st.evolve.workers ?? 1, baselines,
-        evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }) });
+        evaluate: (job) => runSandbox({ ...job, workspace: ws, executor }),
+        onTask: (task, rows, done, of) => log(`${into} generation ${generation}: ${task} (${done}/${of}), ${rows.filter((r) => r.testScore !== null).length}/${rows.length} graded`) });
     } else if (searchLevel) {
       const h = stageSettings(cfg).heldout;
       const subset = searchSubset(tasks, Number(arg("search-tasks", String(h.searchTasks))), normalisableTasks(baselines, metricDirections(tasks)));
@@ -98,11 +105,11 @@ try {
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds,
         evolve: { ...stageSettings(cfg).evolve, steps: h.steps, priorsExcludeTasks: tasks.map((t) => t.meta.id) }, baselines,
         evaluate: (job) => runSandbox({ ...job, executor }), // evolve stores its own records
-        onEvent: (e) => { if (e.type === "run-end") console.error(`${new Date().toISOString().slice(11, 19)} ${e.summary.runId}: champion ${e.summary.champion?.testScore ?? "–"}`); } });
+        onEvent: (e) => { if (e.type === "run-end") log(`${e.summary.runId}: champion ${f3(e.summary.champion?.testScore)}`); } });
     } else
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy,
         tasks, seeds: cfg.seeds ?? stageSettings(cfg).seeds, evolve: stageSettings(cfg).evolve, baselines });
-    console.error(`${into} generation ${generation} (${checkpoint}) re-evaluated in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    log(`${into} generation ${generation} (${checkpoint}) re-evaluated in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
   console.log(`re-evaluated as loop id ${id}: npx tsx bench/erl/loop.ts --table-only with the loop's arguments prints the loop's own rows; this table is the re-evaluation's:`);
 } finally {

@@ -29,6 +29,8 @@ export async function heldoutDrafts(opts: {
   readonly concurrency: number;
   readonly baselines: Baselines;
   readonly evaluate: (job: SandboxJob) => Promise<ExecutionRecord>;
+  /** Progress: called once a task's rows are stored (`done` of `of` tasks), so long re-measures show where they are. */
+  readonly onTask?: (taskId: string, rows: readonly HeldoutDraftRow[], done: number, of: number) => void;
 }): Promise<HeldoutDraftRow[]> {
   const all: HeldoutDraftRow[] = [];
   const ctx = draftContext(opts.perRunTimeoutS); // no parents, no memory: as the SFT parallel path
@@ -69,6 +71,7 @@ export async function heldoutDrafts(opts: {
     }
     await replaceHeldoutDrafts(opts.workspace, opts.loopId, opts.generation, task.meta.id, rows);
     all.push(...rows);
+    opts.onTask?.(task.meta.id, rows, opts.tasks.indexOf(task) + 1, opts.tasks.length);
   }
   return all;
 }

@@ -21,7 +21,8 @@ const grade = (code: string) => (code.length % 97) / 100;
 
 /** Draws 3 held-out drafts per task with `params` as loop L generation `g`, recording each draw's log-probability in
  * draw order (concurrency 1). */
-async function draw(ws: Workspace, g: number, checkpoint: string, params: GrammarParams, seen: Map<string, number[]>, on = tasks) {
+async function draw(ws: Workspace, g: number, checkpoint: string, params: GrammarParams, seen: Map<string, number[]>, on = tasks,
+  progress: string[] = []) {
   const inner = createGrammarPolicy(params);
   const policy: Policy = {
     ...inner,
@@ -36,6 +37,7 @@ async function draw(ws: Workspace, g: number, checkpoint: string, params: Gramma
     workspace: ws, loopId: "L", generation: g, checkpoint, policy, tasks: on, drafts: 3, seed: SEED, perRunTimeoutS: 60,
     concurrency: 1, baselines: { "t-tabular": { trivial: 0, reference: 1 } },
     evaluate: async (job) => ({ status: "success", validScore: 0, testScore: grade(job.code ?? ""), wallS: 1 }) as unknown as ExecutionRecord,
+    onTask: (taskId, rows, done, of) => progress.push(`${taskId} ${rows.length} ${done}/${of}`),
   });
 }
 
@@ -48,7 +50,9 @@ describe("heldoutPool", () => {
         config_hash: "h", status: "done", started_at: new Date() }]);
       const seen = new Map<string, number[]>();
       const uniform: GrammarParams = { version: 1, logits: {} };
-      await draw(ws, 0, "uniform", uniform, seen);
+      const progress: string[] = [];
+      await draw(ws, 0, "uniform", uniform, seen, tasks, progress);
+      expect(progress).toEqual(["t-tabular 3 1/2", "t-a-text 3 2/2"]); // after each task's rows are stored
       await draw(ws, 1, "default", defaultGrammarParams(), seen);
 
       const pool = await heldoutPool(ws, { loopId: "L", sides: [{ rows: "L", generation: 0 }, { rows: "L", generation: 1 }] });
