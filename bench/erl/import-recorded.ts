@@ -5,9 +5,11 @@
 // compares the recorded rows of the first with the workspace's rows of the second on the draws both have, and refuses
 // to import when any status differs or any test score differs by more than 1e-9 relative (the last digits move with
 // the BLAS threads' summation order).
+// --baselines ID[,ID] also copies the baselines stored under each id (reeval.ts --heldout-count stores them), after
+// comparing them, task for task, with those of --check's workspace loop (refused where any differs by > 1e-9 relative).
 //   npx tsx bench/erl/import-recorded.ts --recorded learning-armA60s --workspace workspaces/bench-learning-a60 \
 //     --check learn-b58c3093:0,learn-18627e2b:0 --rows learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0
-import { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from "../../kit/erl/index.js";
+import { loadHeldoutDrafts, loopBaselines, replaceHeldoutDrafts, saveBaselines, type HeldoutDraftRow } from "../../kit/erl/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
 import { relativeGap, side } from "./rows.js";
@@ -41,6 +43,16 @@ try {
     for (const t of [...new Set(rows.map((r) => r.taskId))])
       await replaceHeldoutDrafts(ws, rows[0]!.loopId, rows[0]!.generation, t, rows.filter((r) => r.taskId === t));
     console.log(`${s}: imported ${rows.length} rows`);
+  }
+  for (const id of arg("baselines", "").split(",").filter(Boolean)) {
+    const b = await loopBaselines(rec, id);
+    if (!Object.keys(b).length) throw new Error(`no baselines stored under "${id}" in the recorded run`);
+    const mine = arg("check", "") ? await loopBaselines(ws, side(arg("check", "").split(",")[1]!).rows) : {};
+    const shared = Object.keys(mine).filter((t) => b[t]);
+    const off = shared.filter((t) => relativeGap(b[t]!.trivial, mine[t]!.trivial) > 1e-9 || relativeGap(b[t]!.reference, mine[t]!.reference) > 1e-9);
+    console.log(`baselines ${id}: ${Object.keys(b).length} tasks; ${shared.length} shared with the workspace loop, ${off.length} different`);
+    if (off.length) throw new Error(`baselines of ${off.join(", ")} differ from the workspace loop's: not imported`);
+    await saveBaselines(ws, id, b);
   }
 } finally {
   ws.close();
