@@ -5,15 +5,16 @@
 //   1. a replay check: drafts of different checkpoints that replay to the same spec must have the same stored grade;
 //   2. per checkpoint, its direct figure (its own drafts) beside the pool's estimate and the estimate from the pool
 //      without its own drafts (leave-one-out: does the pool predict a checkpoint it did not draw from?);
-//   3. the paired comparisons, direct and off-policy, each with tasks resampled and with tasks and draws resampled.
+//   3. the paired comparisons, direct and off-policy, each with tasks resampled and with tasks and draws resampled,
+//      and each pair's verdict by the strict rule (kit/erl strictVerdict: both estimators, both intervals);
 //   npx tsx bench/erl/offpolicy.ts --recorded learning-armA60s --loop learn-b58c3093 \
 //     --pool learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0,learn-b58c3093-d32:1,learn-b58c3093-d32:2
 // (--workspace DIR instead of --recorded NAME reads a workspace; --pair A,B by checkpoint name, default every later
 // pool member against every earlier one; --baselines ID[,ID] and --task-range A:B as in versus.ts: rows measured on
 // more tasks than the loop's, reeval.ts --heldout-count.)
 import {
-  heldoutPool, offPolicyDiffs, winProbability, normalisableTasks, offPolicyFigures, offPolicyPaired, pairedGenerations,
-  pairedWinRate, pairedWithDraws, taskFigures, winRateWithDraws, type HeldoutDraftRow, type PoolDraft,
+  directEstimates, heldoutPool, offPolicyDiffs, winProbability, normalisableTasks, offPolicyFigures, offPolicyPaired,
+  pairedGenerations, pairedReadings, strictVerdict, taskFigures, type HeldoutDraftRow, type PoolDraft, type TwoIntervals,
 } from "../../kit/erl/index.js";
 import { pairedBootstrap, type PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections } from "../../kit/gym/index.js";
@@ -77,20 +78,27 @@ try {
   console.log("\n| A − B | measure | direct, tasks | direct, tasks and draws | pooled, tasks | pooled, tasks and draws | width pooled / direct (two-stage) |");
   console.log("|---|---|---|---|---|---|---|");
   const ratios: number[] = [];
+  const verdicts: string[] = [];
   for (const [a, b] of pairs) {
     const [ra, rb] = [rowsOf.get(a), rowsOf.get(b)];
     if (!ra || !rb) throw new Error(`pair ${a},${b}: both must be pool checkpoints (${labels.join(", ")})`);
+    const direct = directEstimates(pairedReadings(ra, rb, norm, higher));
+    const both: Partial<Record<"score" | "win", TwoIntervals[]>> = {};
     for (const measure of ["score", "win"] as const) {
-      const direct = measure === "score"
-        ? [pairedGenerations(taskFigures(ra, norm), taskFigures(rb, norm)), pairedWithDraws(ra, rb, norm)]
-        : [pairedWinRate(ra, rb, higher), winRateWithDraws(ra, rb, higher)];
+      const d = direct[measure];
       const pooled = offPolicyPaired(pool, labels, a, b, { measure, normalisable: norm, higherIsBetter: higher });
-      const r = width(pooled.withDraws) / width(direct[1]!);
+      both[measure] = [d, pooled];
+      const r = width(pooled.withDraws) / width(d.withDraws);
       ratios.push(r);
-      console.log(`| ${a} − ${b} | ${measure} | ${ci(direct[0]!)} | ${ci(direct[1]!)} | ${ci(pooled.tasks)} | ${ci(pooled.withDraws)} | ${f(r, 2)} |`);
+      console.log(`| ${a} − ${b} | ${measure} | ${ci(d.tasks)} | ${ci(d.withDraws)} | ${ci(pooled.tasks)} | ${ci(pooled.withDraws)} | ${f(r, 2)} |`);
     }
+    const v = strictVerdict(both);
+    verdicts.push(`| ${a} − ${b} | ${v.verdict} | ${v.beatsOn.join(", ") || "–"} | ${v.worseOn.join(", ") || "–"} |`);
   }
   console.log(`\nmedian width ratio (pooled / direct, tasks and draws resampled): ${f([...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!, 2)}`);
+  // The strict rule (kit/erl strictVerdict): a measure decides where both estimators exclude 0 with both intervals.
+  console.log("\n| A − B | strict verdict (direct and pooled) | beats on | worse on |\n|---|---|---|---|");
+  for (const v of verdicts) console.log(v);
 
   // 4. Split half: which estimator, computed from the first half of the draws, better predicts the direct figure of
   // the other half (independent draws), and vice versa? The target's own noise is the same for both estimators, so

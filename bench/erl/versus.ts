@@ -7,10 +7,13 @@
 // measured on tasks the loop lacks: reeval.ts --heldout-count); the tasks are the rows' own, or with --task-range A:B
 // the A-th to (B−1)-th of each row set's tasks by id (e.g. 20:40, the tasks a 40-task re-measure added). With --search
 // the rows are the search level's (reeval.ts --search-level): each seed's champion, the seeds resampled as draws
-// (--seeds 1,2: only those seeds' runs).
+// (--seeds 1,2: only those seeds' runs). Then each pair's verdict by the strict rule on the direct estimator (kit/erl
+// strictVerdict).
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
-import { normalisableTasks, pairedReadings, type HeldoutDraftRow, type HeldoutRow } from "../../kit/erl/index.js";
+import {
+  directEstimates, normalisableTasks, pairedReadings, strictVerdict, type HeldoutDraftRow, type HeldoutRow,
+} from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
@@ -42,6 +45,7 @@ try {
   console.log(`${level} level\n`);
   console.log(`| A − B | tasks | ${draws} | Δ score, tasks resampled | Δ score, tasks and ${draws} | win, tasks resampled | win, tasks and ${draws} |`);
   console.log("|---|---|---|---|---|---|---|");
+  const verdicts: string[] = [];
   for (const p of pairs) {
     const [sa, sb] = p.split(",") as [string, string];
     const [a, b] = [sides.get(sa)!, sides.get(sb)!];
@@ -54,7 +58,12 @@ try {
     const n = Math.round(a.length / tasks.size);
     const r = pairedReadings(a, b, norm, higher);
     console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(r.score)} | ${ci(r.scoreWithDraws)} | ${ci(r.win)} | ${ci(r.winWithDraws)} |`);
+    const d = directEstimates(r);
+    const v = strictVerdict({ win: [d.win], score: [d.score] });
+    verdicts.push(`| ${sa} − ${sb} | ${v.verdict} | ${v.beatsOn.join(", ") || "–"} | ${v.worseOn.join(", ") || "–"} |`);
   }
+  // kit/erl strictVerdict on the direct estimator alone; at the policy level the rule also reads offpolicy.ts' pooled one.
+  console.log(`\n| A − B | verdict, direct (both intervals) | beats on | worse on |\n|---|---|---|---|\n${verdicts.join("\n")}`);
 } finally {
   ws.close();
 }

@@ -23,6 +23,9 @@ export {
 } from "./heldout-summary.js";
 export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
 export {
+  strictVerdict, directEstimates, type StrictVerdict, type TwoIntervals, type HeldoutMeasure,
+} from "./strict-verdict.js";
+export {
   replayHeldoutDrafts, offPolicyFigures, offPolicyDiffs, offPolicyPaired, type NamedParams, type OffPolicyMeasure,
   type ReplayedDraft, type PoolDraft, type OffPolicyFigure, type OffPolicyPaired,
 } from "./off-policy.js";
