@@ -8,8 +8,8 @@
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
   draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loopBaselines, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
-  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedGenerations, pairedWinRate, taskFigures, type CompositionRow,
-  type LoopResult,
+  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedReadings, describeVerdict, strictVerdict, type CompositionRow,
+  type GenerationHeldout, type LoopResult,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, resolveTask, type TaskPackage } from "../../kit/gym/index.js";
@@ -61,21 +61,26 @@ async function main() {
     console.log(`loop ${loopId}: from ${config.from}${teacher ? `, teacher ${teacher} for the first ${config.teacherGenerations} generation(s), then self-taught` : ", self-taught"}; ` +
       `${train.length} training tasks, ${held.length} held-out tasks (${norm.size} with a normalised score); ${((Date.now() - t0) / 60000).toFixed(1)} min this call` +
       `${searchLoop === loopId ? "" : `; search level from ${searchLoop}`}\n`);
+    // Per generation: Δ score with the previous generation and with generation 0, tasks resampled (kit/erl heldoutReport).
+    const vs = (g: GenerationHeldout) => [g.vsPrevious, g.vsFirst];
     console.log("| generation | checkpoint | policy valid | policy score [95 %] | Δ previous | Δ generation 0 | search score [95 %] | Δ previous | Δ generation 0 |");
     console.log("|---|---|---|---|---|---|---|---|---|");
     for (const g of report)
-      console.log(`| ${g.generation} | ${g.checkpoint} | ${f(g.policy.validRate, 2)} | ${ci(g.policy.score)} | ${ci(g.policyVsPrevious)} | ${ci(g.generation === 1 ? g.policyVsPrevious : g.policyVsFirst)} | ${ci(g.search.score)} | ${ci(g.searchVsPrevious)} | ${ci(g.generation === 1 ? g.searchVsPrevious : g.searchVsFirst)} |`);
-    // The same comparisons as win rates (kit/erl pairedWinRate): every held-out task weighs the same, normalisable or not.
-    console.log("\n| generation | policy win vs previous | policy win vs generation 0 | search win vs previous | search win vs generation 0 |\n|---|---|---|---|---|");
+      console.log(`| ${g.generation} | ${g.checkpoint} | ${f(g.policy.validRate, 2)} | ${ci(g.policy.score)} | ${vs(g).map((v) => ci(v?.policy.score.tasks ?? null)).join(" | ")} | ` +
+        `${ci(g.search.score)} | ${vs(g).map((v) => ci(v?.search.score.tasks ?? null)).join(" | ")} |`);
+    // Both measures on both levels, each interval twice: tasks resampled, and each task's draws (drafts, seeds)
+    // resampled too (bench/erl/noise.ts has the full split): a noisy task that landed near the mean cannot narrow the
+    // second. Win rate: every held-out task weighs the same, normalisable or not.
+    console.log("\n| generation | against | level | Δ score, tasks | Δ score, tasks and draws | win, tasks | win, tasks and draws | verdict (direct) |\n|---|---|---|---|---|---|---|---|");
     for (const g of report.slice(1))
-      console.log(`| ${g.generation} | ${ci(g.wins.policyVsPrevious)} | ${ci(g.generation === 1 ? g.wins.policyVsPrevious : g.wins.policyVsFirst)} | ${ci(g.wins.searchVsPrevious)} | ${ci(g.generation === 1 ? g.wins.searchVsPrevious : g.wins.searchVsFirst)} |`);
-    // The policy level again with each task's draws resampled too (heldoutReport's policyWithDraws; bench/erl/noise.ts
-    // has the full split): a noisy task that landed near the mean cannot narrow these.
-    console.log("\n| generation | policy Δ previous, draws resampled | policy Δ generation 0, draws resampled | policy win vs previous, draws resampled | policy win vs generation 0, draws resampled |\n|---|---|---|---|---|");
-    for (const g of report.slice(1)) {
-      const w = g.policyWithDraws;
-      console.log(`| ${g.generation} | ${ci(w.vsPrevious)} | ${ci(g.generation === 1 ? w.vsPrevious : w.vsFirst)} | ${ci(w.winVsPrevious)} | ${ci(g.generation === 1 ? w.winVsPrevious : w.winVsFirst)} |`);
-    }
+      for (const [against, v] of [["previous", g.vsPrevious!], ["generation 0", g.vsFirst!]] as const) {
+        if (against === "generation 0" && g.generation === 1) continue;
+        for (const level of ["policy", "search"] as const) {
+          const r = v[level];
+          console.log(`| ${g.generation} | ${against} | ${level} | ${ci(r.score.tasks)} | ${ci(r.score.withDraws)} | ${ci(r.win.tasks)} | ` +
+            `${ci(r.win.withDraws)} | ${describeVerdict(strictVerdict({ win: [r.win], score: [r.score] }))} |`);
+        }
+      }
     // How far each generation moved: mean KL(p_k ‖ p_k+1) over generation k's fresh drafts' decisions on the held-out tasks.
     console.log("\n| step | mean KL (nats per decision) | probes |\n|---|---|---|");
     for (let k = 0; k + 1 < checkpoints.length; k++) {
@@ -106,8 +111,9 @@ async function main() {
       console.log(`\nteacher ${checkpoint}, policy level on the same draws: valid ${f(t.policy.validRate, 2)}, score ${ci(t.policy.score)}`);
       for (const g of report.slice(1)) {
         const genRows = await loadHeldoutDrafts(ws, loopId, g.generation);
-        console.log(`generation ${g.generation} − teacher (policy level): ${ci(pairedGenerations(taskFigures(genRows, norm), taskFigures(rows, norm)))}; ` +
-          `win ${ci(pairedWinRate(genRows, rows, higher))}`);
+        const r = pairedReadings(genRows, rows, norm, higher);
+        console.log(`generation ${g.generation} − teacher (policy level): Δ ${ci(r.score.tasks)}, drafts resampled ${ci(r.score.withDraws)}; ` +
+          `win ${ci(r.win.tasks)}, drafts resampled ${ci(r.win.withDraws)}`);
       }
     }
   } finally {

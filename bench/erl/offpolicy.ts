@@ -13,14 +13,14 @@
 // pool member against every earlier one; --baselines ID[,ID] and --task-range A:B as in versus.ts: rows measured on
 // more tasks than the loop's, reeval.ts --heldout-count.)
 import {
-  directEstimates, heldoutPool, offPolicyDiffs, winProbability, normalisableTasks, offPolicyFigures, offPolicyPaired,
-  pairedGenerations, pairedReadings, strictVerdict, taskFigures, type HeldoutDraftRow, type PoolDraft, type TwoIntervals,
+  heldoutPool, offPolicyDiffs, winProbability, normalisableTasks, offPolicyFigures, offPolicyPaired,
+  pairedGenerations, pairedReadings, strictVerdict, taskFigures, type HeldoutDraftRow, type PoolDraft, type StrictVerdict, type TwoIntervals,
 } from "../../kit/erl/index.js";
 import { pairedBootstrap, type PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
-import { loadSide, relativeGap, rowBaselines, side } from "./rows.js";
+import { loadSide, relativeGap, rowBaselines, side, verdictTable } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairsArg = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -78,11 +78,11 @@ try {
   console.log("\n| A − B | measure | direct, tasks | direct, tasks and draws | pooled, tasks | pooled, tasks and draws | width pooled / direct (two-stage) |");
   console.log("|---|---|---|---|---|---|---|");
   const ratios: number[] = [];
-  const verdicts: string[] = [];
+  const verdicts: [string, StrictVerdict][] = [];
   for (const [a, b] of pairs) {
     const [ra, rb] = [rowsOf.get(a), rowsOf.get(b)];
     if (!ra || !rb) throw new Error(`pair ${a},${b}: both must be pool checkpoints (${labels.join(", ")})`);
-    const direct = directEstimates(pairedReadings(ra, rb, norm, higher));
+    const direct = pairedReadings(ra, rb, norm, higher);
     const both: Partial<Record<"score" | "win", TwoIntervals[]>> = {};
     for (const measure of ["score", "win"] as const) {
       const d = direct[measure];
@@ -92,13 +92,11 @@ try {
       ratios.push(r);
       console.log(`| ${a} − ${b} | ${measure} | ${ci(d.tasks)} | ${ci(d.withDraws)} | ${ci(pooled.tasks)} | ${ci(pooled.withDraws)} | ${f(r, 2)} |`);
     }
-    const v = strictVerdict(both);
-    verdicts.push(`| ${a} − ${b} | ${v.verdict} | ${v.beatsOn.join(", ") || "–"} | ${v.worseOn.join(", ") || "–"} |`);
+    verdicts.push([`${a} − ${b}`, strictVerdict(both)]);
   }
   console.log(`\nmedian width ratio (pooled / direct, tasks and draws resampled): ${f([...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!, 2)}`);
   // The strict rule (kit/erl strictVerdict): a measure decides where both estimators exclude 0 with both intervals.
-  console.log("\n| A − B | strict verdict (direct and pooled) | beats on | worse on |\n|---|---|---|---|");
-  for (const v of verdicts) console.log(v);
+  console.log(`\n${verdictTable("strict verdict (direct and pooled)", verdicts)}`);
 
   // 4. Split half: which estimator, computed from the first half of the draws, better predicts the direct figure of
   // the other half (independent draws), and vice versa? The target's own noise is the same for both estimators, so

@@ -1,7 +1,9 @@
 // Held-out row sets for the analysis scripts (versus.ts, offpolicy.ts): `ROWS:GEN` specs, the baselines that apply
 // to them and a task range. Rows measured on more tasks than their loop (reeval.ts --heldout-count) carry their own
 // baselines (stored under their id), so a row set's tasks and baselines are its own, not only its loop's.
-import { loadHeldout, loadHeldoutDrafts, loopBaselines, type Baselines, type HeldoutDraftRow, type HeldoutRow } from "../../kit/erl/index.js";
+import {
+  loadHeldout, loadHeldoutDrafts, loopBaselines, type Baselines, type HeldoutDraftRow, type HeldoutRow, type StrictVerdict,
+} from "../../kit/erl/index.js";
 import type { Workspace } from "../../kit/store/index.js";
 
 /** "ROWS:GEN" → the row set's id and generation. */
@@ -53,3 +55,10 @@ export async function loadSide(ws: Workspace, spec: string, range: string, level
 /** |x − y| relative to the larger magnitude; 0 for two nulls, Infinity for one (the same grade, or not). */
 export const relativeGap = (x: number | null, y: number | null): number =>
   x === null || y === null ? (x === y ? 0 : Infinity) : Math.abs(x - y) / Math.max(1e-300, Math.abs(x), Math.abs(y));
+
+/** The verdict table (versus.ts, offpolicy.ts): one row per comparison, kit/erl strictVerdict's verdict and measures. */
+export function verdictTable(title: string, rows: readonly (readonly [string, StrictVerdict])[]): string {
+  const row = ([pair, v]: readonly [string, StrictVerdict]) =>
+    `| ${pair} | ${v.verdict} | ${v.beatsOn.join(", ") || "–"} | ${v.worseOn.join(", ") || "–"} |`;
+  return [`| A − B | ${title} | beats on | worse on |`, "|---|---|---|---|", ...rows.map(row)].join("\n");
+}

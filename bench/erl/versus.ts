@@ -12,13 +12,13 @@
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
 import {
-  directEstimates, normalisableTasks, pairedReadings, strictVerdict, type HeldoutDraftRow, type HeldoutRow,
+  normalisableTasks, pairedReadings, strictVerdict, type StrictVerdict, type HeldoutDraftRow, type HeldoutRow,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
-import { loadSide, rowBaselines } from "./rows.js";
+import { loadSide, rowBaselines, verdictTable } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairs = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -45,7 +45,7 @@ try {
   console.log(`${level} level\n`);
   console.log(`| A − B | tasks | ${draws} | Δ score, tasks resampled | Δ score, tasks and ${draws} | win, tasks resampled | win, tasks and ${draws} |`);
   console.log("|---|---|---|---|---|---|---|");
-  const verdicts: string[] = [];
+  const verdicts: [string, StrictVerdict][] = [];
   for (const p of pairs) {
     const [sa, sb] = p.split(",") as [string, string];
     const [a, b] = [sides.get(sa)!, sides.get(sb)!];
@@ -57,13 +57,11 @@ try {
       throw new Error(`${sa} and ${sb} hold different draws (drafts or seeds) on some task: pass --seeds with the seeds both searched`);
     const n = Math.round(a.length / tasks.size);
     const r = pairedReadings(a, b, norm, higher);
-    console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(r.score)} | ${ci(r.scoreWithDraws)} | ${ci(r.win)} | ${ci(r.winWithDraws)} |`);
-    const d = directEstimates(r);
-    const v = strictVerdict({ win: [d.win], score: [d.score] });
-    verdicts.push(`| ${sa} − ${sb} | ${v.verdict} | ${v.beatsOn.join(", ") || "–"} | ${v.worseOn.join(", ") || "–"} |`);
+    console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(r.score.tasks)} | ${ci(r.score.withDraws)} | ${ci(r.win.tasks)} | ${ci(r.win.withDraws)} |`);
+    verdicts.push([`${sa} − ${sb}`, strictVerdict({ win: [r.win], score: [r.score] })]);
   }
   // kit/erl strictVerdict on the direct estimator alone; at the policy level the rule also reads offpolicy.ts' pooled one.
-  console.log(`\n| A − B | verdict, direct (both intervals) | beats on | worse on |\n|---|---|---|---|\n${verdicts.join("\n")}`);
+  console.log(`\n${verdictTable("verdict, direct (both intervals)", verdicts)}`);
 } finally {
   ws.close();
 }

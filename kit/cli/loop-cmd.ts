@@ -1,12 +1,15 @@
 import type { Command } from "commander";
 import {
+  describeVerdict,
   heldoutReport,
   loop,
   LoopConfig,
   normalisableTasks,
+  strictVerdict,
   type LoopConfigInput,
   type LoopEvent,
   type LoopResult,
+  type PairedReadings,
 } from "../erl/index.js";
 import type { PairedInterval } from "../eval/index.js";
 import { metricDirections, resolveTask, type TaskPackage } from "../gym/index.js";
@@ -128,7 +131,7 @@ export function registerLoop(program: Command): void {
             onEvent: progress(!o.json),
           }),
         );
-        output(!!o.json, res, () => human(res, metricDirections(heldoutTasks)));
+        output(!!o.json, res, () => loopTables(res, metricDirections(heldoutTasks)));
       },
       { resume },
     );
@@ -145,7 +148,8 @@ function progress(on: boolean): (e: LoopEvent) => void {
 
 const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}] (n ${x.n})` : "–");
 
-function human(r: LoopResult, higherIsBetter: (taskId: string) => boolean): string {
+/** `openmle loop`'s tables for people: each generation's held-out measures and its readings against the previous. */
+export function loopTables(r: LoopResult, higherIsBetter: (taskId: string) => boolean): string {
   const norm = normalisableTasks(r.baselines, higherIsBetter);
   const report = heldoutReport(r.checkpoints, r.drafts, r.heldout, norm, higherIsBetter);
   const lines = [
@@ -160,23 +164,30 @@ function human(r: LoopResult, higherIsBetter: (taskId: string) => boolean): stri
     "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const g of report) {
+    const [p, s] = [g.vsPrevious?.policy, g.vsPrevious?.search];
     lines.push(
       `| ${g.generation} | ${g.checkpoint} | ${f(g.policy.validRate, 2)} | ${ci(g.policy.score)} | ` +
-        `${ci(g.policyVsPrevious)} | ${ci(g.wins.policyVsPrevious)} | ${ci(g.search.score)} | ` +
-        `${ci(g.searchVsPrevious)} | ${ci(g.wins.searchVsPrevious)} |`,
+        `${ci(p?.score.tasks ?? null)} | ${ci(p?.win.tasks ?? null)} | ${ci(g.search.score)} | ` +
+        `${ci(s?.score.tasks ?? null)} | ${ci(s?.win.tasks ?? null)} |`,
     );
   }
   if (report.length > 1) {
     lines.push(
       "",
-      "The policy level's Δ and win again, each task's drafts resampled as well as the tasks (wider by the drafts' " +
-        "own noise; a generation beats the previous when both readings exclude 0):",
+      "The same Δ and win with each task's draws (drafts, seeds) resampled as well as the tasks: wider by the draws' " +
+        "own noise. Verdict: kit/erl strictVerdict on these readings (a measure beats where both intervals exclude 0).",
       "",
-      "| generation | policy: Δ, drafts resampled | policy: win, drafts resampled |",
-      "|---|---|---|",
+      "| generation | policy: Δ | policy: win | policy: verdict | search: Δ | search: win | search: verdict |",
+      "|---|---|---|---|---|---|---|",
     );
-    for (const g of report.slice(1))
-      lines.push(`| ${g.generation} | ${ci(g.policyWithDraws.vsPrevious)} | ${ci(g.policyWithDraws.winVsPrevious)} |`);
+    const verdict = (r: PairedReadings) => describeVerdict(strictVerdict({ win: [r.win], score: [r.score] }));
+    for (const g of report.slice(1)) {
+      const { policy: p, search: s } = g.vsPrevious!;
+      lines.push(
+        `| ${g.generation} | ${ci(p.score.withDraws)} | ${ci(p.win.withDraws)} | ${verdict(p)} | ` +
+          `${ci(s.score.withDraws)} | ${ci(s.win.withDraws)} | ${verdict(s)} |`,
+      );
+    }
   }
   return lines.join("\n");
 }

@@ -37,14 +37,14 @@ async function heldoutMeasures(ws: Workspace, loopId: string, searchLoop = loopI
   const report = erl.heldoutReport(checkpoints, drafts, held, erl.normalisableTasks(baselines, higher), higher);
   tslab.display.html(htmlTable(report.map((g) => ({
     generation: g.generation, checkpoint: g.checkpoint, "policy: valid rate": fmt(g.policy.validRate, 2), "policy: score [95 %]": ci(g.policy.score),
-    "policy: Δ previous": ci(g.policyVsPrevious), "policy: Δ generation 0": ci(g.generation === 1 ? g.policyVsPrevious : g.policyVsFirst), "search: score [95 %]": ci(g.search.score),
-    "search: Δ previous": ci(g.searchVsPrevious), "search: Δ generation 0": ci(g.generation === 1 ? g.searchVsPrevious : g.searchVsFirst),
+    "policy: Δ previous": ci(g.vsPrevious?.policy.score.tasks ?? null), "policy: Δ generation 0": ci(g.vsFirst?.policy.score.tasks ?? null), "search: score [95 %]": ci(g.search.score),
+    "search: Δ previous": ci(g.vsPrevious?.search.score.tasks ?? null), "search: Δ generation 0": ci(g.vsFirst?.search.score.tasks ?? null),
   })), { caption: `Held-out measures per generation of loop ${loopId}${searchLoop === loopId ? "" : ` (search level: ${searchLoop})`} (mean normalised credit over tasks; Δ: paired over the same tasks)` }));
   // The same comparisons as win rates: P(a program of generation k beats one of the other on the same task) − ½, paired
   // over every held-out task, so a task with a weak reference (a large normalised score) weighs no more than another.
   tslab.display.html(htmlTable(report.slice(1).map((g) => ({
-    generation: g.generation, "policy: win vs previous": ci(g.wins.policyVsPrevious), "policy: win vs generation 0": ci(g.generation === 1 ? g.wins.policyVsPrevious : g.wins.policyVsFirst),
-    "search: win vs previous": ci(g.wins.searchVsPrevious), "search: win vs generation 0": ci(g.generation === 1 ? g.wins.searchVsPrevious : g.wins.searchVsFirst),
+    generation: g.generation, "policy: win vs previous": ci(g.vsPrevious!.policy.win.tasks), "policy: win vs generation 0": ci(g.vsFirst!.policy.win.tasks),
+    "search: win vs previous": ci(g.vsPrevious!.search.win.tasks), "search: win vs generation 0": ci(g.vsFirst!.search.win.tasks),
   })), { caption: `Win rates per generation of loop ${loopId} (P(this generation ≻ the other) − ½; 0 = level; every held-out task counts)` }));
   const curve = (key: "policy" | "search", name: string) => {
     const pts = report.filter((g) => g[key].score);
@@ -77,8 +77,8 @@ async function withDrawNoise(ws: Workspace, loopId: string, rowsId: string) {
     const r = erl.pairedReadings(a, b, norm, higher);
     rows.push({
       comparison: name, "draws per task": Math.max(...a.map((d) => d.draft)) + 1,
-      "Δ score, tasks resampled": ci(r.score), "Δ score, tasks and draws": ci(r.scoreWithDraws),
-      "win, tasks resampled": ci(r.win), "win, tasks and draws": ci(r.winWithDraws),
+      "Δ score, tasks resampled": ci(r.score.tasks), "Δ score, tasks and draws": ci(r.score.withDraws),
+      "win, tasks resampled": ci(r.win.tasks), "win, tasks and draws": ci(r.win.withDraws),
     });
   };
   const gens = [...new Set(drafts.map((r) => r.generation))].sort((x, y) => x - y);
@@ -234,7 +234,8 @@ if (!givenWs) {
 // The same recipe's loop (`learning-armA60u`, generations 1 and 2) measured on every task of the corpus' held-out
 // suite: the policy level at 32 drafts per task (`bench/erl/reeval.ts --drafts 32 --heldout-count 85`) and the
 // search level, a 6-step OpenMLE-Evo run per task at seeds 1–4 (`reeval.ts --search-level --heldout-count 85`).
-// Direct comparisons, each interval resampling tasks, then tasks and their draws (a search's seeds are its draws).
+// Direct comparisons, each interval resampling tasks, then tasks and their draws (a search's seeds are its draws);
+// the last column is kit/erl `strictVerdict` on them (a measure beats where both intervals exclude 0).
 // The rules were fixed before the figures (bench/erl/README.md, "All 85 held-out tasks" and the two sections after it).
 // %%
 {
@@ -250,8 +251,9 @@ if (!givenWs) {
   const compare = (level: string, name: string, a: readonly Row[], b: readonly Row[]) => {
     if (!a.length || !b.length) return;
     const r = erl.pairedReadings(a, b, norm, higher);
-    rows.push({ level, "A − B": name, "Δ score, tasks": ci(r.score), "Δ score, tasks and draws": ci(r.scoreWithDraws),
-      "win, tasks": ci(r.win), "win, tasks and draws": ci(r.winWithDraws) });
+    rows.push({ level, "A − B": name, "Δ score, tasks": ci(r.score.tasks), "Δ score, tasks and draws": ci(r.score.withDraws),
+      "win, tasks": ci(r.win.tasks), "win, tasks and draws": ci(r.win.withDraws),
+      "verdict (direct)": erl.describeVerdict(erl.strictVerdict({ win: [r.win], score: [r.score] })) });
   };
   for (const [level, all] of levels) {
     const at = (g: number) => all.filter((r) => r.generation === g);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HeldoutDraftRow } from "./heldout-drafts-store.js";
+import type { HeldoutRow } from "./heldout-store.js";
 import {
   credit, taskFigures, heldoutReport, levelSummary, normalisableTasks, pairedGenerations, pairedReadings, type TaskFigure,
 } from "./heldout-summary.js";
@@ -56,9 +57,12 @@ describe("held-out measures", () => {
     const rows = [0, 1, 2].flatMap((g) => [draft(g, "a", 0, 0.2 + 0.1 * g), draft(g, "b", 0, 0.4 + 0.2 * g)]);
     const r = heldoutReport(["uniform", "L-g1", "L-g2"], rows, [], new Set(["a", "b"]), () => true);
     expect(r.map((g) => g.checkpoint)).toEqual(["uniform", "L-g1", "L-g2"]);
-    expect(r[0]!.policyVsPrevious).toBeNull();
-    expect(r[1]!.policyVsPrevious!.mean).toBeCloseTo(0.15, 12); // (0.1 + 0.2) / 2
-    expect(r[2]!.policyVsFirst!.mean).toBeCloseTo(0.3, 12);
+    expect(r[0]!.vsPrevious).toBeNull();
+    expect(r[0]!.vsFirst).toBeNull();
+    expect(r[1]!.vsPrevious!.policy.score.tasks!.mean).toBeCloseTo(0.15, 12); // (0.1 + 0.2) / 2
+    expect(r[1]!.vsFirst).toBe(r[1]!.vsPrevious); // generation 1's previous is generation 0
+    expect(r[2]!.vsPrevious!.policy.score.tasks!.mean).toBeCloseTo(0.15, 12);
+    expect(r[2]!.vsFirst!.policy.score.tasks!.mean).toBeCloseTo(0.3, 12);
     expect(r[2]!.search.tasks).toBe(0);
     expect(r[2]!.search.score).toBeNull();
   });
@@ -68,31 +72,35 @@ describe("held-out measures", () => {
     // task a (higher is better): 1 → 2 → 3; task b (lower is better): 5 → 4 → failed
     const rows = [row(0, "a", 1), row(1, "a", 2), row(2, "a", 3), row(0, "b", 5), row(1, "b", 4), row(2, "b", null)];
     const r = heldoutReport(["g0", "g1", "g2"], rows, [], new Set(), (t) => t === "a");
-    expect(r[0]!.wins.policyVsPrevious).toBeNull();
-    expect(r[1]!.wins.policyVsPrevious).toMatchObject({ n: 2, mean: 0.5, wins: 2 }); // a +½, b +½
-    expect(r[2]!.wins.policyVsPrevious).toMatchObject({ n: 2, mean: 0, wins: 1, losses: 1 }); // a +½, b −½
-    expect(r[2]!.wins.policyVsFirst).toMatchObject({ n: 2, mean: 0 });
-    expect(r[2]!.wins.searchVsPrevious).toBeNull();
-    expect(r[1]!.policyVsPrevious).toBeNull(); // no normalisable task: no score difference
+    expect(r[1]!.vsPrevious!.policy.win.tasks).toMatchObject({ n: 2, mean: 0.5, wins: 2 }); // a +½, b +½
+    expect(r[2]!.vsPrevious!.policy.win.tasks).toMatchObject({ n: 2, mean: 0, wins: 1, losses: 1 }); // a +½, b −½
+    expect(r[2]!.vsFirst!.policy.win.tasks).toMatchObject({ n: 2, mean: 0 });
+    expect(r[2]!.vsPrevious!.search).toEqual({ win: { tasks: null, withDraws: null }, score: { tasks: null, withDraws: null } });
+    expect(r[1]!.vsPrevious!.policy.score.tasks).toBeNull(); // no normalisable task: no score difference
   });
 
-  it("report: the policy comparisons with draws resampled too keep the same means and widen by the draws' noise", () => {
+  it("report: both levels read with draws resampled too keep the same means and widen by the draws' noise", () => {
     // two tasks, two draws each; generation 1's draws differ from generation 0's by +0.4 and 0 on a, +0.2 and +0.2 on b
     const rows = [
       draft(0, "a", 0, 0.2), draft(0, "a", 1, 0.2), draft(0, "b", 0, 0.5), draft(0, "b", 1, 0.5),
       draft(1, "a", 0, 0.6), draft(1, "a", 1, 0.2), draft(1, "b", 0, 0.7), draft(1, "b", 1, 0.7),
     ];
-    const r = heldoutReport(["g0", "g1"], rows, [], new Set(["a", "b"]), () => true);
-    expect(r[0]!.policyWithDraws).toEqual({ vsPrevious: null, vsFirst: null, winVsPrevious: null, winVsFirst: null });
-    const w = r[1]!.policyWithDraws;
-    // both task means are +0.2, so tasks-only says [0.2, 0.2]; resampling a's draws gives 0, 0.2 or 0.4
-    expect(r[1]!.policyVsPrevious!.lo).toBeCloseTo(0.2, 12);
-    expect(r[1]!.policyVsPrevious!.hi).toBeCloseTo(0.2, 12);
-    expect(w.vsPrevious!.mean).toBeCloseTo(0.2, 12);
-    expect(w.vsPrevious!.lo).toBeCloseTo(0.1, 12); // (0 + 0.2) / 2; a resample at 0 has probability 1/64 < 2.5 %
-    expect(w.vsPrevious!.hi).toBeCloseTo(0.3, 12); // (0.4 + 0.2) / 2
-    expect(w.winVsPrevious!.mean).toBe(r[1]!.wins.policyVsPrevious!.mean);
-    expect(w.vsFirst).toBeNull();
+    // the same figures as the search level's champions, the draws being seeds 1 and 2
+    const search: HeldoutRow[] = rows.map((d) => ({
+      loopId: "L", generation: d.generation, checkpoint: d.checkpoint, taskId: d.taskId, seed: d.draft + 1, runId: "r",
+      validScore: 1, testScore: 1, validRate: 1, meanDraftScore: null, trivial: 0, reference: 1, normalized: d.normalized,
+    }));
+    const r = heldoutReport(["g0", "g1"], rows, search, new Set(["a", "b"]), () => true);
+    for (const level of ["policy", "search"] as const) {
+      const s = r[1]!.vsPrevious![level].score;
+      // both task means are +0.2, so tasks-only says [0.2, 0.2]; resampling a's draws gives 0, 0.2 or 0.4
+      expect([s.tasks!.lo, s.tasks!.hi]).toEqual([expect.closeTo(0.2, 12), expect.closeTo(0.2, 12)]);
+      expect(s.withDraws!.mean).toBeCloseTo(0.2, 12);
+      expect(s.withDraws!.lo).toBeCloseTo(0.1, 12); // (0 + 0.2) / 2; a resample at 0 has probability 1/64 < 2.5 %
+      expect(s.withDraws!.hi).toBeCloseTo(0.3, 12); // (0.4 + 0.2) / 2
+    }
+    const w = r[1]!.vsPrevious!.policy.win;
+    expect(w.withDraws!.mean).toBe(w.tasks!.mean);
   });
 
   it("paired readings: the Δ score and the win rate, tasks resampled and with draws resampled, in one call", () => {
@@ -104,13 +112,13 @@ describe("held-out measures", () => {
     const c = (g: number, d: number, testScore: number) => ({ ...draft(g, "c", d, null), testScore });
     const [g0, g1] = [0, 1].map((g) => [...rows.filter((r) => r.generation === g), c(g, 0, 0.9 - 0.1 * g), c(g, 1, 0.9 - 0.1 * g)]);
     const r = pairedReadings(g1!, g0!, new Set(["a", "b"]), () => true);
-    expect(r.score!.n).toBe(2);
-    for (const x of [r.score!.mean, r.score!.lo, r.score!.hi]) expect(x).toBeCloseTo(0.2, 12);
-    expect(r.scoreWithDraws!.lo).toBeCloseTo(0.1, 12);
-    expect(r.scoreWithDraws!.hi).toBeCloseTo(0.3, 12);
+    expect(r.score.tasks!.n).toBe(2);
+    for (const x of [r.score.tasks!.mean, r.score.tasks!.lo, r.score.tasks!.hi]) expect(x).toBeCloseTo(0.2, 12);
+    expect(r.score.withDraws!.lo).toBeCloseTo(0.1, 12);
+    expect(r.score.withDraws!.hi).toBeCloseTo(0.3, 12);
     // wins per task over its draw pairs: a ½ (one win, one tie) − ½ → 0.25; b +½; c −½ → mean (0.25 + 0.5 − 0.5) / 3
-    expect(r.win!.n).toBe(3);
-    expect(r.win!.mean).toBeCloseTo(0.25 / 3, 12);
-    expect(r.winWithDraws!.mean).toBeCloseTo(r.win!.mean, 12);
+    expect(r.win.tasks!.n).toBe(3);
+    expect(r.win.tasks!.mean).toBeCloseTo(0.25 / 3, 12);
+    expect(r.win.withDraws!.mean).toBeCloseTo(r.win.tasks!.mean, 12);
   });
 });

@@ -79,22 +79,26 @@ export function winRateWithDraws(
   return twoStageWinRate(drawnScores(a), drawnScores(b), higherIsBetter);
 }
 
-/** The four paired readings of one comparison A − B that every held-out verdict reads (both must exclude 0). */
-export interface PairedReadings {
-  /** Δ mean normalised score over the tasks in `normalisable`, tasks resampled (pairedGenerations). */
-  readonly score: PairedInterval | null;
-  /** The same Δ with each task's draws resampled too (pairedWithDraws). */
-  readonly scoreWithDraws: PairedInterval | null;
-  /** Paired win rate over every task both measured, tasks resampled (pairedWinRate). */
-  readonly win: PairedInterval | null;
-  /** The same win rate with each task's draws resampled too (winRateWithDraws). */
-  readonly winWithDraws: PairedInterval | null;
+/** One measure of one comparison A − B, two ways: tasks resampled, and tasks and their draws resampled. */
+export interface TwoIntervals {
+  readonly tasks: PairedInterval | null;
+  readonly withDraws: PairedInterval | null;
 }
 
 /**
- * A − B on one level, draw for draw (drafts, or search seeds), read four ways: the Δ score and the win rate, each
- * with tasks resampled and with tasks and draws resampled. The rule "A beats B" of bench/erl and notebook 09 reads
- * both intervals of one measure.
+ * The two held-out measures: `score`, Δ mean normalised score over the tasks in `normalisable`
+ * (pairedGenerations; with draws: pairedWithDraws); `win`, the paired win rate over every task both measured
+ * (pairedWinRate; with draws: winRateWithDraws).
+ */
+export type HeldoutMeasure = "win" | "score";
+
+/** One comparison A − B: each measure with both its intervals (what strictVerdict reads as the direct estimator). */
+export type PairedReadings = Readonly<Record<HeldoutMeasure, TwoIntervals>>;
+
+/**
+ * A − B on one level, draw for draw (drafts, or search seeds): the Δ score and the win rate, each with tasks
+ * resampled and with tasks and draws resampled. The rule "A beats B" of bench/erl and notebook 09 reads both
+ * intervals of a measure.
  */
 export function pairedReadings(
   a: readonly DrawnRow[],
@@ -103,10 +107,11 @@ export function pairedReadings(
   higherIsBetter: (taskId: string) => boolean,
 ): PairedReadings {
   return {
-    score: pairedGenerations(taskFigures(a, normalisable), taskFigures(b, normalisable)),
-    scoreWithDraws: pairedWithDraws(a, b, normalisable),
-    win: pairedWinRate(a, b, higherIsBetter),
-    winWithDraws: winRateWithDraws(a, b, higherIsBetter),
+    score: {
+      tasks: pairedGenerations(taskFigures(a, normalisable), taskFigures(b, normalisable)),
+      withDraws: pairedWithDraws(a, b, normalisable),
+    },
+    win: { tasks: pairedWinRate(a, b, higherIsBetter), withDraws: winRateWithDraws(a, b, higherIsBetter) },
   };
 }
 
@@ -153,41 +158,28 @@ export function normalisableTasks(
   );
 }
 
-/** Paired win rates (`pairedWinRate`: P(this generation's program ≻ the other's) − ½ over tasks) on both levels. */
-export interface GenerationWins {
-  readonly policyVsPrevious: PairedInterval | null;
-  readonly searchVsPrevious: PairedInterval | null;
-  readonly policyVsFirst: PairedInterval | null;
-  readonly searchVsFirst: PairedInterval | null;
+/** A generation against another on both levels (policy: fresh drafts; search: the seeds' champions). */
+export interface LevelReadings {
+  readonly policy: PairedReadings;
+  readonly search: PairedReadings;
 }
 
-/** One generation's two held-out measures, and its paired differences with the previous generation and with 0. */
+/** One generation's two held-out measures, and its paired readings against the previous generation and against 0. */
 export interface GenerationHeldout {
   readonly generation: number;
   readonly checkpoint: string;
   readonly policy: LevelSummary;
   readonly search: LevelSummary;
-  readonly policyVsPrevious: PairedInterval | null;
-  readonly searchVsPrevious: PairedInterval | null;
-  readonly policyVsFirst: PairedInterval | null;
-  readonly searchVsFirst: PairedInterval | null;
-  /** The same comparisons as win rates: every held-out task weighs the same, normalisable or not. */
-  readonly wins: GenerationWins;
-  /**
-   * The policy level's comparisons (score Δ and win rate) with each task's draws resampled as well as the tasks
-   * (twoStageGenerations, twoStageWinRate): wider than the tasks-only intervals by the draws' own noise.
-   */
-  readonly policyWithDraws: {
-    readonly vsPrevious: PairedInterval | null;
-    readonly vsFirst: PairedInterval | null;
-    readonly winVsPrevious: PairedInterval | null;
-    readonly winVsFirst: PairedInterval | null;
-  };
+  /** This generation − the previous one; null for generation 0. */
+  readonly vsPrevious: LevelReadings | null;
+  /** This generation − generation 0; for generation 1 the same readings as `vsPrevious`; null for generation 0. */
+  readonly vsFirst: LevelReadings | null;
 }
 
 /**
- * Both measures per generation (`checkpoints[k]` is generation k's), with paired intervals over tasks: differences of
- * the mean normalised score (tasks in `normalisable`) and win rates (every task, in its metric's direction).
+ * Both measures per generation (`checkpoints[k]` is generation k's) and its pairedReadings on both levels: differences
+ * of the mean normalised score (tasks in `normalisable`) and win rates (every task, in its metric's direction), each
+ * with tasks resampled and with each task's draws resampled too.
  */
 export function heldoutReport(
   checkpoints: readonly string[],
@@ -198,30 +190,19 @@ export function heldoutReport(
 ): GenerationHeldout[] {
   const at = <R extends { generation: number }>(rows: readonly R[], k: number) =>
     rows.filter((r) => r.generation === k);
-  const win = (rows: readonly (HeldoutDraftRow | HeldoutRow)[], k: number, j: number) =>
-    k > 0 && j >= 0 ? pairedWinRate(at(rows, k), at(rows, j), higherIsBetter) : null;
-  const pol = checkpoints.map((_, k) => taskFigures(at(drafts, k), normalisable));
-  const sea = checkpoints.map((_, k) => taskFigures(at(search, k), normalisable));
-  return checkpoints.map((checkpoint, k) => ({
-    generation: k,
-    checkpoint,
-    policy: levelSummary(pol[k]!),
-    search: levelSummary(sea[k]!),
-    policyVsPrevious: k > 0 ? pairedGenerations(pol[k]!, pol[k - 1]!) : null,
-    searchVsPrevious: k > 0 ? pairedGenerations(sea[k]!, sea[k - 1]!) : null,
-    policyVsFirst: k > 1 ? pairedGenerations(pol[k]!, pol[0]!) : null,
-    searchVsFirst: k > 1 ? pairedGenerations(sea[k]!, sea[0]!) : null,
-    wins: {
-      policyVsPrevious: win(drafts, k, k - 1),
-      searchVsPrevious: win(search, k, k - 1),
-      policyVsFirst: k > 1 ? win(drafts, k, 0) : null,
-      searchVsFirst: k > 1 ? win(search, k, 0) : null,
-    },
-    policyWithDraws: {
-      vsPrevious: k > 0 ? pairedWithDraws(at(drafts, k), at(drafts, k - 1), normalisable) : null,
-      vsFirst: k > 1 ? pairedWithDraws(at(drafts, k), at(drafts, 0), normalisable) : null,
-      winVsPrevious: k > 0 ? winRateWithDraws(at(drafts, k), at(drafts, k - 1), higherIsBetter) : null,
-      winVsFirst: k > 1 ? winRateWithDraws(at(drafts, k), at(drafts, 0), higherIsBetter) : null,
-    },
-  }));
+  const read = (k: number, j: number): LevelReadings => ({
+    policy: pairedReadings(at(drafts, k), at(drafts, j), normalisable, higherIsBetter),
+    search: pairedReadings(at(search, k), at(search, j), normalisable, higherIsBetter),
+  });
+  return checkpoints.map((checkpoint, k) => {
+    const vsPrevious = k > 0 ? read(k, k - 1) : null;
+    return {
+      generation: k,
+      checkpoint,
+      policy: levelSummary(taskFigures(at(drafts, k), normalisable)),
+      search: levelSummary(taskFigures(at(search, k), normalisable)),
+      vsPrevious,
+      vsFirst: k > 1 ? read(k, 0) : vsPrevious,
+    };
+  });
 }

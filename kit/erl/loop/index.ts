@@ -19,12 +19,11 @@ export { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from ".
 export {
   credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport, drawnCredits, pairedWithDraws,
   winRateWithDraws, pairedReadings,
-  type TaskFigure, type LevelSummary, type GenerationHeldout, type GenerationWins, type PairedReadings,
+  type TaskFigure, type LevelSummary, type GenerationHeldout, type LevelReadings, type PairedReadings,
+  type TwoIntervals, type HeldoutMeasure,
 } from "./heldout-summary.js";
 export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
-export {
-  strictVerdict, directEstimates, type StrictVerdict, type TwoIntervals, type HeldoutMeasure,
-} from "./strict-verdict.js";
+export { strictVerdict, describeVerdict, type StrictVerdict } from "./strict-verdict.js";
 export {
   replayHeldoutDrafts, offPolicyFigures, offPolicyDiffs, offPolicyPaired, type NamedParams, type OffPolicyMeasure,
   type ReplayedDraft, type PoolDraft, type OffPolicyFigure, type OffPolicyPaired,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PairedInterval } from "../../eval/index.js";
-import { directEstimates, strictVerdict, type TwoIntervals } from "./strict-verdict.js";
+import type { TwoIntervals } from "./heldout-summary.js";
+import { describeVerdict, strictVerdict } from "./strict-verdict.js";
 
 const iv = (lo: number, hi: number): PairedInterval => ({ n: 85, mean: (lo + hi) / 2, lo, hi, wins: 0, losses: 0, ties: 0 });
 const two = (a: [number, number], b: [number, number]): TwoIntervals => ({ tasks: iv(...a), withDraws: iv(...b) });
@@ -25,10 +26,13 @@ describe("strictVerdict", () => {
     expect(strictVerdict(estimates)).toEqual({ verdict, beatsOn, worseOn });
   });
 
-  it("reads pairedReadings' four intervals as the direct estimator", () => {
-    const r = { win: iv(0.02, 0.05), winWithDraws: iv(0.01, 0.06), score: iv(-0.1, 0.1), scoreWithDraws: iv(-0.2, 0.2) };
-    const d = directEstimates(r);
-    expect(d.win).toEqual({ tasks: r.win, withDraws: r.winWithDraws });
-    expect(strictVerdict({ win: [d.win], score: [d.score] })).toEqual({ verdict: "beats", beatsOn: ["win"], worseOn: [] });
+  it.each([
+    [{ verdict: "beats", beatsOn: ["win", "score"], worseOn: [] }, "beats on win and score"],
+    [{ verdict: "worse", beatsOn: [], worseOn: ["score"] }, "worse on score"],
+    [{ verdict: "mixed", beatsOn: ["win"], worseOn: ["score"] }, "mixed (beats on win, worse on score)"],
+    [{ verdict: "level", beatsOn: [], worseOn: [] }, "level"],
+    [{ verdict: "unmeasured", beatsOn: [], worseOn: [] }, "unmeasured"],
+  ] as const)("describes %o as %s", (v, words) => {
+    expect(describeVerdict(v)).toBe(words);
   });
 });

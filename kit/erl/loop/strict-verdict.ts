@@ -1,14 +1,5 @@
 import type { PairedInterval } from "../../eval/index.js";
-import type { PairedReadings } from "./heldout-summary.js";
-
-/** One estimator's two intervals of one measure: tasks resampled, and tasks and their draws resampled. */
-export interface TwoIntervals {
-  readonly tasks: PairedInterval | null;
-  readonly withDraws: PairedInterval | null;
-}
-
-/** The two held-out measures a verdict reads. */
-export type HeldoutMeasure = "win" | "score";
+import type { HeldoutMeasure, TwoIntervals } from "./heldout-summary.js";
 
 /** What one comparison A − B says under the strict rule. */
 export interface StrictVerdict {
@@ -44,8 +35,9 @@ export function strictVerdict(estimates: Partial<Record<HeldoutMeasure, readonly
   return { verdict, beatsOn, worseOn };
 }
 
-/** The direct estimator's intervals of `pairedReadings`, by measure (what strictVerdict reads). */
-export const directEstimates = (r: PairedReadings): Record<HeldoutMeasure, TwoIntervals> => ({
-  win: { tasks: r.win, withDraws: r.winWithDraws },
-  score: { tasks: r.score, withDraws: r.scoreWithDraws },
-});
+/** The verdict in words: "beats on win", "worse on score", "mixed (beats on win, worse on score)", "level". */
+export function describeVerdict(v: StrictVerdict): string {
+  const beats = v.beatsOn.length ? `beats on ${v.beatsOn.join(" and ")}` : "";
+  const worse = v.worseOn.length ? `worse on ${v.worseOn.join(" and ")}` : "";
+  return v.verdict === "mixed" ? `mixed (${beats}, ${worse})` : beats || worse || v.verdict;
+}
