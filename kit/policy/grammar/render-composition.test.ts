@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_IDS, resolveTask, type TaskPackage } from "../../gym/index.js";
-import { composeProgram, FragmentOrderError, KNOWN_METRICS, renderMetric, scoreFragment, type Fragment } from "./fragments/index.js";
+import {
+  composeProgram, FragmentOrderError, KNOWN_METRICS, modelFragments, renderMetric, scoreFragment, type Fragment,
+} from "./fragments/index.js";
 import { PARAM_GRIDS } from "./model-grid.js";
 import { programFragments, renderProgram } from "./render-program.js";
 import { GRAMMAR_MODALITIES, MODEL_FAMILIES, type FeatureSpec, type GrammarModality, type ModelSpec, type SolutionSpec } from "./spec.js";
@@ -117,6 +119,21 @@ describe("grammar programs composed of fragments", () => {
       "validation.score", "fit.refit", "submission.columns", "submission.align", "submission.write", "trace",
     ]));
   }, 60_000);
+
+  it("every estimator or splitter that draws random numbers gets the program's SEED, so a program scores the same each run", () => {
+    const seeded = /\b(LinearSV[CR]|SVC|RandomForest\w*|ExtraTrees\w*|HistGradientBoosting\w*|GradientBoosting\w*|XGB\w*|KFold|StratifiedKFold)\(([^()]*)\)/g;
+    // The built-in tasks hold no text regression: its model list rendered from a text task's spec joins the programs.
+    const text = programs.find((p) => p.spec.modality === "text")!;
+    const textRegression = { name: `${text.name} as regression`, code: modelFragments({ ...text.spec, taskType: "regression",
+      models: MODEL_FAMILIES.filter((f) => FAMILIES_BY_MODALITY.text.includes(f)).map((f) => bound(f, true)) }).map((f) => f.code).join("") };
+    const calls = [...programs, textRegression].flatMap((p) => [...p.code.matchAll(seeded)].map((m) => ({ name: p.name, call: m[0] })));
+    expect(new Set(calls.map((c) => c.call.replace(/\(.*/, "")))).toEqual(
+      new Set(["LinearSVC", "LinearSVR", "SVC", "RandomForestClassifier", "RandomForestRegressor", "ExtraTreesClassifier",
+        "ExtraTreesRegressor", "HistGradientBoostingClassifier", "HistGradientBoostingRegressor", "GradientBoostingClassifier",
+        "GradientBoostingRegressor", "XGBClassifier", "XGBRegressor", "KFold", "StratifiedKFold"]),
+    );
+    expect(calls.filter((c) => !c.call.includes("random_state=SEED"))).toEqual([]);
+  });
 
   it("a name read before anything defines it throws FragmentOrderError naming the fragment and the name", () => {
     const tabular = programs.find((p) => p.spec.modality === "tabular")!;

@@ -65,12 +65,13 @@ const FAMILIES = {
     expr: (p, c) =>
       c.text
         ? c.cls
-          ? `CalibratedClassifierCV(LinearSVC(C=${num(p.C, 1)}), cv=3)`
-          : `LinearSVR(C=${num(p.C, 1)}, max_iter=5000)`
+          ? `CalibratedClassifierCV(LinearSVC(C=${num(p.C, 1)}, random_state=SEED), cv=3)`
+          : `LinearSVR(C=${num(p.C, 1)}, max_iter=5000, random_state=SEED)`
         : c.cls
           ? `SVC(C=${num(p.C, 1)}, probability=True, random_state=SEED)`
           : `SVR(C=${num(p.C, 1)})`,
-    reads: (c) => (!c.text && c.cls ? ["SEED"] : []),
+    // liblinear shuffles by random_state: without it the global RNG seeds it and a program's score varies run to run.
+    reads: (c) => (c.text || c.cls ? ["SEED"] : []),
   },
   knn: {
     imports: (c) => [fromImport("sklearn.neighbors", `KNeighbors${kind(c)}`)],
