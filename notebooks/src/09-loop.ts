@@ -238,31 +238,31 @@ if (!givenWs) {
 // the last column is kit/erl `strictVerdict` on them (a measure beats where both intervals exclude 0).
 // The rules were fixed before the figures (bench/erl/README.md, "All 85 held-out tasks" and the two sections after it).
 // %%
+/** Direct readings of `[level, "A − B", A's rows, B's rows]` on the tasks of the first pair, with a verdict each. */
+async function readings85(rec: Workspace, baselinesId: string, caption: string, pairs: [string, string, readonly (erl.HeldoutDraftRow | erl.HeldoutRow)[], readonly (erl.HeldoutDraftRow | erl.HeldoutRow)[]][]) {
+  const taskIds = [...new Set(pairs[0]![2].map((r) => r.taskId))].sort();
+  const higher = gym.metricDirections(await gym.storedTaskPackages(rec, taskIds));
+  const norm = erl.normalisableTasks(await erl.loopBaselines(rec, baselinesId), higher);
+  const rows = pairs.filter(([, , a, b]) => a.length && b.length).map(([level, name, a, b]) => {
+    const r = erl.pairedReadings(a, b, norm, higher);
+    return { level, "A − B": name, "Δ score, tasks": ci(r.score.tasks), "Δ score, tasks and draws": ci(r.score.withDraws),
+      "win, tasks": ci(r.win.tasks), "win, tasks and draws": ci(r.win.withDraws),
+      "verdict (direct)": erl.describeVerdict(erl.strictVerdict({ win: [r.win], score: [r.score] })) };
+  });
+  tslab.display.html(htmlTable(rows, { caption: `${caption} on ${taskIds.length} held-out tasks (${taskIds.filter((t) => norm.has(t)).length} with a normalised score)` }));
+}
 {
   const rec = await kitReport.openRecordedRuns("learning-armA60u");
   const id = "learn-18627e2b";
-  type Row = erl.HeldoutDraftRow | erl.HeldoutRow;
-  const levels: [string, readonly Row[]][] = [["policy", await erl.loadHeldoutDrafts(rec, `${id}-d32h85`)], ["search", await erl.loadHeldout(rec, `${id}-s85`)]];
+  const [drafts, search] = [await erl.loadHeldoutDrafts(rec, `${id}-d32h85`), await erl.loadHeldout(rec, `${id}-s85`)];
   const teacher = await erl.loadHeldoutDrafts(rec, `${id}-d32h85-teacher`);
-  const taskIds = [...new Set(levels[0][1].map((r) => r.taskId))].sort();
-  const higher = gym.metricDirections(await gym.storedTaskPackages(rec, taskIds));
-  const norm = erl.normalisableTasks(await erl.loopBaselines(rec, `${id}-d32h85`), higher);
-  const rows: Record<string, unknown>[] = [];
-  const compare = (level: string, name: string, a: readonly Row[], b: readonly Row[]) => {
-    if (!a.length || !b.length) return;
-    const r = erl.pairedReadings(a, b, norm, higher);
-    rows.push({ level, "A − B": name, "Δ score, tasks": ci(r.score.tasks), "Δ score, tasks and draws": ci(r.score.withDraws),
-      "win, tasks": ci(r.win.tasks), "win, tasks and draws": ci(r.win.withDraws),
-      "verdict (direct)": erl.describeVerdict(erl.strictVerdict({ win: [r.win], score: [r.score] })) });
-  };
-  for (const [level, all] of levels) {
-    const at = (g: number) => all.filter((r) => r.generation === g);
-    compare(level, "g1 − uniform (g0)", at(1), at(0));
-    compare(level, "g2 − g1", at(2), at(1));
-    compare(level, "g2 − uniform (g0)", at(2), at(0));
-    if (level === "policy" && new Set(teacher.map((r) => r.taskId)).size === taskIds.length) compare(level, "g1 − default (teacher)", at(1), teacher);
-  }
-  tslab.display.html(htmlTable(rows, { caption: `Loop ${id} on ${taskIds.length} held-out tasks (${taskIds.filter((t) => norm.has(t)).length} with a normalised score)` }));
+  const at = <R extends { generation: number }>(rows: readonly R[], g: number) => rows.filter((r) => r.generation === g);
+  const gens = (level: string, all: readonly (erl.HeldoutDraftRow | erl.HeldoutRow)[]) =>
+    ([["g1 − uniform (g0)", 1, 0], ["g2 − g1", 2, 1], ["g2 − uniform (g0)", 2, 0]] as const).map(
+      ([name, a, b]) => [level, name, at(all, a), at(all, b)] as Parameters<typeof readings85>[3][number]);
+  await readings85(rec, `${id}-d32h85`, `Loop ${id}`, [
+    ...gens("policy", drafts), ["policy", "g1 − default (teacher)", at(drafts, 1), teacher], ...gens("search", search),
+  ]);
   rec.close();
 }
 // %% [markdown]
@@ -272,6 +272,28 @@ if (!givenWs) {
 // the interval starts at −0.001. The mean normalised score is level or below 0 at the search level: on one task the
 // reference barely beats its trivial baseline (ROC AUC 0.5125 against 0.5), so 0.11 of AUC there is 9 normalised
 // points, and that task carries the mean. The verdicts, and which figures decide them, are in bench/erl/README.md.
+// %% [markdown]
+// ## Arm B on all 85 held-out tasks: self-taught from `default`
+// The tenth run (`learning-armB60u`): generation 0 is the hand-set `default` and each generation learns from its own
+// searches. Its policy level at 32 drafts on every held-out task (`reeval.ts --drafts 32 --heldout-count 85`;
+// `default`'s rows are arm A's teacher rows, checked identical on the draws both measured), read directly here; the
+// benchmark's verdict also reads the pooled off-policy estimator (`bench/erl/offpolicy.ts`, too slow for a notebook).
+// %%
+{
+  const rec = await kitReport.openRecordedRuns("learning-armB60u");
+  const drafts = await erl.loadHeldoutDrafts(rec, "learn-b6c48064-d32h85");
+  const at = (g: number) => drafts.filter((r) => r.generation === g);
+  await readings85(rec, "learn-18627e2b-d32h85", "Loop learn-b6c48064 (arm B), policy level at 32 drafts", [
+    ["policy", "g1 − default (g0)", at(1), at(0)], ["policy", "g2 − g1", at(2), at(1)], ["policy", "g2 − default (g0)", at(2), at(0)],
+  ]);
+  rec.close();
+}
+// %% [markdown]
+// **What it says.** Self-teaching from `default` trains beyond it on the win rate: generation 1 and generation 2 are
+// each ahead of `default` with both intervals above 0, and generation 2 adds nothing to generation 1. The effect is
+// small (a win probability of about 0.53) and the mean normalised score does not show it. With the pooled estimator
+// beside these, this meets arm B's stretch goal by the rule fixed before the loop ran (bench/erl/README.md, "Arm B at
+// the current recipe").
 // %% [markdown]
 // ## The mechanics: a smoke loop
 // The same calls on a loop run here and now (1 training task, 1 held-out task, 1 generation, two programs per
