@@ -8,7 +8,7 @@
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
   draftProbes, heldoutDrafts, heldoutReport, loadHeldout, loopBaselines, loadHeldoutDrafts, loop, loopStages, normalisableTasks,
-  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedReadings, describeVerdict, strictVerdict, type CompositionRow,
+  policyKl, resolvePolicyParams, stageSettings, LoopConfig, pairedReadings, describeVerdict, directVerdict, type CompositionRow,
   type GenerationHeldout, type LoopResult,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
@@ -78,7 +78,7 @@ async function main() {
         for (const level of ["policy", "search"] as const) {
           const r = v[level];
           console.log(`| ${g.generation} | ${against} | ${level} | ${ci(r.score.tasks)} | ${ci(r.score.withDraws)} | ${ci(r.win.tasks)} | ` +
-            `${ci(r.win.withDraws)} | ${describeVerdict(strictVerdict({ win: [r.win], score: [r.score] }))} |`);
+            `${ci(r.win.withDraws)} | ${describeVerdict(directVerdict(r))} |`);
         }
       }
     // How far each generation moved: mean KL(p_k ‖ p_k+1) over generation k's fresh drafts' decisions on the held-out tasks.

@@ -12,7 +12,7 @@
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
 import {
-  normalisableTasks, pairedReadings, strictVerdict, type StrictVerdict, type HeldoutDraftRow, type HeldoutRow,
+  directVerdict, normalisableTasks, pairedReadings, type StrictVerdict, type HeldoutDraftRow, type HeldoutRow,
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
@@ -58,7 +58,7 @@ try {
     const n = Math.round(a.length / tasks.size);
     const r = pairedReadings(a, b, norm, higher);
     console.log(`| ${sa} − ${sb} | ${tasks.size} | ${n} | ${ci(r.score.tasks)} | ${ci(r.score.withDraws)} | ${ci(r.win.tasks)} | ${ci(r.win.withDraws)} |`);
-    verdicts.push([`${sa} − ${sb}`, strictVerdict({ win: [r.win], score: [r.score] })]);
+    verdicts.push([`${sa} − ${sb}`, directVerdict(r)]);
   }
   // kit/erl strictVerdict on the direct estimator alone; at the policy level the rule also reads offpolicy.ts' pooled one.
   console.log(`\n${verdictTable("verdict, direct (both intervals)", verdicts)}`);

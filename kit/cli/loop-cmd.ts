@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import {
   describeVerdict,
+  directVerdict,
   heldoutReport,
   loop,
   LoopConfig,
   normalisableTasks,
-  strictVerdict,
   type LoopConfigInput,
   type LoopEvent,
   type LoopResult,
@@ -180,13 +180,10 @@ export function loopTables(r: LoopResult, higherIsBetter: (taskId: string) => bo
       "| generation | policy: Δ | policy: win | policy: verdict | search: Δ | search: win | search: verdict |",
       "|---|---|---|---|---|---|---|",
     );
-    const verdict = (r: PairedReadings) => describeVerdict(strictVerdict({ win: [r.win], score: [r.score] }));
     for (const g of report.slice(1)) {
-      const { policy: p, search: s } = g.vsPrevious!;
-      lines.push(
-        `| ${g.generation} | ${ci(p.score.withDraws)} | ${ci(p.win.withDraws)} | ${verdict(p)} | ` +
-          `${ci(s.score.withDraws)} | ${ci(s.win.withDraws)} | ${verdict(s)} |`,
-      );
+      const cells = (r: PairedReadings) =>
+        `${ci(r.score.withDraws)} | ${ci(r.win.withDraws)} | ${describeVerdict(directVerdict(r))}`;
+      lines.push(`| ${g.generation} | ${cells(g.vsPrevious!.policy)} | ${cells(g.vsPrevious!.search)} |`);
     }
   }
   return lines.join("\n");

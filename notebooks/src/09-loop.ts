@@ -247,7 +247,7 @@ async function readings85(rec: Workspace, baselinesId: string, caption: string, 
     const r = erl.pairedReadings(a, b, norm, higher);
     return { level, "A − B": name, "Δ score, tasks": ci(r.score.tasks), "Δ score, tasks and draws": ci(r.score.withDraws),
       "win, tasks": ci(r.win.tasks), "win, tasks and draws": ci(r.win.withDraws),
-      "verdict (direct)": erl.describeVerdict(erl.strictVerdict({ win: [r.win], score: [r.score] })) };
+      "verdict (direct)": erl.describeVerdict(erl.directVerdict(r)) };
   });
   tslab.display.html(htmlTable(rows, { caption: `${caption} on ${taskIds.length} held-out tasks (${taskIds.filter((t) => norm.has(t)).length} with a normalised score)` }));
 }

@@ -23,7 +23,7 @@ export {
   type TwoIntervals, type HeldoutMeasure,
 } from "./heldout-summary.js";
 export { winProbability, pairedWinRate, type WinRow } from "./win-rate.js";
-export { strictVerdict, describeVerdict, type StrictVerdict } from "./strict-verdict.js";
+export { strictVerdict, directVerdict, describeVerdict, type StrictVerdict } from "./strict-verdict.js";
 export {
   replayHeldoutDrafts, offPolicyFigures, offPolicyDiffs, offPolicyPaired, type NamedParams, type OffPolicyMeasure,
   type ReplayedDraft, type PoolDraft, type OffPolicyFigure, type OffPolicyPaired,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PairedInterval } from "../../eval/index.js";
 import type { TwoIntervals } from "./heldout-summary.js";
-import { describeVerdict, strictVerdict } from "./strict-verdict.js";
+import { describeVerdict, directVerdict, strictVerdict } from "./strict-verdict.js";
 
 const iv = (lo: number, hi: number): PairedInterval => ({ n: 85, mean: (lo + hi) / 2, lo, hi, wins: 0, losses: 0, ties: 0 });
 const two = (a: [number, number], b: [number, number]): TwoIntervals => ({ tasks: iv(...a), withDraws: iv(...b) });
@@ -24,6 +24,11 @@ describe("strictVerdict", () => {
     ["the missing measure is skipped", { win: [{ tasks: null, withDraws: null }], score: [ABOVE] }, "beats", ["score"], []],
   ] as const)("%s", (_, estimates, verdict, beatsOn, worseOn) => {
     expect(strictVerdict(estimates)).toEqual({ verdict, beatsOn, worseOn });
+  });
+
+  it("directVerdict reads one comparison's pairedReadings as the only estimator", () => {
+    expect(directVerdict({ win: ABOVE, score: BELOW })).toEqual({ verdict: "mixed", beatsOn: ["win"], worseOn: ["score"] });
+    expect(directVerdict({ win: ACROSS, score: ABOVE })).toEqual({ verdict: "beats", beatsOn: ["score"], worseOn: [] });
   });
 
   it.each([

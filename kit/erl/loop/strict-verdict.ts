@@ -1,5 +1,5 @@
 import type { PairedInterval } from "../../eval/index.js";
-import type { HeldoutMeasure, TwoIntervals } from "./heldout-summary.js";
+import type { HeldoutMeasure, PairedReadings, TwoIntervals } from "./heldout-summary.js";
 
 /** What one comparison A − B says under the strict rule. */
 export interface StrictVerdict {
@@ -34,6 +34,10 @@ export function strictVerdict(estimates: Partial<Record<HeldoutMeasure, readonly
     : "level";
   return { verdict, beatsOn, worseOn };
 }
+
+/** strictVerdict on the direct estimator alone: one comparison's `pairedReadings`. */
+export const directVerdict = (r: PairedReadings): StrictVerdict =>
+  strictVerdict({ win: [r.win], score: [r.score] });
 
 /** The verdict in words: "beats on win", "worse on score", "mixed (beats on win, worse on score)", "level". */
 export function describeVerdict(v: StrictVerdict): string {
