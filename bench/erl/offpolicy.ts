@@ -14,7 +14,7 @@
 // more tasks than the loop's, reeval.ts --heldout-count.)
 import {
   heldoutPool, offPolicyDiffs, winProbability, normalisableTasks, offPolicyFigures, offPolicyPaired,
-  pairedGenerations, pairedReadings, strictVerdict, taskFigures, type HeldoutDraftRow, type PoolDraft, type StrictVerdict, type TwoIntervals,
+  pairedGenerations, pairedReadings, strictVerdict, taskFigures, type HeldoutDraftRow, type PoolDraft, type HeldoutMeasure, type StrictVerdict, type TwoIntervals,
 } from "../../kit/erl/index.js";
 import { pairedBootstrap, type PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections } from "../../kit/gym/index.js";
@@ -83,7 +83,7 @@ try {
     const [ra, rb] = [rowsOf.get(a), rowsOf.get(b)];
     if (!ra || !rb) throw new Error(`pair ${a},${b}: both must be pool checkpoints (${labels.join(", ")})`);
     const direct = pairedReadings(ra, rb, norm, higher);
-    const both: Partial<Record<"score" | "win", TwoIntervals[]>> = {};
+    const both: Partial<Record<HeldoutMeasure, TwoIntervals[]>> = {};
     for (const measure of ["score", "win"] as const) {
       const d = direct[measure];
       const pooled = offPolicyPaired(pool, labels, a, b, { measure, normalisable: norm, higherIsBetter: higher });

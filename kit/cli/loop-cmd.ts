@@ -175,7 +175,7 @@ export function loopTables(r: LoopResult, higherIsBetter: (taskId: string) => bo
     lines.push(
       "",
       "The same Δ and win with each task's draws (drafts, seeds) resampled as well as the tasks: wider by the draws' " +
-        "own noise. Verdict: kit/erl strictVerdict on these readings (a measure beats where both intervals exclude 0).",
+        "own noise. Verdict: a measure beats (or is worse) where both of its intervals exclude 0 on that side.",
       "",
       "| generation | policy: Δ | policy: win | policy: verdict | search: Δ | search: win | search: verdict |",
       "|---|---|---|---|---|---|---|",
