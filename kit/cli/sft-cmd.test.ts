@@ -46,6 +46,7 @@ describe("openmle sft (CLI)", () => {
     const bad: [string[], RegExp][] = [
       [["sft", "train", "--workspace", wsDir, "--dataset", "d1", "--to", "s1"], /^openmle: dataset "d1" has no programs written by the grammar policy/],
       [["sft", "train", "--workspace", wsDir, "--dataset", "d1", "--to", "s1", "--split-by", "tasks"], /^openmle: --split-by must be example or task, got "tasks"\.$/],
+      [["sft", "train", "--workspace", wsDir, "--dataset", "d1", "--to", "s1", "--folds", "0"], /^openmle: --folds 0 is out of range: use an integer from 1 to 100\.$/],
       [["evolve", "--task", "penguins", "--workspace", wsDir, "--params", "nope"], /^openmle: no checkpoint "nope"/],
     ];
     for (const [args, want] of bad) {

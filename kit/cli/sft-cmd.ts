@@ -67,6 +67,7 @@ const TRAIN_RANGES = {
   epochs: { min: 1, max: EVOLVE_MAX.steps },
   lr: { min: 0, max: 1e6 },
   heldOut: { min: 0, max: 1 },
+  folds: { min: 1, max: 100 },
 } as const;
 
 /** grammar | grammar:<checkpoint|file.json> | openai → a Policy. */
@@ -252,6 +253,11 @@ export function registerSft(program: Command): void {
     .option("--held-out <share>", "share of examples (of tasks with --split-by task) held out (0 = none)")
     .option("--split-by <unit>", "hold out examples, or whole tasks: example | task")
     .option("--seed <n>", "seed of the held-out split")
+    .option(
+      "--folds <k>",
+      "k ≥ 2: choose the epoch on k folds (of --split-by's unit), each held out once, then train on all examples " +
+        "for that many epochs (--held-out is not used); 1: one held-out split",
+    )
     .option("--replace", "overwrite an existing checkpoint of that name")
     .option("--json", "print the result as JSON")
     .action(
@@ -265,6 +271,7 @@ export function registerSft(program: Command): void {
         heldOut?: string;
         splitBy?: string;
         seed?: string;
+        folds?: string;
         replace?: boolean;
         json?: boolean;
       }) => {
@@ -273,6 +280,7 @@ export function registerSft(program: Command): void {
           ...(o.lr ? { lr: numberFlag("lr", o.lr, TRAIN_RANGES.lr) } : {}),
           ...(o.heldOut ? { heldOut: numberFlag("held-out", o.heldOut, TRAIN_RANGES.heldOut) } : {}),
           ...(o.seed ? { seed: intFlag("seed", o.seed, SEED_RANGE) } : {}),
+          ...(o.folds ? { folds: intFlag("folds", o.folds, TRAIN_RANGES.folds) } : {}),
           ...(o.splitBy ? { splitBy: o.splitBy } : {}),
         };
         if (o.splitBy && o.splitBy !== "example" && o.splitBy !== "task")
@@ -307,7 +315,7 @@ export function registerSft(program: Command): void {
                   `${m.skippedExamples} not written by the grammar policy`,
                 `  mean log-likelihood  train ${f(m.trainLogLikBefore)} → ${f(m.trainLogLikAfter)}   held-out ` +
                   `${f(m.heldOutLogLikBefore)} → ${f(m.heldOutLogLikAfter)}   kept epoch ${m.keptEpoch} of ` +
-                  `${parsed.data.epochs}`,
+                  `${parsed.data.epochs}${parsed.data.folds > 1 ? ` (chosen on ${parsed.data.folds} folds)` : ""}`,
                 `  use it: openmle evolve --params ${r.checkpoint.name} --workspace ${o.workspace} ...`,
               ].join("\n"),
           );

@@ -7,7 +7,9 @@ import { resolveTask } from "../../gym/index.js";
 import { createGrammarPolicy, defaultGrammarParams, parseReply } from "../../policy/index.js";
 import { probeBwrap, runSandbox } from "../../sandbox/index.js";
 import { openWorkspace } from "../../store/index.js";
-import { collectSft, exportDataset, loadCheckpoint, loadDataset, sftTrain, DatasetExistsError, datasetArrow } from "../index.js";
+import {
+  collectSft, datasetInfo, exportDataset, loadCheckpoint, loadDataset, sftTrain, DatasetExistsError, datasetArrow,
+} from "../index.js";
 
 const noBwrap = probeBwrap();
 if (noBwrap) process.stderr.write(`SKIP collectSft sandbox tests: bubblewrap cannot run here (${noBwrap}); install bubblewrap (scripts/setup.sh).\n`);
@@ -49,6 +51,11 @@ describe.skipIf(!!noBwrap)("collectSft end to end: penguins, grammar teacher, re
       expect(stored.map((e) => e.program)).toEqual(res.examples.map((e) => e.program));
       expect(stored[0]!.judge).toBe("skipped");
       expect(stored[0]!.configHash).toBe(res.configHash);
+      // How it was made, read back: the config and the parallel path's per-task counts (what a replay needs).
+      const info = await datasetInfo(ws, "d1");
+      expect(info).toMatchObject({ configHash: res.configHash, judge: "skipped", config: { seed: 1, maxAttempts: 2 } });
+      expect(info!.parallel).toEqual(JSON.parse(JSON.stringify(res.parallel)));
+      expect(await datasetInfo(ws, "no-such")).toBeNull();
       const jsonl = await exportDataset(ws, "d1", join(dir, "d1.jsonl"));
       const lines = readFileSync(jsonl.file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
       expect(lines).toHaveLength(stored.length);

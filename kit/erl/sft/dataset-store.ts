@@ -46,6 +46,18 @@ export async function datasetExists(ws: Workspace, name: string): Promise<boolea
   return (await ws.query("SELECT 1 FROM datasets WHERE dataset = $name LIMIT 1", { name })).length > 0;
 }
 
+/**
+ * How a dataset was made (saveDataset's info, carried by every row's meta); null when there is no such dataset.
+ * Lets an analysis replay the collection, e.g. the parallel path's attempts from its seed and per-task counts.
+ */
+export async function datasetInfo(ws: Workspace, name: string): Promise<DatasetInfo | null> {
+  const [row] = await ws.query<{ meta: string }>("SELECT meta FROM datasets WHERE dataset = $name LIMIT 1", { name });
+  if (!row) return null;
+  const m = JSON.parse(row.meta) as Record<string, unknown>;
+  const parallel = (m.parallel as unknown[] | undefined) ?? [];
+  return { config: m.config, configHash: String(m.config_hash), judge: String(m.judge), parallel };
+}
+
 /** Refuse an existing name unless replace (checked before any work is done). */
 export async function assertDatasetFree(ws: Workspace, name: string, replace: boolean): Promise<void> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(name))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heldOutSplit } from "./held-out-split.js";
+import { heldOutSplit, kFolds } from "./held-out-split.js";
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 // Tasks a (3 examples), b (2), c (1), d (2), e (2): G = 5.
@@ -57,5 +57,32 @@ describe("heldOutSplit (SFT's early-stopping split)", () => {
     expect(() => heldOutSplit(3, { by: "task" })).toThrow(/one task id per example/);
     expect(() => heldOutSplit(3, { by: "task" }, ["a"])).toThrow(/one task id per example/);
     expect(() => heldOutSplit(3, { by: "task", extra: 1 } as never)).toThrow();
+  });
+});
+
+describe("kFolds (cross-validated early stopping's folds)", () => {
+  const groups = ["a", "a", "b", "c", "c", "c", "d", "e", "f", "f", "g"]; // 7 tasks, 11 examples
+  it.each([
+    { folds: 2, by: "task" as const, sizes: [4, 3] }, // tasks per fold: 7 units, j mod 2
+    { folds: 3, by: "task" as const, sizes: [3, 2, 2] },
+    { folds: 5, by: "task" as const, sizes: [2, 2, 1, 1, 1] },
+    { folds: 9, by: "task" as const, sizes: [1, 1, 1, 1, 1, 1, 1] }, // capped at 7 tasks
+    { folds: 4, by: "example" as const, sizes: [3, 3, 3, 2] }, // 11 examples, j mod 4
+  ])("$folds folds by $by: a partition, units spread evenly, a task's examples together", ({ folds, by, sizes }) => {
+    for (const seed of [0, 1, 7]) {
+      const f = kFolds(groups.length, folds, { seed, by }, groups);
+      expect([...f.flat()].sort((x, y) => x - y)).toEqual(groups.map((_, i) => i)); // every example exactly once
+      const units = f.map((idx) => new Set(idx.map((i) => (by === "task" ? groups[i] : String(i)))).size);
+      expect(units).toEqual(sizes);
+      const foldOf = new Map(f.flatMap((idx, k) => idx.map((i) => [groups[i], k] as const)));
+      if (by === "task") groups.forEach((g, i) => expect(f[foldOf.get(g)!]).toContain(i));
+      f.forEach((idx) => expect(idx).toEqual([...idx].sort((x, y) => x - y))); // examples keep their order
+      expect(kFolds(groups.length, folds, { seed, by }, groups)).toEqual(f); // the seed fixes the folds
+    }
+  });
+
+  it("refuses fewer than 2 folds, and by task without one id per example", () => {
+    expect(() => kFolds(4, 1)).toThrow(/folds must be/);
+    expect(() => kFolds(4, 2, { by: "task" }, ["a"])).toThrow(/one task id per example/);
   });
 });

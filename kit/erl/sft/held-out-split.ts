@@ -51,3 +51,33 @@ export function heldOutSplit(
   const idx = Array.from({ length: n }, (_, i) => i);
   return { held: idx.filter((i) => heldIds.has(groups[i]!)), train: idx.filter((i) => !heldIds.has(groups[i]!)) };
 }
+
+/**
+ * K folds of n examples for cross-validated early stopping (one seeded shuffle, the same as heldOutSplit's): the
+ * units (examples, or with by "task" the distinct groups in order of first appearance) are shuffled by Fisher–Yates
+ * with rng = createRng(seed), and unit j of the shuffle goes to fold j mod K. Returns each fold's example indices in
+ * the examples' order; K is capped at the number of units (every fold non-empty). Pure.
+ */
+export function kFolds(
+  n: number,
+  folds: number,
+  cfgIn: Omit<HeldOutSplitConfigInput, "share"> = {},
+  groups?: readonly string[],
+): number[][] {
+  const cfg = HeldOutSplitConfig.parse(cfgIn);
+  if (!Number.isInteger(folds) || folds < 2) throw new RangeError(`folds must be an integer ≥ 2 (got ${folds})`);
+  if (cfg.by === "task" && (!groups || groups.length !== n))
+    throw new RangeError(`a split by task needs one task id per example (${n})`);
+  const unitOf = (i: number) => (cfg.by === "task" ? groups![i]! : String(i));
+  const units = [...new Set(Array.from({ length: n }, (_, i) => unitOf(i)))];
+  const rng = createRng(cfg.seed);
+  for (let i = units.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [units[i], units[j]] = [units[j]!, units[i]!];
+  }
+  const k = Math.min(folds, units.length);
+  const foldOf = new Map(units.map((u, j) => [u, j % k]));
+  const out: number[][] = Array.from({ length: k }, () => []);
+  for (let i = 0; i < n; i++) out[foldOf.get(unitOf(i))!]!.push(i);
+  return out;
+}

@@ -26,10 +26,12 @@ export {
 export { evolutionSegments, type SegmentReport } from "./evolution-segments.js";
 export { collectSft, type CollectSftOptions, type CollectSftResult, type CollectEvent } from "./collect-sft.js";
 export {
-  saveDataset, loadDataset, listDatasets, datasetPaths, exportDataset, datasetArrow, datasetDanfo, datasetSql,
+  saveDataset, loadDataset, datasetInfo, listDatasets, datasetPaths, exportDataset, datasetArrow, datasetDanfo,
+  datasetSql,
   DatasetExistsError, DatasetNotFoundError, type DatasetInfo, type StoredExample,
 } from "./dataset-store.js";
-export { heldOutSplit, HeldOutSplitConfig, type HeldOutSplitConfigInput } from "./held-out-split.js";
+export { heldOutSplit, kFolds, HeldOutSplitConfig, type HeldOutSplitConfigInput } from "./held-out-split.js";
+export { crossValidatedEpoch } from "./cv-epoch.js";
 export {
   trainGrammarSft, sftTrain, choicesLogLik, meanLogLik, type SftMetrics, type SftRunOptions,
 } from "./sft-train.js";

@@ -108,6 +108,16 @@ export const SftTrainConfig = z
         "Keep the epoch (0 = the starting params) with the highest held-out log-likelihood: the regulariser " +
           "against the previous generation (needs heldOut > 0).",
       ),
+    folds: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .describe(
+        "1: early stopping reads one held-out split (heldOut). K ≥ 2: cross-validated early stopping: K folds " +
+          "(of splitBy's unit) each held out once, the epoch chosen on their pooled held-out log-likelihood " +
+          "(cv-epoch.ts), then the params retrained on all examples for that many epochs (heldOut is not used).",
+      ),
     conditioned: z
       .boolean()
       .default(false)
@@ -116,6 +126,10 @@ export const SftTrainConfig = z
           "modality); off by default, as measured in bench/erl/README.md (What transfers).",
       ),
   })
-  .strict();
+  .strict()
+  .refine((c) => c.folds === 1 || c.earlyStopping, {
+    message: "folds ≥ 2 choose the epoch for early stopping: set earlyStopping, or folds 1",
+    path: ["folds"],
+  });
 export type SftTrainConfig = z.infer<typeof SftTrainConfig>;
 export type SftTrainConfigInput = z.input<typeof SftTrainConfig>;

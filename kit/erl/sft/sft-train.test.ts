@@ -73,3 +73,40 @@ describe("SFT's split by task", () => {
     expect(() => trainGrammarSft(uniform, [[ch("a")], [ch("b")]], { splitBy: "task" })).toThrow(/splitBy "task"/);
   });
 });
+
+describe("SFT's cross-validated early stopping (folds ≥ 2)", () => {
+  it("reads every task once: where one split kept epoch 0 or 3 by the task it held out, 3 folds keep 0", () => {
+    // The fixture above, 3 folds by task (one task each, whatever the seed). Epoch 1, by hand (2 options, lr 1):
+    // fold t1 trains on a, b: nothing moves, LL = −ln 2; fold t2 trains on a, a, b: z_a − z_b = 1/3, LL(a) =
+    // ln σ(1/3) = −0.540306; fold t3 trains on a, a, a: z_a − z_b = 1, LL(b) = ln σ(−1) = −1.313262.
+    // Pooled (weights 2, 1, 1): e0 −0.693147, e1 −0.809965: training only hurts the unseen tasks on average.
+    const ex = [[ch("a")], [ch("b")], [ch("a")], [ch("a")]];
+    const groups = ["t1", "t3", "t2", "t1"];
+    for (const seed of [0, 1, 2]) {
+      const r = trainGrammarSft(uniform, ex, { epochs: 3, lr: 1, folds: 3, seed, splitBy: "task" }, groups);
+      expect(r.metrics.keptEpoch).toBe(0);
+      expect(r.metrics.heldOutLogLikBefore).toBeCloseTo(-Math.LN2, 6);
+      expect(r.metrics.heldOutCurve[0]).toBeCloseTo(-0.809965, 5);
+      expect(r.metrics.heldOutCurve).toHaveLength(3);
+      expect(r.metrics).toMatchObject({ heldOutExamples: 4, trainExamples: 4, curve: [] });
+      expect(r.params).toEqual(uniform);
+    }
+  });
+
+  it("keeps the best pooled epoch and retrains on all examples for that many epochs", () => {
+    const ex = [[ch("a")], [ch("a")], [ch("a")], [ch("b")], [ch("a")], [ch("a")]];
+    const groups = ["t1", "t2", "t3", "t4", "t5", "t6"];
+    const r = trainGrammarSft(uniform, ex, { epochs: 6, lr: 1, folds: 3, seed: 4, splitBy: "task" }, groups);
+    const lls = [r.metrics.heldOutLogLikBefore!, ...r.metrics.heldOutCurve];
+    expect(r.metrics.keptEpoch).toBe(lls.indexOf(Math.max(...lls)));
+    expect(r.metrics.keptEpoch).toBeGreaterThan(0); // five a's and one b: a little training helps the unseen tasks
+    expect(r.metrics.heldOutLogLikAfter).toBe(Math.max(...lls));
+    const refit = trainGrammarSft(uniform, ex, { epochs: r.metrics.keptEpoch, lr: 1, heldOut: 0 });
+    expect(r.params).toEqual(refit.params);
+    expect(r.metrics.curve).toEqual(refit.metrics.curve);
+  });
+
+  it("folds without early stopping is a config error that names both settings", () => {
+    expect(() => trainGrammarSft(uniform, [[ch("a")], [ch("b")]], { folds: 2, earlyStopping: false })).toThrow(/earlyStopping/);
+  });
+});

@@ -2,7 +2,8 @@ import { gradientStep, logSoftmax, type GrammarChoice, type GrammarParams } from
 import type { Workspace } from "../../store/index.js";
 import { checkpointExists } from "../checkpoint-store.js";
 import { resolvePolicyParams, saveCheckpoint, type Checkpoint } from "../checkpoints.js";
-import { heldOutSplit } from "./held-out-split.js";
+import { crossValidatedEpoch } from "./cv-epoch.js";
+import { heldOutSplit, kFolds } from "./held-out-split.js";
 import { SftTrainConfig, type SftTrainConfigInput } from "./sft-config.js";
 import { loadDataset } from "./dataset-store.js";
 import { ErlError } from "../errors.js";
@@ -42,6 +43,12 @@ export interface SftMetrics {
   readonly keptEpoch: number;
 }
 
+/** One epoch: a full-batch step on the mean log-likelihood of `train` (weights 1/n). */
+const epochStep = (p: GrammarParams, train: readonly (readonly GrammarChoice[])[], cfg: SftTrainConfig) =>
+  gradientStep(p, train.map((choices) => ({ choices, weight: 1 / train.length })), cfg.lr, {
+    conditioned: cfg.conditioned,
+  });
+
 /**
  * SFT of the grammar policy: L_evo with w = 1 (spec §1), i.e. maximum likelihood of the kept programs' decisions.
  * Pure: 1. split off `heldOut` of the examples, or with `splitBy` "task" every example of that share of the tasks
@@ -50,6 +57,8 @@ export interface SftMetrics {
  * when `conditioned`); 3. with `earlyStopping` and a held-out split, keep the params of the epoch e* =
  * argmax_e LL_held(θ_e) over e = 0 … epochs (θ_0 = the starting params: the regulariser against the previous
  * generation — SFT never keeps a step that makes unseen programs less likely); 4. log-likelihood before and after.
+ * With `folds` K ≥ 2 the epoch is chosen on K folds instead of one split, then trained on all examples
+ * (crossValidatedSft).
  */
 export function trainGrammarSft(
   params: GrammarParams,
@@ -60,6 +69,7 @@ export function trainGrammarSft(
   const cfg = SftTrainConfig.parse(cfgIn);
   if (cfg.splitBy === "task" && groups?.length !== examples.length)
     throw new ErlError(`SFT with splitBy "task" needs each example's task id (${examples.length} examples)`);
+  if (cfg.folds > 1) return crossValidatedSft(params, examples, cfg, groups);
   const split = heldOutSplit(examples.length, { share: cfg.heldOut, seed: cfg.seed, by: cfg.splitBy }, groups);
   const held = split.held.map((i) => examples[i]!);
   const train = split.train.map((i) => examples[i]!);
@@ -70,12 +80,7 @@ export function trainGrammarSft(
   const stop = cfg.earlyStopping && held.length > 0;
   let kept = { params, epoch: 0, ll: before.held };
   for (let e = 0; e < cfg.epochs; e++) {
-    p = gradientStep(
-      p,
-      train.map((choices) => ({ choices, weight: 1 / train.length })),
-      cfg.lr,
-      { conditioned: cfg.conditioned },
-    );
+    p = epochStep(p, train, cfg);
     curve.push(meanLogLik(p, train));
     if (held.length) heldOutCurve.push(meanLogLik(p, held));
     if (stop && heldOutCurve.at(-1)! > kept.ll) kept = { params: p, epoch: e + 1, ll: heldOutCurve.at(-1)! };
@@ -93,6 +98,48 @@ export function trainGrammarSft(
       curve,
       heldOutCurve,
       keptEpoch: stop ? kept.epoch : cfg.epochs,
+    },
+  };
+}
+
+/**
+ * trainGrammarSft with `folds` K ≥ 2: 1. K folds (kFolds, splitBy's unit); 2. for each fold, `epochs` steps on the
+ * other folds, the fold's mean log-likelihood read at e = 0 … epochs; 3. e* = crossValidatedEpoch of the K curves;
+ * 4. e* steps from the starting params on all examples. Held-out metrics are the pooled curve's (every example is
+ * held out once); the train curve is the refit's (e* entries).
+ */
+function crossValidatedSft(
+  params: GrammarParams,
+  examples: readonly (readonly GrammarChoice[])[],
+  cfg: SftTrainConfig,
+  groups?: readonly string[],
+): { params: GrammarParams; metrics: Omit<SftMetrics, "skippedExamples"> } {
+  const folds = kFolds(examples.length, cfg.folds, { seed: cfg.seed, by: cfg.splitBy }, groups);
+  const curves = folds.map((heldIdx) => {
+    const heldSet = new Set(heldIdx);
+    const held = heldIdx.map((i) => examples[i]!);
+    const train = examples.filter((_, i) => !heldSet.has(i));
+    let p = params;
+    const ll = [meanLogLik(p, held)];
+    for (let e = 0; e < cfg.epochs; e++) ll.push(meanLogLik((p = epochStep(p, train, cfg)), held));
+    return { n: held.length, ll };
+  });
+  const { epoch, pooled } = crossValidatedEpoch(curves);
+  let p = params;
+  const curve: number[] = [];
+  for (let e = 0; e < epoch; e++) curve.push(meanLogLik((p = epochStep(p, examples, cfg)), examples));
+  return {
+    params: p,
+    metrics: {
+      trainExamples: examples.length,
+      heldOutExamples: examples.length,
+      trainLogLikBefore: meanLogLik(params, examples),
+      trainLogLikAfter: meanLogLik(p, examples),
+      heldOutLogLikBefore: pooled[0]!,
+      heldOutLogLikAfter: pooled[epoch]!,
+      curve,
+      heldOutCurve: pooled.slice(1),
+      keptEpoch: epoch,
     },
   };
 }
