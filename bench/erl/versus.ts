@@ -3,7 +3,8 @@
 // and ceiling.ts measure at the loop's draftSeed), e.g. a new loop's generation 1 against an earlier loop's, on the
 // same held-out tasks. Each comparison's interval twice, as noise.ts: tasks resampled, and tasks and draws resampled;
 // on the mean normalised score (tasks with a normalised score) and on the paired win rate (all tasks). Reads stored
-// rows (of a workspace, or with --recorded NAME of data/recorded-runs/NAME); runs nothing. The baselines are `--loop`'s, overlaid by those stored under each `--baselines ID[,ID]` (rows
+// rows (of a workspace, or with --recorded NAME of data/recorded-runs/NAME; either may list several, comma-separated);
+// runs nothing. The baselines are `--loop`'s, overlaid by those stored under each `--baselines ID[,ID]` (rows
 // measured on tasks the loop lacks: reeval.ts --heldout-count); the tasks are the rows' own, or with --task-range A:B
 // the A-th to (B−1)-th of each row set's tasks by id (e.g. 20:40, the tasks a 40-task re-measure added). With --search
 // the rows are the search level's (reeval.ts --search-level): each seed's champion, the seeds resampled as draws
@@ -26,7 +27,20 @@ const loopId = arg("loop", "");
 if (!loopId || !pairs.length) throw new Error("pass --loop ID and at least one --pair ROWS_A:GEN,ROWS_B:GEN");
 const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–" : x.toFixed(d));
 const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}]` : "–");
-const ws = arg("recorded", "") ? await openRecordedRuns(arg("recorded", "")) : await openWorkspace(arg("workspace", "workspaces/bench-learning"), { readOnly: true });
+// Several sources (comma-separated): each ROWS:GEN is read from the first that holds it; tasks and baselines from the
+// first (e.g. --recorded learning-armB60u,learning-armA60u to pair two loops measured at the same draw seeds).
+const recorded = arg("recorded", "").split(",").filter(Boolean);
+const sources = recorded.length
+  ? await Promise.all(recorded.map((n) => openRecordedRuns(n)))
+  : await Promise.all(arg("workspace", "workspaces/bench-learning").split(",").map((d) => openWorkspace(d, { readOnly: true })));
+const ws = sources[0]!;
+const loadAny = async (spec: string, range: string, level: "policy" | "search") => {
+  for (const src of sources.slice(0, -1)) {
+    const rows = await loadSide(src, spec, range, level).catch(() => null);
+    if (rows) return rows;
+  }
+  return loadSide(sources.at(-1)!, spec, range, level);
+};
 try {
   const range = arg("task-range", "");
   const level = process.argv.includes("--search") ? "search" : "policy";
@@ -35,7 +49,7 @@ try {
   // Drafts carry no seed: the policy level's draws are its drafts, all of which a comparison pairs.
   if (seeds.length && level !== "search") throw new Error("--seeds picks search-level seeds: pass it with --search");
   const kept = (rows: (HeldoutDraftRow | HeldoutRow)[]) => (seeds.length ? rows.filter((r) => "seed" in r && seeds.includes(r.seed)) : rows);
-  for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, kept(await loadSide(ws, spec, range, level)));
+  for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, kept(await loadAny(spec, range, level)));
   const taskIds = [...new Set([...sides.values()].flat().map((r) => r.taskId))].sort();
   const higher = metricDirections(await storedTaskPackages(ws, taskIds));
   const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean), taskIds), higher);
@@ -63,5 +77,5 @@ try {
   // kit/erl strictVerdict on the direct estimator alone; at the policy level the rule also reads offpolicy.ts' pooled one.
   console.log(`\n${verdictTable("verdict, direct (both intervals)", verdicts)}`);
 } finally {
-  ws.close();
+  for (const src of sources) src.close();
 }
