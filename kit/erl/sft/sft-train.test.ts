@@ -106,6 +106,13 @@ describe("SFT's cross-validated early stopping (folds ≥ 2)", () => {
     expect(r.metrics.curve).toEqual(refit.metrics.curve);
   });
 
+  it("one task cannot be held out: every epoch is trained, as with one split", () => {
+    const ex = [[ch("a")], [ch("a")]];
+    const r = trainGrammarSft(uniform, ex, { epochs: 4, lr: 1, folds: 5, splitBy: "task" }, ["t", "t"]);
+    expect(r.metrics).toMatchObject({ keptEpoch: 4, heldOutExamples: 0, trainExamples: 2 });
+    expect(r.params).toEqual(trainGrammarSft(uniform, ex, { epochs: 4, lr: 1, heldOut: 0 }).params);
+  });
+
   it("folds without early stopping is a config error that names both settings", () => {
     expect(() => trainGrammarSft(uniform, [[ch("a")], [ch("b")]], { folds: 2, earlyStopping: false })).toThrow(/earlyStopping/);
   });

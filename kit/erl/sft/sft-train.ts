@@ -106,7 +106,7 @@ export function trainGrammarSft(
  * trainGrammarSft with `folds` K ≥ 2: 1. K folds (kFolds, splitBy's unit); 2. for each fold, `epochs` steps on the
  * other folds, the fold's mean log-likelihood read at e = 0 … epochs; 3. e* = crossValidatedEpoch of the K curves;
  * 4. e* steps from the starting params on all examples. Held-out metrics are the pooled curve's (every example is
- * held out once); the train curve is the refit's (e* entries).
+ * held out once); the train curve is the refit's (e* entries). With fewer than 2 units nothing is held out.
  */
 function crossValidatedSft(
   params: GrammarParams,
@@ -115,6 +115,8 @@ function crossValidatedSft(
   groups?: readonly string[],
 ): { params: GrammarParams; metrics: Omit<SftMetrics, "skippedExamples"> } {
   const folds = kFolds(examples.length, cfg.folds, { seed: cfg.seed, by: cfg.splitBy }, groups);
+  // One task (or example) cannot be held out: train every epoch, as one split does when nothing can be held out.
+  if (folds.length < 2) return trainGrammarSft(params, examples, { ...cfg, folds: 1, heldOut: 0 }, groups);
   const curves = folds.map((heldIdx) => {
     const heldSet = new Set(heldIdx);
     const held = heldIdx.map((i) => examples[i]!);
