@@ -21,7 +21,8 @@
 // --generations 0,1: only those generations of the loop (the teacher's rows come with generation 0).
 // With --search-level, --heldout-count N searches the first N tasks of the suite and --search-tasks K (0 = all) how
 // many of them (searchSubset's order); baselines as for --drafts (--reuse ROWS supplies stored ones). --seeds 1,2,3,4:
-// other seeds than the loop's (runs already finished under the same ids are read back, so seeds can be added).
+// other seeds than the loop's (runs already finished under the same ids are read back, so seeds can be added; pass
+// every seed already stored too: a generation's rows are replaced as a whole, so reeval refuses to drop stored seeds).
 import {
   evaluateHeldout, heldoutBaselines, heldoutDrafts, listCheckpoints, loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig,
   loopTaskSets, normalisableTasks, normalisedUnder, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines, searchSubset,
@@ -102,6 +103,12 @@ try {
       const h = stageSettings(cfg).heldout;
       const subset = searchSubset(tasks, Number(arg("search-tasks", String(h.searchTasks))), normalisableTasks(baselines, metricDirections(tasks)));
       const seeds = arg("seeds", "") ? arg("seeds", "").split(",").map(Number) : h.seeds;
+      // The generation's rows are stored as a whole: a seed stored before but not passed now would be dropped.
+      const stored = [...new Set((await loadHeldout(ws, id)).filter((r) => r.generation === generation).map((r) => r.seed))];
+      const dropped = stored.filter((s) => !seeds.includes(s)).sort((a, b) => a - b);
+      if (dropped.length)
+        throw new Error(`${id} generation ${generation} already holds seeds ${dropped.join(",")}: pass --seeds with every stored ` +
+          `seed and the new ones (e.g. --seeds ${[...new Set([...stored, ...seeds])].sort((a, b) => a - b).join(",")}); finished runs are read back`);
       await evaluateHeldout({ workspace: ws, loopId: id, generation: Number(generation), checkpoint, policy, tasks: subset, seeds,
         evolve: { ...stageSettings(cfg).evolve, steps: h.steps, priorsExcludeTasks: tasks.map((t) => t.meta.id) }, baselines,
         evaluate: (job) => runSandbox({ ...job, executor }), // evolve stores its own records
