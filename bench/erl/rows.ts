@@ -4,7 +4,26 @@
 import {
   loadHeldout, loadHeldoutDrafts, loopBaselines, type Baselines, type HeldoutDraftRow, type HeldoutRow, type StrictVerdict,
 } from "../../kit/erl/index.js";
-import type { Workspace } from "../../kit/store/index.js";
+import { openRecordedRuns } from "../../kit/report/index.js";
+import { openWorkspace, type Workspace } from "../../kit/store/index.js";
+
+/** The stores a script reads, read-only: recorded folders (`recorded`, comma-separated NAMEs of data/recorded-runs),
+ * else workspaces (`workspaces`, comma-separated folders). */
+export async function openSources(recorded: string, workspaces: string): Promise<Workspace[]> {
+  const names = recorded.split(",").filter(Boolean);
+  return names.length
+    ? Promise.all(names.map((n) => openRecordedRuns(n)))
+    : Promise.all(workspaces.split(",").filter(Boolean).map((d) => openWorkspace(d, { readOnly: true })));
+}
+
+/** `read` on the first of `sources` that holds what it reads; the last source's error when none does. */
+export async function fromFirst<T>(sources: readonly Workspace[], read: (w: Workspace) => Promise<T>): Promise<T> {
+  for (const w of sources.slice(0, -1)) {
+    const got = await read(w).then((x) => ({ x }), () => null);
+    if (got) return got.x;
+  }
+  return read(sources.at(-1)!);
+}
 
 /** "ROWS:GEN" → the row set's id and generation. */
 export function side(s: string): { rows: string; generation: number } {

@@ -6,9 +6,11 @@
 // Pure replays: nothing is executed or written.
 //   npx tsx bench/erl/stopping.ts --recorded learning-armB60u,learning-armA60u \
 //     --cells learn-b6c48064-g1:learn-b6c48064-g1 --seeds 0,1,2,3,4 --folds 1,5 [--outer 5]
-import { kFolds, loadDataset, meanLogLik, policyKl, resolvePolicyParams, trainGrammarSft } from "../../kit/erl/index.js";
-import { openRecordedRuns } from "../../kit/report/index.js";
-import { openWorkspace, type Workspace } from "../../kit/store/index.js";
+import {
+  kFolds, loadDataset, LOOP_PRESET_SETTINGS, meanLogLik, policyKl, resolvePolicyParams, trainGrammarSft,
+} from "../../kit/erl/index.js";
+import type { Workspace } from "../../kit/store/index.js";
+import { fromFirst, openSources } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const list = (name: string, d: string) => arg(name, d).split(",").filter(Boolean);
@@ -17,23 +19,17 @@ const cells = list("cells", "").map((c) => { const [start, dataset] = c.split(":
 if (!cells.length || cells.some((c) => !c.dataset)) throw new Error("pass --cells START:DATASET[,START:DATASET]");
 const seeds = list("seeds", "0,1,2,3,4").map(Number);
 const folds = list("folds", "1,5").map(Number);
-// The laptop preset's SFT (kit/erl loop-config.ts): 200 epochs at lr 2, 20 % of the tasks held out.
-const base = { epochs: Number(arg("epochs", "200")), lr: Number(arg("lr", "2")), heldOut: 0.2, splitBy: "task" as const };
+// The laptop preset's SFT (kit/erl loop-config.ts: 200 epochs at lr 2, split by task), each rule's folds set below.
+const preset = LOOP_PRESET_SETTINGS.laptop.sft;
+const base = {
+  epochs: Number(arg("epochs", String(preset.epochs))), lr: Number(arg("lr", String(preset.lr))), heldOut: preset.heldOut, splitBy: preset.splitBy,
+};
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 
 // Sources (comma-separated, --recorded NAME of data/recorded-runs/NAME or --workspace DIR): each start checkpoint and
 // dataset is read from the first that holds it, so one loop's checkpoint can be trained on another loop's data.
-const recorded = list("recorded", "");
-const sources = recorded.length
-  ? await Promise.all(recorded.map((n) => openRecordedRuns(n)))
-  : await Promise.all(list("workspace", "workspaces/bench-learning").map((d) => openWorkspace(d, { readOnly: true })));
-const first = async <T>(read: (w: Workspace) => Promise<T>): Promise<T> => {
-  for (const w of sources.slice(0, -1)) {
-    const got = await read(w).catch(() => null);
-    if (got !== null) return got;
-  }
-  return read(sources.at(-1)!);
-};
+const sources = await openSources(arg("recorded", ""), arg("workspace", "workspaces/bench-learning"));
+const first = <T>(read: (w: Workspace) => Promise<T>) => fromFirst(sources, read);
 const cellData = async (start: string, dataset: string) => {
   const params = await first(async (w) => (await resolvePolicyParams(start, w)).params);
   const usable = (await first((w) => loadDataset(w, dataset))).filter((e) => e.choices?.length);

@@ -17,9 +17,7 @@ import {
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
-import { openRecordedRuns } from "../../kit/report/index.js";
-import { openWorkspace } from "../../kit/store/index.js";
-import { loadSide, rowBaselines, verdictTable } from "./rows.js";
+import { fromFirst, loadSide, openSources, rowBaselines, verdictTable } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairs = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -29,18 +27,9 @@ const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "–
 const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}]` : "–");
 // Several sources (comma-separated): each ROWS:GEN is read from the first that holds it; tasks and baselines from the
 // first (e.g. --recorded learning-armB60u,learning-armA60u to pair two loops measured at the same draw seeds).
-const recorded = arg("recorded", "").split(",").filter(Boolean);
-const sources = recorded.length
-  ? await Promise.all(recorded.map((n) => openRecordedRuns(n)))
-  : await Promise.all(arg("workspace", "workspaces/bench-learning").split(",").map((d) => openWorkspace(d, { readOnly: true })));
+const sources = await openSources(arg("recorded", ""), arg("workspace", "workspaces/bench-learning"));
 const ws = sources[0]!;
-const loadAny = async (spec: string, range: string, level: "policy" | "search") => {
-  for (const src of sources.slice(0, -1)) {
-    const rows = await loadSide(src, spec, range, level).catch(() => null);
-    if (rows) return rows;
-  }
-  return loadSide(sources.at(-1)!, spec, range, level);
-};
+const loadAny = (spec: string, range: string, level: "policy" | "search") => fromFirst(sources, (w) => loadSide(w, spec, range, level));
 try {
   const range = arg("task-range", "");
   const level = process.argv.includes("--search") ? "search" : "policy";
