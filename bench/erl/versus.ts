@@ -9,7 +9,7 @@
 // the A-th to (B−1)-th of each row set's tasks by id (e.g. 20:40, the tasks a 40-task re-measure added). With --search
 // the rows are the search level's (reeval.ts --search-level): each seed's champion, the seeds resampled as draws
 // (--seeds 1,2: only those seeds' runs). Then each pair's verdict by the strict rule on the direct estimator (kit/erl
-// strictVerdict).
+// strictVerdict). --round N compares graded scores rounded to N significant digits (rows graded on two machines).
 //   npx tsx bench/erl/versus.ts --workspace workspaces/bench-learning-a60 --loop learn-b58c3093 \
 //     --pair learn-NEW-d32:1,learn-b58c3093-d32:1 --pair learn-NEW-d32:1,learn-b58c3093-d32-teacher:0
 import {
@@ -17,7 +17,7 @@ import {
 } from "../../kit/erl/index.js";
 import type { PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections, storedTaskPackages } from "../../kit/gym/index.js";
-import { fromFirst, loadSide, openSources, rowBaselines, verdictTable } from "./rows.js";
+import { fromFirst, loadSide, openSources, roundScores, rowBaselines, verdictTable } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairs = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -37,7 +37,9 @@ try {
   const seeds = arg("seeds", "").split(",").filter(Boolean).map(Number);
   // Drafts carry no seed: the policy level's draws are its drafts, all of which a comparison pairs.
   if (seeds.length && level !== "search") throw new Error("--seeds picks search-level seeds: pass it with --search");
-  const kept = (rows: (HeldoutDraftRow | HeldoutRow)[]) => (seeds.length ? rows.filter((r) => "seed" in r && seeds.includes(r.seed)) : rows);
+  const round = Number(arg("round", "0"));
+  const kept = (rows: (HeldoutDraftRow | HeldoutRow)[]) =>
+    roundScores(seeds.length ? rows.filter((r) => "seed" in r && seeds.includes(r.seed)) : rows, round);
   for (const spec of pairs.flatMap((p) => p.split(","))) if (!sides.has(spec)) sides.set(spec, kept(await loadAny(spec, range, level)));
   const taskIds = [...new Set([...sides.values()].flat().map((r) => r.taskId))].sort();
   const higher = metricDirections(await storedTaskPackages(ws, taskIds));
@@ -45,7 +47,7 @@ try {
   console.log(`held-out tasks: ${taskIds.length}${range ? ` (range ${range} of each row set)` : ""}, ` +
     `${taskIds.filter((t) => norm.has(t)).length} with a normalised score\n`);
   const draws = level === "search" ? "seeds" : "drafts";
-  console.log(`${level} level\n`);
+  console.log(`${level} level${round > 0 ? `, graded scores rounded to ${round} significant digits` : ""}\n`);
   console.log(`| A − B | tasks | ${draws} | Δ score, tasks resampled | Δ score, tasks and ${draws} | win, tasks resampled | win, tasks and ${draws} |`);
   console.log("|---|---|---|---|---|---|---|");
   const verdicts: [string, StrictVerdict][] = [];
