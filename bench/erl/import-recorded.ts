@@ -4,20 +4,39 @@
 // checkpoint such as `uniform` or `default`, or one whose params the workspace holds). --check ROWS:GEN,ROWS:GEN first
 // compares the recorded rows of the first with the workspace's rows of the second on the draws both have, and refuses
 // to import when any status differs or any test score differs by more than 1e-9 relative (the last digits move with
-// the BLAS threads' summation order).
+// the BLAS threads' summation order). Where it refuses, it lists the differing draws with the models their programs
+// fit, rendered again from the draw seeds of the workspace loop (`--loop ID`, default the rows' id) and the rows'
+// checkpoint: that tells a changed program (e.g. an unseeded estimator) from the same program graded differently.
 // --baselines ID[,ID] also copies the baselines stored under each id (reeval.ts --heldout-count stores them), after
 // comparing them, task for task, with those of --check's workspace loop (refused where any differs by > 1e-9 relative).
 //   npx tsx bench/erl/import-recorded.ts --recorded learning-armA60s --workspace workspaces/bench-learning-a60 \
 //     --check learn-b58c3093:0,learn-18627e2b:0 --rows learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0
-import { loadHeldoutDrafts, loopBaselines, replaceHeldoutDrafts, saveBaselines, type HeldoutDraftRow } from "../../kit/erl/index.js";
+import {
+  draftContext, loadHeldoutDrafts, loopBaselines, loopConfig, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines,
+  stageSettings, type HeldoutDraftRow,
+} from "../../kit/erl/index.js";
+import { resolveTask } from "../../kit/gym/index.js";
+import { createGrammarPolicy, type GrammarOutput } from "../../kit/policy/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
-import { openWorkspace } from "../../kit/store/index.js";
+import { openWorkspace, type Workspace } from "../../kit/store/index.js";
+import { createRng, keyedSeed } from "../../kit/util/index.js";
 import { relativeGap, side } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const load = async (w: Awaited<ReturnType<typeof openWorkspace>>, s: string): Promise<HeldoutDraftRow[]> => {
   const { rows, generation } = side(s);
   return (await loadHeldoutDrafts(w, rows)).filter((r) => r.generation === generation);
+};
+// The estimators a draw's program fits, rendered again exactly as heldoutDrafts drew it.
+const modelsOf = async (w: Workspace, loop: string, r: HeldoutDraftRow): Promise<string> => {
+  const cfg = await loopConfig(w, loop);
+  if (!cfg) return `(no loop "${loop}" here to render from: pass --loop)`;
+  const st = stageSettings(cfg);
+  const policy = createGrammarPolicy((await resolvePolicyParams(r.checkpoint, w)).params);
+  const rng = createRng(keyedSeed(st.heldout.draftSeed, `${r.taskId}#${r.draft}`));
+  const g = (await policy.propose(await resolveTask(r.taskId), "draft", draftContext(st.evolve.perRunTimeoutS ?? 120), rng)) as GrammarOutput;
+  const fits = (g.code.match(/\b[A-Z]\w*\(/g) ?? []).filter((c) => /(Regressor|Classifier|Regression|SV[CR]|Ridge|Lasso|ElasticNet|NB)\($/.test(c));
+  return [...new Set(fits)].join(" ") || "(no estimator call)";
 };
 const rec = await openRecordedRuns(arg("recorded", ""));
 const ws = await openWorkspace(arg("workspace", ""));
@@ -33,6 +52,11 @@ try {
     const diff = gap.filter((g) => g > 1e-9);
     console.log(`check ${a} (recorded) against ${b} (workspace): ${both.length} draws in both, ${diff.length} with a different ` +
       `grade (largest relative difference of the rest ${Math.max(0, ...gap.filter((g) => g <= 1e-9)).toExponential(1)})`);
+    for (const r of both.filter((_, i) => gap[i]! > 1e-9)) {
+      const m = bm.get(key(r))!;
+      console.log(`  ${r.taskId} draft ${r.draft}: ${r.status} ${r.testScore} → ${m.status} ${m.testScore}; ` +
+        `${await modelsOf(ws, arg("loop", side(b).rows), m)}`);
+    }
     if (!both.length || diff.length) throw new Error("the recorded programs do not reproduce here: nothing imported");
   }
   for (const s of arg("rows", "").split(",").filter(Boolean)) {
