@@ -82,7 +82,8 @@ export function verdictTable(title: string, rows: readonly (readonly [string, St
   return [`| A − B | ${title} | beats on | worse on |`, "|---|---|---|---|", ...rows.map(row)].join("\n");
 }
 
-/** Graded scores rounded to `digits` significant digits (0: unchanged). Grades of one program from two machines differ
- * in the last digits (BLAS kernels), so equal programs only tie again once rounded (the eleventh run's addendum). */
+/** Graded scores rounded to `digits` significant digits (0: unchanged). Grades of one program from two machines can
+ * differ (cause not traced; the eleventh run's addendum), so equal programs tie again once rounded where only the last
+ * digits moved. */
 export const roundScores = <R extends { testScore: number | null }>(rows: readonly R[], digits: number): R[] =>
   rows.map((r) => (digits > 0 && r.testScore !== null ? { ...r, testScore: Number(r.testScore.toPrecision(digits)) } : r));
