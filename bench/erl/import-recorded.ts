@@ -12,14 +12,12 @@
 //   npx tsx bench/erl/import-recorded.ts --recorded learning-armA60s --workspace workspaces/bench-learning-a60 \
 //     --check learn-b58c3093:0,learn-18627e2b:0 --rows learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0
 import {
-  draftContext, loadHeldoutDrafts, loopBaselines, loopConfig, replaceHeldoutDrafts, resolvePolicyParams, saveBaselines,
+  loadHeldoutDrafts, loopBaselines, loopConfig, replaceHeldoutDrafts, replayHeldoutDrafts, resolvePolicyParams, saveBaselines,
   stageSettings, type HeldoutDraftRow,
 } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
-import { createGrammarPolicy, type GrammarOutput } from "../../kit/policy/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace, type Workspace } from "../../kit/store/index.js";
-import { createRng, keyedSeed } from "../../kit/util/index.js";
 import { relativeGap, side } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
@@ -32,10 +30,12 @@ const modelsOf = async (w: Workspace, loop: string, r: HeldoutDraftRow): Promise
   const cfg = await loopConfig(w, loop);
   if (!cfg) return `(no loop "${loop}" here to render from: pass --loop)`;
   const st = stageSettings(cfg);
-  const policy = createGrammarPolicy((await resolvePolicyParams(r.checkpoint, w)).params);
-  const rng = createRng(keyedSeed(st.heldout.draftSeed, `${r.taskId}#${r.draft}`));
-  const g = (await policy.propose(await resolveTask(r.taskId), "draft", draftContext(st.evolve.perRunTimeoutS ?? 120), rng)) as GrammarOutput;
-  const fits = (g.code.match(/\b[A-Z]\w*\(/g) ?? []).filter((c) => /(Regressor|Classifier|Regression|SV[CR]|Ridge|Lasso|ElasticNet|NB)\($/.test(c));
+  const [g] = await replayHeldoutDrafts({
+    tasks: [await resolveTask(r.taskId)], draws: [{ taskId: r.taskId, draft: r.draft, drawnBy: r.checkpoint }],
+    drawers: [{ label: r.checkpoint, params: (await resolvePolicyParams(r.checkpoint, w)).params }], scorers: [],
+    seed: st.heldout.draftSeed, perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120, withCode: true,
+  });
+  const fits = (g!.code!.match(/\b[A-Z]\w*\(/g) ?? []).filter((c) => /(Regressor|Classifier|Regression|SV[CR]|Ridge|Lasso|ElasticNet|NB)\($/.test(c));
   return [...new Set(fits)].join(" ") || "(no estimator call)";
 };
 const rec = await openRecordedRuns(arg("recorded", ""));

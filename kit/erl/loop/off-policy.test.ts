@@ -80,6 +80,7 @@ describe("replayHeldoutDrafts", () => {
       ],
       seed: 7,
       perRunTimeoutS: 120,
+      withCode: true,
     });
     expect(out).toHaveLength(6);
     for (const r of out) {
@@ -88,6 +89,7 @@ describe("replayHeldoutDrafts", () => {
         task, "draft", ctx, createRng(keyedSeed(7, `t-replay#${r.draft}`)),
       )) as GrammarOutput;
       expect(r.specHash).toBe(configHash(g.spec));
+      expect(r.code).toBe(g.code);
       expect(r.logProbs[r.drawnBy]).toBeCloseTo(g.logProb, 10);
       expect(Number.isFinite(r.logProbs.uniform!) && Number.isFinite(r.logProbs.default!)).toBe(true);
     }
@@ -97,5 +99,10 @@ describe("replayHeldoutDrafts", () => {
         perRunTimeoutS: 120,
       }),
     ).rejects.toThrow(/no task or drawer/);
+    const [lean] = await replayHeldoutDrafts({
+      tasks: [task], draws: [{ taskId: "t-replay", draft: 0, drawnBy: "uniform" }],
+      drawers: [{ label: "uniform", params: uniform }], scorers: [], seed: 7, perRunTimeoutS: 120,
+    });
+    expect(lean!.code).toBeUndefined();
   });
 });

@@ -31,6 +31,8 @@ export interface ReplayedDraft {
   readonly specHash: string;
   /** log π(draft) under every scorer, by label. */
   readonly logProbs: Readonly<Record<string, number>>;
+  /** The rendered program, only with `withCode` (pools keep hashes; a reader tracing a grade wants the program). */
+  readonly code?: string;
 }
 
 /**
@@ -47,6 +49,8 @@ export async function replayHeldoutDrafts(opts: {
   /** The held-out stage's draw seed and per-run time limit (the draft context shows it). */
   readonly seed: number;
   readonly perRunTimeoutS: number;
+  /** Also return each draft's program text. */
+  readonly withCode?: boolean;
 }): Promise<ReplayedDraft[]> {
   const tasks = new Map(opts.tasks.map((t) => [t.meta.id, t]));
   const drawers = new Map(opts.drawers.map((d) => [d.label, createGrammarPolicy(d.params)]));
@@ -63,7 +67,7 @@ export async function replayHeldoutDrafts(opts: {
     const g = (await policy.propose(task, "draft", ctx, rng)) as GrammarOutput;
     const logProbs: Record<string, number> = {};
     for (const s of opts.scorers) logProbs[s.label] = logProb(s.params, { choices: g.choices }, task, "draft", ctx);
-    out.push({ ...d, specHash: configHash(g.spec), logProbs });
+    out.push({ ...d, specHash: configHash(g.spec), logProbs, ...(opts.withCode ? { code: g.code } : {}) });
   }
   return out;
 }
