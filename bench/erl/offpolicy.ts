@@ -11,7 +11,8 @@
 //     --pool learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0,learn-b58c3093-d32:1,learn-b58c3093-d32:2
 // (--workspace DIR instead of --recorded NAME reads a workspace; --pair A,B by checkpoint name, default every later
 // pool member against every earlier one; --baselines ID[,ID] and --task-range A:B as in versus.ts: rows measured on
-// more tasks than the loop's, reeval.ts --heldout-count.)
+// more tasks than the loop's, reeval.ts --heldout-count; --round N as in versus.ts: graded scores rounded to N
+// significant digits, for rows graded on two machines.)
 import {
   heldoutPool, offPolicyDiffs, winProbability, normalisableTasks, offPolicyFigures, offPolicyPaired,
   pairedGenerations, pairedReadings, strictVerdict, taskFigures, type HeldoutDraftRow, type PoolDraft, type HeldoutMeasure, type StrictVerdict, type TwoIntervals,
@@ -20,7 +21,7 @@ import { pairedBootstrap, type PairedInterval } from "../../kit/eval/index.js";
 import { metricDirections } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
-import { loadSide, relativeGap, rowBaselines, side, verdictTable } from "./rows.js";
+import { loadSide, relativeGap, roundScores, rowBaselines, side, verdictTable } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const pairsArg = process.argv.flatMap((a, i) => (a === "--pair" ? [process.argv[i + 1]!] : []));
@@ -38,14 +39,19 @@ try {
   // The pool: each ROWS:GEN's drafts under the checkpoint they name, on the same tasks, replayed (kit/erl heldoutPool).
   const range = arg("task-range", "");
   const only = range ? [...new Set((await loadSide(ws, poolSpec[0]!, range)).map((r) => r.taskId))] : undefined;
-  const { labels, rowsOf, tasks, drafts: pool } = await heldoutPool(ws, { loopId, sides: poolSpec.map(side), tasks: only });
+  const round = Number(arg("round", "0"));
+  const stored = await heldoutPool(ws, { loopId, sides: poolSpec.map(side), tasks: only });
+  const { labels, tasks } = stored;
+  const pool = roundScores(stored.drafts, round);
+  const rowsOf = new Map([...stored.rowsOf].map(([k, rs]) => [k, roundScores(rs, round)]));
   const taskIds = tasks.map((t) => t.meta.id);
   const higher = metricDirections(tasks);
   const norm = normalisableTasks(await rowBaselines(ws, loopId, arg("baselines", "").split(",").filter(Boolean), taskIds), higher);
   const all = [...rowsOf.values()].flat();
   const drafts = Math.round(all.length / labels.length / tasks.length);
   console.log(`loop ${loopId}: ${tasks.length} held-out tasks (${taskIds.filter((t) => norm.has(t)).length} with a normalised score); pool of ${labels.length} ` +
-    `checkpoints × ${drafts} drafts: ${labels.join(", ")}; replayed in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+    `checkpoints × ${drafts} drafts: ${labels.join(", ")}; replayed in ${((Date.now() - t0) / 1000).toFixed(0)} s` +
+    `${round > 0 ? `; graded scores rounded to ${round} significant digits` : ""}\n`);
 
   // 1. Replay check: same spec ⇒ same stored grade (the sandbox is deterministic and idempotent; rows measured on
   // another machine, e.g. imported from a recorded run, differ in the last digits: up to 1e-6 relative is the same).
