@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { processTree } from "../util/index.js";
+import { blasPinEnv } from "./blas-kernels.js";
 import { JobCgroup } from "./cgroup.js";
 import { watchDiskQuota } from "./disk-quota.js";
 import { JailError, JailUnavailableError } from "./errors.js";
@@ -194,7 +195,7 @@ function jailCommand(spec: JailSpec, user: HostUser | null, bwrap: string, copie
   if (python) a.push("--ro-bind", python, python);
   mounts.forEach((m, i) => a.push(m.writable ? "--bind" : "--ro-bind", sources[i]!, m.path));
   a.push("--chdir", spec.cwd ?? "/tmp");
-  const env = { PATH: "/usr/bin:/bin", HOME: "/tmp", TMPDIR: "/tmp", LANG: "C.UTF-8", ...spec.env };
+  const env = { PATH: "/usr/bin:/bin", HOME: "/tmp", TMPDIR: "/tmp", LANG: "C.UTF-8", ...blasPinEnv(), ...spec.env };
   return [...prefix, bwrap, ...finishArgs(a, env, spec.command)];
 }
 

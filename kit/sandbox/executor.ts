@@ -1,3 +1,4 @@
+import { blasPinEnv } from "../jail/index.js";
 import type { ProcessOutcome } from "./classify.js";
 import type { SandboxLimits } from "./types.js";
 
@@ -75,8 +76,10 @@ export function sandboxEnv(
     TF_NUM_INTEROP_THREADS: "1",
     CUDA_VISIBLE_DEVICES:
       limits.gpus > 0 ? (extra.CUDA_VISIBLE_DEVICES ?? Array.from({ length: limits.gpus }, (_, i) => i).join(",")) : "",
-    // Hosts whose OpenBLAS needs a core type pinned (set by the machine image) keep it.
-    ...passThrough("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"),
+    // One set of BLAS kernels on every x86-64 host with AVX2, so grades agree across machines (blas-kernels.ts); a
+    // core type the host sets wins.
+    ...blasPinEnv(),
+    ...passThrough("OPENBLAS_L2_SIZE"),
     ...extra,
   };
 }

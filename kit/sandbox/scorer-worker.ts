@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
+import { blasPinEnv } from "../jail/index.js";
 import {
   dropPrivilegesPrefix,
   finishArgs,
@@ -49,6 +50,7 @@ export const SCORER_ENV: Readonly<Record<string, string>> = {
   OPENBLAS_NUM_THREADS: "1",
   MKL_NUM_THREADS: "1",
   MPLBACKEND: "Agg",
+  ...blasPinEnv(),
 };
 
 /**
