@@ -140,7 +140,12 @@ ${entries.join("\n")}
   return [...torchFragments(new Set(s.models.map((m) => m.family))), list];
 }
 
-/** `fit_predict(make, X_a, y_a, X_b)`: a fresh model's class probabilities over all classes, or values. */
+/**
+ * `fit_predict(make, X_a, y_a, X_b)`: a fresh model's class probabilities over all classes, or values. A fitted
+ * forest predicts on one thread: with several, scikit-learn adds its trees' predictions in the order the threads
+ * finish, so the last bits change from run to run, and a stacker's convergence can turn on them (one held-out
+ * program's grade moved 5 % between reruns; bench/erl/README.md, "Why the same programs graded differently").
+ */
 export const fitPredict = fragment(
   "models.fit_predict",
   { defines: ["fit_predict"], uses: ["TASK_TYPE", "np", "N_CLASSES"] },
@@ -148,8 +153,12 @@ export const fitPredict = fragment(
 def fit_predict(make, X_a, y_a, X_b):
     """Fit a fresh model; return class probabilities over all N_CLASSES (classification) or values."""
     model = make()
+    def one_thread():  # a forest sums its trees in the order threads finish: predict on one, same bits every run
+        if hasattr(model, "estimators_") and getattr(model, "n_jobs", 1) not in (None, 1):
+            model.set_params(n_jobs=1)
     if TASK_TYPE != "classification":
         model.fit(X_a, y_a)
+        one_thread()
         return np.asarray(model.predict(X_b), dtype=float).ravel()
     present = np.unique(y_a)
     P = np.zeros((X_b.shape[0], N_CLASSES))
@@ -157,6 +166,7 @@ def fit_predict(make, X_a, y_a, X_b):
         P[:, present[0]] = 1.0
         return P
     model.fit(X_a, np.searchsorted(present, y_a))  # contiguous 0..k-1 labels (xgboost needs them)
+    one_thread()
     P[:, present] = model.predict_proba(X_b)
     return P
 `,
