@@ -12,13 +12,12 @@
 //   npx tsx bench/erl/import-recorded.ts --recorded learning-armA60s --workspace workspaces/bench-learning-a60 \
 //     --check learn-b58c3093:0,learn-18627e2b:0 --rows learn-b58c3093-d32:0,learn-b58c3093-d32-teacher:0
 import {
-  loadHeldoutDrafts, loopBaselines, loopConfig, replaceHeldoutDrafts, replayHeldoutDrafts, resolvePolicyParams, saveBaselines,
-  stageSettings, type HeldoutDraftRow,
+  loadHeldoutDrafts, loopBaselines, loopConfig, replaceHeldoutDrafts, saveBaselines, type HeldoutDraftRow,
 } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace, type Workspace } from "../../kit/store/index.js";
-import { relativeGap, side } from "./rows.js";
+import { relativeGap, renderDraws, side } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const load = async (w: Awaited<ReturnType<typeof openWorkspace>>, s: string): Promise<HeldoutDraftRow[]> => {
@@ -27,14 +26,8 @@ const load = async (w: Awaited<ReturnType<typeof openWorkspace>>, s: string): Pr
 };
 // The estimators a draw's program fits, rendered again exactly as heldoutDrafts drew it.
 const modelsOf = async (w: Workspace, loop: string, r: HeldoutDraftRow): Promise<string> => {
-  const cfg = await loopConfig(w, loop);
-  if (!cfg) return `(no loop "${loop}" here to render from: pass --loop)`;
-  const st = stageSettings(cfg);
-  const [g] = await replayHeldoutDrafts({
-    tasks: [await resolveTask(r.taskId)], draws: [{ taskId: r.taskId, draft: r.draft, drawnBy: r.checkpoint }],
-    drawers: [{ label: r.checkpoint, params: (await resolvePolicyParams(r.checkpoint, w)).params }], scorers: [],
-    seed: st.heldout.draftSeed, perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120, withCode: true,
-  });
+  if (!(await loopConfig(w, loop))) return `(no loop "${loop}" here to render from: pass --loop)`;
+  const [g] = await renderDraws(w, loop, [r], [await resolveTask(r.taskId)]);
   const fits = (g!.code!.match(/\b[A-Z]\w*\(/g) ?? []).filter((c) => /(Regressor|Classifier|Regression|SV[CR]|Ridge|Lasso|ElasticNet|NB)\($/.test(c));
   return [...new Set(fits)].join(" ") || "(no estimator call)";
 };

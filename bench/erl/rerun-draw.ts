@@ -4,24 +4,18 @@
 // own choice on this host). Prints the distinct grades with how often each came, per setting.
 //   npx tsx bench/erl/rerun-draw.ts --workspace W --loop learn-00aa07fb --checkpoint uniform \
 //     --task npm-vega-flights-20k-distance --draft 3 --times 3 --types ",Haswell"
-import { loopConfig, replayHeldoutDrafts, resolvePolicyParams, stageSettings } from "../../kit/erl/index.js";
 import { resolveTask } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { runSandbox, WarmExecutor } from "../../kit/sandbox/index.js";
 import { openWorkspace } from "../../kit/store/index.js";
+import { renderDraws } from "./rows.js";
 
 const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : d; };
 const ws = arg("recorded", "") ? await openRecordedRuns(arg("recorded", "")) : await openWorkspace(arg("workspace", ""), { readOnly: true });
 const [taskId, draft, ckpt] = [arg("task", ""), Number(arg("draft", "0")), arg("checkpoint", "uniform")];
-const cfg = await loopConfig(ws, arg("loop", ""));
-if (!cfg || !taskId) throw new Error("pass --workspace W (or --recorded NAME), --loop ID, --task ID and --draft I");
-const st = stageSettings(cfg);
+if (!arg("loop", "") || !taskId) throw new Error("pass --workspace W (or --recorded NAME), --loop ID, --task ID and --draft I");
 const task = await resolveTask(taskId);
-const [g] = await replayHeldoutDrafts({
-  tasks: [task], draws: [{ taskId, draft, drawnBy: ckpt }],
-  drawers: [{ label: ckpt, params: (await resolvePolicyParams(ckpt, ws)).params }], scorers: [],
-  seed: st.heldout.draftSeed, perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120, withCode: true,
-});
+const [g] = await renderDraws(ws, arg("loop", ""), [{ taskId, draft, checkpoint: ckpt }], [task]);
 ws.close();
 const times = Number(arg("times", "3"));
 const warm = new WarmExecutor();

@@ -2,8 +2,10 @@
 // to them and a task range. Rows measured on more tasks than their loop (reeval.ts --heldout-count) carry their own
 // baselines (stored under their id), so a row set's tasks and baselines are its own, not only its loop's.
 import {
-  loadHeldout, loadHeldoutDrafts, loopBaselines, type Baselines, type HeldoutDraftRow, type HeldoutRow, type StrictVerdict,
+  loadHeldout, loadHeldoutDrafts, loopBaselines, loopConfig, replayHeldoutDrafts, resolvePolicyParams, stageSettings,
+  type Baselines, type HeldoutDraftRow, type HeldoutRow, type ReplayedDraft, type StrictVerdict,
 } from "../../kit/erl/index.js";
+import type { TaskPackage } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace, type Workspace } from "../../kit/store/index.js";
 
@@ -83,7 +85,29 @@ export function verdictTable(title: string, rows: readonly (readonly [string, St
 }
 
 /** Graded scores rounded to `digits` significant digits (0: unchanged). Grades of one program from two machines can
- * differ (cause not traced; the eleventh run's addendum), so equal programs tie again once rounded where only the last
- * digits moved. */
+ * differ in the last digits (OpenBLAS's kernels and forests' threads, before the kit pinned both; bench/erl/README.md
+ * "Why the same programs graded differently"), so equal programs tie again once rounded. */
 export const roundScores = <R extends { testScore: number | null }>(rows: readonly R[], digits: number): R[] =>
   rows.map((r) => (digits > 0 && r.testScore !== null ? { ...r, testScore: Number(r.testScore.toPrecision(digits)) } : r));
+
+/**
+ * Held-out draws rendered again exactly as heldoutDrafts drew them: loop `loopId`'s held-out draw seed and per-run
+ * limit, each draw's own checkpoint (kit/erl replayHeldoutDrafts; nothing is executed). Returns each draw's spec hash
+ * and program, in the order of `draws`; `tasks` must hold every draw's task.
+ */
+export async function renderDraws(
+  ws: Workspace,
+  loopId: string,
+  draws: readonly { readonly taskId: string; readonly draft: number; readonly checkpoint: string }[],
+  tasks: readonly TaskPackage[],
+): Promise<ReplayedDraft[]> {
+  const cfg = await loopConfig(ws, loopId);
+  if (!cfg) throw new Error(`no loop "${loopId}" in ${ws.dir} to render the draws from`);
+  const st = stageSettings(cfg);
+  const labels = [...new Set(draws.map((d) => d.checkpoint))];
+  const drawers = await Promise.all(labels.map(async (label) => ({ label, params: (await resolvePolicyParams(label, ws)).params })));
+  return replayHeldoutDrafts({
+    tasks, draws: draws.map((d) => ({ taskId: d.taskId, draft: d.draft, drawnBy: d.checkpoint })), drawers, scorers: [],
+    seed: st.heldout.draftSeed, perRunTimeoutS: st.evolve.perRunTimeoutS ?? 120, withCode: true,
+  });
+}

@@ -8,39 +8,29 @@
 // with a different grade as a win or a loss; rounded (versus.ts --round 6) only those that differ beyond 6 digits.
 //   npx tsx bench/erl/same-programs.ts --a learning-armA60f:learn-00aa07fb:learn-00aa07fb-d32h85:1 \
 //     --b learning-armA60u:learn-18627e2b:learn-18627e2b-d32h85:1
-import {
-  loadHeldoutDrafts, loopConfig, replayHeldoutDrafts, resolvePolicyParams, stageSettings, type HeldoutDraftRow,
-} from "../../kit/erl/index.js";
+import { loadHeldoutDrafts, loopConfig, type HeldoutDraftRow } from "../../kit/erl/index.js";
 import { storedTaskPackages } from "../../kit/gym/index.js";
 import { openRecordedRuns } from "../../kit/report/index.js";
 import { openWorkspace, type Workspace } from "../../kit/store/index.js";
-import { relativeGap } from "./rows.js";
+import { relativeGap, renderDraws } from "./rows.js";
 
 const arg = (name: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1]! : ""; };
 const open = (f: string) => (/[/.]/.test(f) ? openWorkspace(f, { readOnly: true }) : openRecordedRuns(f));
 
-interface Side { readonly spec: string; readonly ws: Workspace; readonly rows: HeldoutDraftRow[]; readonly seed: number; readonly timeoutS: number }
+interface Side { readonly spec: string; readonly ws: Workspace; readonly loop: string; readonly rows: HeldoutDraftRow[] }
 async function load(spec: string): Promise<Side> {
   const [folder, loop, rows, gen] = spec.split(":");
   if (!folder || !loop || !rows || !gen) throw new Error(`${spec}: pass FOLDER:LOOP:ROWS:GEN`);
   const ws = await open(folder);
-  const cfg = await loopConfig(ws, loop);
-  if (!cfg) throw new Error(`no loop "${loop}" in ${folder}`);
-  const st = stageSettings(cfg);
+  if (!(await loopConfig(ws, loop))) throw new Error(`no loop "${loop}" in ${folder}`);
   const got = await loadHeldoutDrafts(ws, rows, Number(gen));
   if (!got.length) throw new Error(`no rows ${rows}:${gen} in ${folder}`);
-  return { spec, ws, rows: got, seed: st.heldout.draftSeed, timeoutS: st.evolve.perRunTimeoutS ?? 120 };
+  return { spec, ws, loop, rows: got };
 }
 /** The spec hash of each row's program, keyed task#draft. */
 async function hashes(s: Side, keys: ReadonlySet<string>): Promise<Map<string, string>> {
   const rows = s.rows.filter((r) => keys.has(`${r.taskId}#${r.draft}`));
-  const label = rows[0]!.checkpoint;
-  const params = (await resolvePolicyParams(label, s.ws)).params;
-  const replayed = await replayHeldoutDrafts({
-    tasks: await storedTaskPackages(s.ws, [...new Set(rows.map((r) => r.taskId))]),
-    draws: rows.map((r) => ({ taskId: r.taskId, draft: r.draft, drawnBy: label })),
-    drawers: [{ label, params }], scorers: [], seed: s.seed, perRunTimeoutS: s.timeoutS,
-  });
+  const replayed = await renderDraws(s.ws, s.loop, rows, await storedTaskPackages(s.ws, [...new Set(rows.map((r) => r.taskId))]));
   return new Map(replayed.map((d) => [`${d.taskId}#${d.draft}`, d.specHash]));
 }
 
