@@ -24,11 +24,15 @@ export function blasCoreType(
   return arch === "x64" && cpuFlags.has("avx2") && cpuFlags.has("fma") ? "Haswell" : null;
 }
 
+/** The feature flags of a /proc/cpuinfo text: its first `flags` line (empty where there is none). */
+export function parseCpuFlags(cpuinfo: string): ReadonlySet<string> {
+  return new Set(/^flags\s*:(.*)$/m.exec(cpuinfo)?.[1]?.trim().split(/\s+/) ?? []);
+}
+
 let hostFlags: ReadonlySet<string> | undefined;
 
-/** The host CPU's feature flags (the first `flags` line of /proc/cpuinfo; empty where there is none). */
-export function cpuFlags(cpuinfo?: string): ReadonlySet<string> {
-  if (cpuinfo !== undefined) return new Set(/^flags\s*:(.*)$/m.exec(cpuinfo)?.[1]?.trim().split(/\s+/) ?? []);
+/** This host CPU's feature flags, read once (none where there is no /proc/cpuinfo: not Linux, so no pin). */
+export function hostCpuFlags(): ReadonlySet<string> {
   if (!hostFlags) {
     let text = "";
     try {
@@ -36,14 +40,14 @@ export function cpuFlags(cpuinfo?: string): ReadonlySet<string> {
     } catch {
       // Not Linux: no flags, so no pin.
     }
-    hostFlags = cpuFlags(text);
+    hostFlags = parseCpuFlags(text);
   }
   return hostFlags;
 }
 
 /** This host's pin (blasCoreType of process.env, process.arch and /proc/cpuinfo). */
 export function hostBlasCoreType(): string | null {
-  return blasCoreType(process.env, process.arch, cpuFlags());
+  return blasCoreType(process.env, process.arch, hostCpuFlags());
 }
 
 /** The environment entry that pins it for a jailed process: programs, the scorer, package code. */

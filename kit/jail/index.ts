@@ -15,4 +15,4 @@ export { giveTree, reclaimTree } from "./owner.js";
 export { interpreterPrefix, sandboxPython } from "./interpreter.js";
 export { diskUsage, watchDiskQuota, quotaMessage, type DiskUsage, type DiskQuota } from "./disk-quota.js";
 export { JailError, JailUnavailableError } from "./errors.js";
-export { blasCoreType, hostBlasCoreType, blasPinEnv, cpuFlags } from "./blas-kernels.js";
+export { blasCoreType, hostBlasCoreType, blasPinEnv, parseCpuFlags, hostCpuFlags } from "./blas-kernels.js";

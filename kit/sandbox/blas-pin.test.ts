@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadTask } from "../gym/index.js";
-import { blasCoreType, cpuFlags, hostBlasCoreType } from "../jail/index.js";
+import { blasCoreType, hostBlasCoreType, hostCpuFlags, parseCpuFlags } from "../jail/index.js";
 import { sandboxEnv } from "./executor.js";
 import { probeBwrap } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
@@ -24,18 +24,18 @@ describe("blasCoreType", () => {
   });
 });
 
-describe("cpuFlags", () => {
+describe("parseCpuFlags", () => {
   it("reads the first flags line of /proc/cpuinfo", () => {
     const text = "processor\t: 0\nflags\t\t: fpu sse avx2 fma\nbugs\t\t: none\n\nprocessor\t: 1\nflags\t\t: fpu\n";
-    expect([...cpuFlags(text)]).toEqual(["fpu", "sse", "avx2", "fma"]);
-    expect(cpuFlags("").size).toBe(0);
+    expect([...parseCpuFlags(text)]).toEqual(["fpu", "sse", "avx2", "fma"]);
+    expect(parseCpuFlags("").size).toBe(0);
   });
 });
 
 describe("sandboxEnv", () => {
   it("gives every program this host's core type, and an explicit one for the job over it", () => {
     const limits = { cpus: 2, gpus: 0 } as Parameters<typeof sandboxEnv>[0];
-    const want = blasCoreType(process.env, process.arch, cpuFlags());
+    const want = blasCoreType(process.env, process.arch, hostCpuFlags());
     expect(sandboxEnv(limits, "/data", "/workspace").OPENBLAS_CORETYPE).toBe(want ?? undefined);
     expect(sandboxEnv(limits, "/data", "/workspace", { OPENBLAS_CORETYPE: "Zen" }).OPENBLAS_CORETYPE).toBe("Zen");
   });
