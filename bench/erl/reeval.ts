@@ -69,7 +69,9 @@ try {
     }
     return null;
   };
-  const measured = drafts > 0 ? await loadHeldoutDrafts(ws, loopId) : await loadHeldout(ws, loopId);
+  // Each generation's checkpoint, as either level's rows name it (a loop recorded between its two held-out stages
+  // has a generation's policy rows but not yet its search rows).
+  const measured = [...(await loadHeldoutDrafts(ws, loopId)), ...(await loadHeldout(ws, loopId))];
   const seen = new Map(measured.map((h) => [h.generation, h.checkpoint]));
   const only = arg("checkpoint", "");
   const gens = arg("generations", "").split(",").filter(Boolean).map(Number);

@@ -68,6 +68,9 @@ export interface LoopStageSettings {
  * epoch swung from 0 to 34, and from 10 to 200, with the split's seed on the same data; in nested cross-validation on
  * the four datasets of the tenth and ninth runs, 5 folds gave the larger log-likelihood gain on unseen training tasks
  * in every one, with a spread over seeds of under 0.03 nats. The SFT stage costs 6 trainings instead of 1 (seconds).
+ * Measured at this recipe on the project's shared 2-core machines, other jobs beside them: 51 and 55 min per
+ * generation (tenth run), 74 and 62 (eleventh; its first generation beside the CI suite); evolve 16–30 min, collect
+ * 21–24, RL 7–14, held-out 4–9. So the hour holds on a quiet machine only.
  * `workstation`: a night on 16 cores (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs
  * per generation (arithmetic, not run).
  * `paper`: the paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
@@ -132,7 +135,7 @@ export const LoopConfig = z
       .enum(LOOP_PRESETS)
       .default("smoke")
       .describe(
-        "Stage sizes: smoke (CI, minutes), laptop (≈ 46 min per generation for 60 training tasks on 2 cores), " +
+        "Stage sizes: smoke (CI, minutes), laptop (51–74 min per generation measured, 60 training tasks, 2 cores), " +
           "workstation (a night on 16 cores), paper (GPU box; see the hand-off in kit/erl/README.md).",
       ),
     generations: z
