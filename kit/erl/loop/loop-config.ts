@@ -70,7 +70,7 @@ export interface LoopStageSettings {
  * in every one, with a spread over seeds of under 0.03 nats. The SFT stage costs 6 trainings instead of 1 (seconds).
  * Measured at this recipe on the project's shared 2-core machines, other jobs beside them: 51 and 55 min per
  * generation (tenth run), 74 and 62 (eleventh; its first generation beside the CI suite); evolve 16–30 min, collect
- * 21–24, RL 7–14, held-out 4–9. So the hour holds on a quiet machine only.
+ * 21–24, RL 7–14, held-out 4–9: over the hour on a loaded machine; this recipe has not been timed on a quiet one.
  * `workstation`: a night on 16 cores (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs
  * per generation (arithmetic, not run).
  * `paper`: the paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
