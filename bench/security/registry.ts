@@ -13,6 +13,7 @@ import { attempts as packageCode } from "./attempts/package-code.js";
 import { attempts as quotaCaps } from "./attempts/quota-caps.js";
 import { attempts as cliInput } from "./attempts/cli-input.js";
 import { attempts as warmStart } from "./attempts/warm-start.js";
+import { attempts as warmLeak } from "./attempts/warm-leak.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -27,4 +28,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "quota-caps", attempts: quotaCaps },
   { group: "cli-input", attempts: cliInput },
   { group: "warm-start", attempts: warmStart },
+  { group: "warm-leak", attempts: warmLeak },
 ];

@@ -57,7 +57,7 @@ const rows: { id: string; backend: string; source: string; held: boolean; detail
 const t0 = performance.now();
 for (const mod of ATTEMPT_MODULES) {
   for (const a of mod.attempts) {
-    const host = mod.group.startsWith("queue") ? "queue" : mod.group === "warm-start" ? "warm" : "host";
+    const host = mod.group.startsWith("queue") ? "queue" : mod.group.startsWith("warm-") ? "warm" : "host";
     const runs = a.perExecutor ? executors : [{ name: host, ex: null }];
     for (const { name, ex } of runs) {
       const id = `${mod.group}/${a.id}`;

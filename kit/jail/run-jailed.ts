@@ -7,6 +7,7 @@ import { blasPinEnv } from "./blas-kernels.js";
 import { JobCgroup } from "./cgroup.js";
 import { watchDiskQuota } from "./disk-quota.js";
 import { JailError, JailUnavailableError } from "./errors.js";
+import { closeFilter, openKeyringFilter } from "./keyring-filter.js";
 import { interpreterPrefix } from "./interpreter.js";
 import { finishArgs, isolationArgs } from "./isolation-args.js";
 import { limitedCommand } from "./limited-command.js";
@@ -126,11 +127,12 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
   );
   // Filled in `finally` (after the run, before the caller sees the result): the same array is returned.
   const removed: string[] = [];
+  const filter = openKeyringFilter();
   try {
     const [cmd, args] = limitedCommand(
       cg,
       { fsizeBytes: Math.round(limits.diskMb * 1024 * 1024), asBytes: Math.round(limits.memoryMb * 1024 * 1024) },
-      jailCommand(spec, user, bwrap, copies),
+      jailCommand(spec, user, bwrap, copies, filter === null ? null : 3),
     );
     const r = await supervise({
       command: cmd,
@@ -140,6 +142,7 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
       outputCapBytes: limits.outputCapBytes,
       signal,
       killTree: cg ? () => cg.killAll() : undefined,
+      extraFds: filter === null ? [] : [filter],
       onSpawn: (pid) => (rootPid = pid),
     });
     if (cg) await cg.killAll();
@@ -160,6 +163,7 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
       wallS: r.wallS,
     };
   } finally {
+    closeFilter(filter);
     await quota.stop();
     cg?.remove();
     for (const w of writable) removed.push(...reclaimTree(w, user));
@@ -168,7 +172,13 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
 }
 
 /** The full command line: [staging as root] [drop to the sandbox account] bwrap <args> -- command. */
-function jailCommand(spec: JailSpec, user: HostUser | null, bwrap: string, copies: Map<string, string>): string[] {
+function jailCommand(
+  spec: JailSpec,
+  user: HostUser | null,
+  bwrap: string,
+  copies: Map<string, string>,
+  seccompFd: number | null,
+): string[] {
   const prefix: string[] = [];
   // Parents before children, so a writable folder inside a read-only one is mounted on top of it.
   const mounts = [...spec.mounts].sort((a, b) => a.path.length - b.path.length);
@@ -191,6 +201,7 @@ function jailCommand(spec: JailSpec, user: HostUser | null, bwrap: string, copie
     prefix.push(...dropPrivilegesPrefix(user));
   }
   const a = isolationArgs();
+  if (seccompFd !== null) a.push("--seccomp", String(seccompFd)); // the keyring calls (keyring-filter.ts)
   const python = interpreterPrefix(spec.command[0] ?? "");
   if (python) a.push("--ro-bind", python, python);
   mounts.forEach((m, i) => a.push(m.writable ? "--bind" : "--ro-bind", sources[i]!, m.path));

@@ -20,8 +20,11 @@ export function bwrapArgs(opts: {
   systemDirs?: readonly string[];
   /** More host folders mounted read-only at the same path (the interpreter's virtualenv, see interpreter.ts). */
   readOnlyDirs?: readonly string[];
+  /** The child's fd holding the keyring seccomp filter (openKeyringFilter), when there is one. */
+  seccompFd?: number;
 }): string[] {
   const a = isolationArgs(opts.systemDirs);
+  if (opts.seccompFd !== undefined) a.push("--seccomp", String(opts.seccompFd));
   for (const d of opts.readOnlyDirs ?? []) a.push("--ro-bind", d, d);
   for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
   a.push(

@@ -5,12 +5,14 @@ import { join } from "node:path";
 import { SandboxUnavailableError } from "./errors.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import {
+  closeFilter,
   dropPrivilegesPrefix,
   type HostUser,
   interpreterPrefix,
   JobCgroup,
   limitedCommand,
   nvidiaDevices,
+  openKeyringFilter,
   probeBwrap,
   reachableBy,
   sandboxHostUser,
@@ -98,6 +100,7 @@ export class LocalExecutor implements Executor {
     const diskBytes = Math.round(spec.limits.diskMb * 1024 * 1024);
     let command: string[];
     let env: Record<string, string>;
+    const filter = this.unsafe ? null : openKeyringFilter();
     if (this.unsafe) {
       warnings.push(UNSAFE_WARNING);
       this.opts.onWarning?.(UNSAFE_WARNING);
@@ -126,6 +129,7 @@ export class LocalExecutor implements Executor {
           command: [this.python, "code/main.py"],
           readOnlyDirs: [interpreterPrefix(this.python)].filter((d): d is string => d !== null),
           gpuDevices: spec.limits.gpus > 0 ? nvidiaDevices() : [],
+          seccompFd: filter === null ? undefined : 3,
         }),
       ];
     }
@@ -151,6 +155,7 @@ export class LocalExecutor implements Executor {
         outputCapBytes: spec.outputCapBytes,
         signal,
         killTree: cg ? () => cg.killAll() : undefined,
+        extraFds: filter === null ? [] : [filter],
         onSpawn: (pid) => (rootPid = pid),
       });
       if (cg) await cg.killAll(); // nothing of the job outlives it
@@ -178,6 +183,7 @@ export class LocalExecutor implements Executor {
         warnings,
       };
     } finally {
+      closeFilter(filter); // the child has its own copy from the spawn
       await quota.stop();
       cg?.remove();
     }

@@ -17,8 +17,10 @@ import {
   isolationArgs,
   JobCgroup,
   limitedCommand,
+  openKeyringFilter,
   sandboxHostUser,
   sandboxPython,
+  seccompArgs,
   supervise,
 } from "../jail/index.js";
 
@@ -81,6 +83,8 @@ export function sandboxedScorer(
         a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `/score/${name}`),
       );
       a.push("--chdir", "/tmp");
+      const filter = openKeyringFilter();
+      if (filter !== null) a.push(...seccompArgs(filter, 3 + fds.push(filter) - 1)); // closed with the others
       const env = SCORER_ENV;
       const command = [
         python,

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { blasPinEnv } from "../jail/index.js";
 import {
+  closeFilter,
   dropPrivilegesPrefix,
   finishArgs,
   type HostUser,
@@ -10,6 +11,8 @@ import {
   isolationArgs,
   JobCgroup,
   limitedCommand,
+  openKeyringFilter,
+  seccompArgs,
   TailBuffer,
 } from "../jail/index.js";
 
@@ -91,6 +94,8 @@ export class ScorerWorker {
       a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `${SCORE_DIR}/${name}`),
     );
     a.push("--chdir", "/tmp");
+    const filter = openKeyringFilter();
+    a.push(...seccompArgs(filter, 7));
     const command = [
       opts.python,
       `${SCORE_DIR}/metric_harness.py`,
@@ -115,9 +120,10 @@ export class ScorerWorker {
     );
     this.child = spawn(cmd, args, {
       env: { PATH: "/usr/bin:/bin" },
-      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe", ...(filter === null ? [] : [filter])],
       detached: true,
     });
+    closeFilter(filter);
     this.exitedP = new Promise((resolve) => {
       this.child.on("error", (e) => {
         this.exitDetail = `could not start ${cmd}: ${e.message}`;

@@ -7,6 +7,7 @@ import { loadTask, type TaskPackage } from "../gym/index.js";
 import { probeBwrap } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
 import { ADVERSARIAL, hostPidsWith, TINY_TASK_DIR, lastJsonLine, startCanary } from "./test-helpers.js";
+import { LEAK_PROGRAMS } from "./warm-leak-programs.js";
 
 const noBwrap = probeBwrap();
 if (noBwrap) console.warn(`SKIP local security tests: ${noBwrap}`);
@@ -43,6 +44,11 @@ describe.skipIf(!!noBwrap)("local executor security", () => {
       expect(r.testScore).toBeNull();
       expect(`${r.traceback ?? ""}${r.stderrTail}`).not.toContain("root:");
     }
+  });
+
+  it("cannot use the kernel keyrings, so cannot fill the uid's key quota for another job (issue 59)", async () => {
+    const r = await runSandbox({ task, code: LEAK_PROGRAMS.fillKeyQuota(0), limits });
+    expect(report(r.stdoutTail)).toEqual({ added: 0, stopped: "Operation not permitted" });
   });
 
   it("cannot reach the network: not even the host's 127.0.0.1, no DNS, only its own loopback", async () => {

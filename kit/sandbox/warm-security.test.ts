@@ -9,9 +9,11 @@ import { probeBwrap } from "./local-executor.js";
 import { runSandbox } from "./run-sandbox.js";
 import { ADVERSARIAL, hostPidsWith, lastJsonLine, startCanary, TINY_TASK_DIR } from "./test-helpers.js";
 import { WarmExecutor } from "./warm-executor.js";
+import { LEAK_PROGRAMS, leakMarker } from "./warm-leak-programs.js";
 import { WARM_ADVERSARIAL } from "./warm-programs.js";
 
 const noBwrap = probeBwrap();
+const EPERM = "Operation not permitted";
 if (noBwrap) console.warn(`SKIP warm start security tests: ${noBwrap}`);
 
 describe.skipIf(!!noBwrap)("warm start isolation", () => {
@@ -69,6 +71,20 @@ describe.skipIf(!!noBwrap)("warm start isolation", () => {
     expect(rep.caps).toEqual(Array(4).fill("0000000000000000"));
     expect(rep.no_new_privs).toEqual(["1"]);
     expect(rep.uid).toBe(1000);
+  });
+
+  it("finds no byte of an earlier or a running program's code, output, files or keys in its memory (issue 59)", async () => {
+    const done = leakMarker();
+    const left = await run(LEAK_PROGRAMS.leave(done.marker));
+    expect(lastJsonLine(left.stdoutTail).keys).toEqual({ session: EPERM, user: EPERM, persistent: EPERM });
+    const after = lastJsonLine((await run(LEAK_PROGRAMS.scan(done.halves))).stdoutTail);
+    expect(after).toMatchObject({ hits: 0, keys: { session: EPERM, user: EPERM, persistent: EPERM } });
+    expect(after.scannedMb).toBeGreaterThan(50); // the zygote's whole heap and libraries were read
+    const running = leakMarker();
+    const holding = run(LEAK_PROGRAMS.leave(running.marker, 3));
+    await new Promise((res) => setTimeout(res, 1500)); // its output is out by now (a warm start takes ~0.2 s)
+    expect(lastJsonLine((await run(LEAK_PROGRAMS.scan(running.halves))).stdoutTail).hits).toBe(0);
+    expect((await holding).stdoutTail).toContain(running.marker);
   });
 
   it("leaves no thread, child or daemon behind", async () => {

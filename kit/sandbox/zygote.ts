@@ -4,14 +4,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../gym/index.js";
 import {
+  closeFilter,
   dropPrivilegesPrefix,
   finishArgs,
+  type HostUser,
   isolationArgs,
   JobCgroup,
+  openKeyringFilter,
   reachableBy,
+  seccompArgs,
   stageBinds,
   stagingPoint,
-  type HostUser,
 } from "../jail/index.js";
 import { processTree } from "../util/index.js";
 
@@ -112,6 +115,8 @@ export class Zygote {
     for (const d of spec.gpuDevices) a.push("--dev-bind", d, d);
     a.push("--ro-bind", mounts.data, "/data", "--bind", mounts.jobs, "/.jobs", "--ro-bind", mounts.zygote, "/.zygote");
     a.push("--dir", "/workspace", "--dir", "/.stage", "--chdir", "/");
+    const filter = openKeyringFilter();
+    a.push(...seccompArgs(filter, 3));
     const command = [
       ...prefix,
       spec.bwrap,
@@ -121,7 +126,9 @@ export class Zygote {
     const [cmd, args] = cg
       ? ["/bin/sh", ["-c", `${cg.enterScript()} && exec "$@"`, "sh", ...command]]
       : [command[0]!, command.slice(1)];
-    const child = spawn(cmd, args, { env: { PATH: "/usr/bin:/bin" }, stdio: ["pipe", "pipe", "pipe"] });
+    const stdio = ["pipe", "pipe", "pipe", ...(filter === null ? [] : [filter])] as const;
+    const child = spawn(cmd, args, { env: { PATH: "/usr/bin:/bin" }, stdio: [...stdio] });
+    closeFilter(filter);
     return new Zygote(child, cg, key, spec.env);
   }
 

@@ -28,12 +28,36 @@ from zygote_child import ARCHES, LIBC, PR_SET_DUMPABLE, PR_SET_PDEATHSIG, become
 
 
 def frame(kind, job, payload=b""):
-    """One frame to the host: kind (1 byte), job id (u32), length (u32), payload."""
-    data = struct.pack("<cII", kind.encode(), job, len(payload)) + payload
-    view = memoryview(data)
-    while view:
-        n = os.write(1, view)
-        view = view[n:]
+    """One frame to the host: kind (1 byte), job id (u32), length (u32), payload. Header and payload go out in
+    one writev, so a payload that is a view of RELAY (a job's output) is never copied into a Python object."""
+    parts = [struct.pack("<cII", kind.encode(), job, len(payload)), memoryview(payload)]
+    while parts:
+        n = os.writev(1, parts)
+        while parts and n >= len(parts[0]):
+            n -= len(parts[0])
+            parts.pop(0)
+        if parts:
+            parts[0] = parts[0][n:]
+
+
+# Job output passes through this one buffer, never through a bytes object (issue 59): os.readv fills it in place,
+# frame() writes a view of it, and relay() zeroes what it held before the loop goes on. Every child forks from a
+# zygote whose heap holds no byte of any job's output, so a program scanning its memory finds none, sequentially
+# or concurrently (pymalloc and malloc keep freed bytes; only a buffer that is overwritten is safe).
+RELAY = bytearray(65536)
+RELAY_VIEW = memoryview(RELAY)
+ZEROS = memoryview(bytes(len(RELAY)))
+
+
+def relay(fd, kind, job):
+    """Pass one read of a job's stream to the host; returns the bytes read (0 at its end)."""
+    n = os.readv(fd, [RELAY])
+    if n:
+        try:
+            frame(kind, job, RELAY_VIEW[:n])
+        finally:
+            RELAY_VIEW[:n] = ZEROS[:n]
+    return n
 
 
 class RunProgram(BaseException):
@@ -111,9 +135,7 @@ def serve(arch):
                 pass
         for fd in [f for f in readable if f in by_fd]:
             job, kind = by_fd[fd]
-            chunk = os.read(fd, 65536)
-            if chunk:
-                frame(kind, job, chunk)
+            if relay(fd, kind, job):
                 continue
             os.close(fd)
             del by_fd[fd]

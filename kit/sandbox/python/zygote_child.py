@@ -20,11 +20,15 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 22, 47, 4
 
 # Syscall numbers per architecture: (audit arch, capset, the refused calls, clone, clone3).
+# The kernel keyring calls are refused too (issue 59): every program of a zygote is the same uid in the same user
+# namespace, so the user, persistent and inherited session keyrings would carry keys from one program to the next,
+# and the uid's key quota is shared with every sandbox job. Refusing them (as Docker's default profile does) keeps
+# ML programs working; a fresh session keyring per child would leave the shared user keyring and quota.
 ARCHES = {
     "x86_64": (0xC000003E, 126, {"unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
-                                 "chroot": 161}, 56, 435),
+                                 "chroot": 161, "add_key": 248, "request_key": 249, "keyctl": 250}, 56, 435),
     "aarch64": (0xC00000B7, 91, {"unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
-                                 "chroot": 51}, 220, 435),
+                                 "chroot": 51, "add_key": 217, "request_key": 218, "keyctl": 219}, 220, 435),
 }
 # The new mount API (same numbers on every architecture since 5.2).
 NEW_MOUNT_API = {"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
@@ -43,7 +47,7 @@ def mount(src, target, fstype, flags, data=None):
 
 
 def seccomp_program(arch):
-    """BPF: refuse namespace and mount calls (EPERM), clone3 (ENOSYS: libc falls back to clone, whose flags
+    """BPF: refuse namespace, mount and keyring calls (EPERM), clone3 (ENOSYS: libc falls back to clone, whose flags
     are checked), foreign-architecture and x32 calls; allow the rest."""
     audit, _, refused, clone, clone3 = ARCHES[arch]
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
