@@ -14,6 +14,7 @@ import { attempts as quotaCaps } from "./attempts/quota-caps.js";
 import { attempts as cliInput } from "./attempts/cli-input.js";
 import { attempts as warmStart } from "./attempts/warm-start.js";
 import { attempts as warmLeak } from "./attempts/warm-leak.js";
+import { attempts as packageBounds } from "./attempts/package-bounds.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -29,4 +30,5 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "cli-input", attempts: cliInput },
   { group: "warm-start", attempts: warmStart },
   { group: "warm-leak", attempts: warmLeak },
+  { group: "package-bounds", attempts: packageBounds },
 ];

@@ -1,12 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { buildTask, moveIntoPlace } from "./build-task.js";
 import { checkTask } from "./check-task.js";
+import { ConfinedPathError } from "./confined-files.js";
 import { GymError, PrepareError, TaskSpecError } from "./errors.js";
 import { hashTree } from "./hash-tree.js";
 import { importMlebench } from "./mlebench-import.js";
+import type { TaskSpecInput } from "./task-spec.js";
 import { scoreSubmission } from "./score-submission.js";
 import { gatePrompt, renderGatePrompt } from "./semantic-gate.js";
 import { vegaRecords, writeCsv } from "./test-helpers/raw-tables.js";
@@ -93,13 +96,22 @@ describe("buildTask", () => {
   }, 300_000);
 
   const bad = join(tmp, "bad");
-  test.each([
+  test.each<[string, TaskSpecInput, unknown, RegExp]>([
     ["a missing target column", { ...base, target: "genus" }, PrepareError, /target column 'genus' is not in raw\/penguins\.csv.*Fix: set the spec's target/],
     ["an unknown metric", { ...base, metric: "auc" }, TaskSpecError, /unknown metric "auc"\. Fix: use one of accuracy/],
     ["empty data", { ...base, table: "EMPTY" }, PrepareError, /raw\/empty\.csv has no rows\. Fix:/],
     ["a missing table", { ...base, table: "/nonexistent/raw.csv" }, TaskSpecError, /\/nonexistent\/raw\.csv does not exist\. Fix:/],
+    ["a FIFO among the files", { ...base, fileColumn: "f", filesDir: "FIFO" }, ConfinedPathError, /filesDir \S+: pipe is a FIFO, not a regular file\. Fix:/],
+    ["a link out among the files", { ...base, fileColumn: "f", filesDir: "LINK" }, ConfinedPathError, /filesDir \S+: x\.png is a link to \/etc\/passwd, outside/],
   ])("%s names the file and the fix and leaves nothing behind", async (_name, spec, cls, message) => {
     mkdirSync(bad, { recursive: true });
+    if (spec.filesDir === "FIFO" || spec.filesDir === "LINK") {
+      const files = join(tmp, `files-${spec.filesDir}`);
+      mkdirSync(files, { recursive: true });
+      if (spec.filesDir === "FIFO") execFileSync("mkfifo", [join(files, "pipe")]);
+      else symlinkSync("/etc/passwd", join(files, "x.png"));
+      spec = { ...spec, filesDir: files };
+    }
     if (spec.table === "EMPTY") {
       writeFileSync(join(tmp, "empty.csv"), "species,island\n");
       spec = { ...spec, table: join(tmp, "empty.csv") };

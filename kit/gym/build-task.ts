@@ -1,5 +1,7 @@
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
+import { makeBuildTemp, removeStaleBuildTemps } from "./build-temp.js";
+import { confinedFiles } from "./confined-files.js";
 import { renderDescription } from "./describe-task.js";
 import { GymError, PrepareError, TaskSpecError } from "./errors.js";
 import { loadTask, packagePaths, profilePublic, TASK_JSON } from "./load-task.js";
@@ -35,6 +37,8 @@ const RAW_TABLE_EXT = new Set([".csv", ".json", ".jsonl"]);
  * 3. run prepare to fill data/public and data/private;
  * 4. profile the public data, write utils/metric.py (from the registry), task.json and description.txt;
  * 5. rename the temporary folder into place. On any error the temporary folder is removed.
+ * The temporary folder (`<out>.tmp-<pid>-<start>-<random>`) is mode 0700 while it exists; a build killed before
+ * step 5 leaves it, and the next build of the same outDir removes it once its process is gone (build-temp.ts).
  */
 export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Promise<TaskPackage> {
   const spec = parseSpec(specIn);
@@ -53,6 +57,11 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
       `spec ${spec.id}: fileColumn "${spec.fileColumn}" needs filesDir (the folder of files). Fix: set filesDir.`,
       table,
     );
+  const files = spec.filesDir ? resolve(spec.filesDir) : undefined;
+  if (files && !(existsSync(files) && statSync(files).isDirectory()))
+    throw new TaskSpecError(`spec ${spec.id}: filesDir ${files} is not a folder. Fix: point filesDir at one.`, files);
+  // Copied on the host: regular files only, links only inside it, under TreeLimits (ConfinedPathError otherwise).
+  if (files) confinedFiles(files, ["."], { what: `spec ${spec.id}: filesDir ${files}` });
   if (spec.split.kind === "time" && !spec.split.timeColumn)
     throw new TaskSpecError(`spec ${spec.id}: a time split needs split.timeColumn. Fix: name the time column.`, table);
   if (spec.split.kind === "group" && !spec.split.groupColumn)
@@ -62,6 +71,7 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
     );
 
   const out = resolve(opts.outDir);
+  removeStaleBuildTemps(out); // what a killed build of this --out left: its answers must not stay behind
   if (existsSync(out) && opts.keepExisting) return loadTask(out);
   if (existsSync(out) && !opts.overwrite) {
     throw new TaskSpecError(
@@ -70,7 +80,7 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
     );
   }
   mkdirSync(dirname(out), { recursive: true });
-  const tmp = `${out}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const { tmp, mode } = makeBuildTemp(out);
   opts.onEvent?.({ type: "build-start", taskId: spec.id, tmpDir: tmp });
   try {
     const p = packagePaths(tmp);
@@ -78,7 +88,7 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
     mkdirSync(dirname(p.prepare), { recursive: true });
     cpSync(table, join(p.raw, basename(table)));
     const filesDir = spec.filesDir ? "files" : undefined;
-    if (spec.filesDir) cpSync(resolve(spec.filesDir), join(p.raw, "files"), { recursive: true });
+    if (files) cpSync(files, join(p.raw, "files"), { recursive: true, dereference: true });
 
     writePrepare(p.prepare, p.prepareConfig, prepareConfig(spec, basename(table), filesDir, def.output));
     await runPrepare(p.prepare, p.raw, p.publicDir, p.privateDir);
@@ -137,6 +147,7 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
       join(tmp, "spec.json"),
       `${JSON.stringify({ ...spec, table: basename(table), filesDir }, null, 2)}\n`,
     );
+    chmodSync(tmp, mode); // published like any new folder here
     moveIntoPlace(tmp, out, !!opts.overwrite && !opts.keepExisting);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });

@@ -1,32 +1,42 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync } from "node:fs";
+import { confinedFiles, readBounded, readChunks, TreeLimits, type TreeFile } from "./confined-files.js";
 
-/** The files under `dirs` of `base` (sorted, recursive), skipping `skip` names. */
+/** Past this size a differing file is compared by hash only, not line by line (both would sit in memory). */
+const DIFF_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The regular files under `dirs` of `base` (sorted, recursive), skipping `skip` names. The trees are a package's
+ * data or prepare.py's outputs, read on the host: links are followed only inside `base`, and a link out, a FIFO or
+ * a device is refused (confinedFiles).
+ */
+function files(base: string, dirs: readonly string[], skip: ReadonlySet<string>): TreeFile[] {
+  if (!existsSync(base)) return [];
+  return confinedFiles(base, dirs, { what: `folder ${base}`, skip });
+}
+
+/** The files under `dirs` of `base` (sorted, recursive), skipping `skip` names: their paths. */
 export function treeFiles(base: string, dirs: readonly string[], skip: ReadonlySet<string> = new Set()): string[] {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    if (!existsSync(d)) return;
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (!skip.has(name)) files.push(p);
-    }
-  };
-  for (const d of dirs) walk(join(base, d));
-  return files;
+  return files(base, dirs, skip).map((f) => f.real);
 }
 
 /** sha256 over the sorted relative paths and bytes of every file under `dirs` (skipping `skip` names). */
 export function hashTree(base: string, dirs: readonly string[], skip: ReadonlySet<string> = new Set()): string {
   const h = createHash("sha256");
-  for (const f of treeFiles(base, dirs, skip)) {
-    h.update(relative(base, f));
+  let left = TreeLimits.parse({}).maxBytes;
+  for (const f of files(base, dirs, skip)) {
+    h.update(f.rel);
     h.update("\0");
-    h.update(readFileSync(f));
+    left -= readChunks(f, left, `folder ${base}`, (c) => h.update(c));
   }
   return h.digest("hex");
 }
+
+const fileHash = (f: TreeFile, what: string) => {
+  const h = createHash("sha256");
+  readChunks(f, TreeLimits.parse({}).maxBytes, what, (c) => h.update(c));
+  return h.digest("hex");
+};
 
 /**
  * Differences between two trees: files only in one, and for each file present in both with other
@@ -38,7 +48,7 @@ export function diffTrees(
   dirs: readonly string[],
   skip: ReadonlySet<string> = new Set(),
 ): { file: string; line: number | null; a: string | null; b: string | null }[] {
-  const rel = (base: string) => new Map(treeFiles(base, dirs, skip).map((f) => [relative(base, f), f]));
+  const rel = (base: string) => new Map(files(base, dirs, skip).map((f) => [f.rel, f]));
   const [fa, fb] = [rel(a), rel(b)];
   const out: { file: string; line: number | null; a: string | null; b: string | null }[] = [];
   for (const name of [...new Set([...fa.keys(), ...fb.keys()])].sort()) {
@@ -48,7 +58,12 @@ export function diffTrees(
       out.push({ file: name, line: null, a: pa ? "(present)" : "(missing)", b: pb ? "(present)" : "(missing)" });
       continue;
     }
-    const [ba, bb] = [readFileSync(pa), readFileSync(pb)];
+    if (pa.size > DIFF_MAX_BYTES || pb.size > DIFF_MAX_BYTES) {
+      if (fileHash(pa, `folder ${a}`) !== fileHash(pb, `folder ${b}`))
+        out.push({ file: name, line: null, a: "(differs; too large to show the line)", b: "(differs)" });
+      continue;
+    }
+    const [ba, bb] = [readBounded(pa, DIFF_MAX_BYTES, `folder ${a}`), readBounded(pb, DIFF_MAX_BYTES, `folder ${b}`)];
     if (ba.equals(bb)) continue;
     const [la, lb] = [ba.toString("utf8").split("\n"), bb.toString("utf8").split("\n")];
     let i = 0;

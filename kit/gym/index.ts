@@ -4,6 +4,7 @@ export { loadTask, packagePaths, inspectMetric, probeMetric, profilePublic, TASK
 export { scoreSubmission, scoreMany, metricOptions, type ScoreResult, type ScoreCase } from "./score-submission.js";
 export { resolveTask, taskCacheDir } from "./resolve-task.js";
 export { packageHash, HASHED_PARTS } from "./package-hash.js";
+export { ConfinedPathError, TreeLimits, type ConfinedRule } from "./confined-files.js";
 export { listBuiltinTasks, buildBuiltinTask, getBuiltin, type BuiltinSummary } from "./builtin/build-builtin.js";
 export { BUILTIN_TASKS, BUILTIN_IDS, type BuiltinTask, type BuiltinId, type RawSource } from "./builtin/registry.js";
 export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./build-task.js";

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { settleAll } from "../util/settle-all.js";
+import { readConfinedText } from "./confined-files.js";
 import { MetricLoadError, PythonError, TaskPackageError } from "./errors.js";
 import { inferHigherIsBetter, inferMeta, resolveMetricKind, type DataProfile, type MetricInfo } from "./infer-meta.js";
 import { runHarness } from "./package-harness.js";
@@ -8,6 +9,13 @@ import { PREPARE_CONFIG } from "./prepare-config.js";
 import type { TaskMeta, TaskPackage } from "./types.js";
 
 export const TASK_JSON = "task.json";
+
+/**
+ * Caps on the package files loadTask reads on the host (a link to /dev/zero or a huge file must not fill memory):
+ * task.json lists every column (a 100,000-column table needs a few MB); a description is a page of text.
+ */
+const TASK_JSON_MAX_BYTES = 64 * 1024 * 1024;
+const DESCRIPTION_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Paths of a package's parts (spec §2.1 layout). */
 export function packagePaths(dir: string) {
@@ -53,25 +61,25 @@ export async function loadTask(dir: string): Promise<TaskPackage> {
       );
     }
   }
-  const meta = existsSync(p.taskJson) ? readTaskJson(p.taskJson) : await inferPackageMeta(p.root);
-  const descFile = [
-    join(p.publicDir, "description.txt"),
-    join(p.root, "description.md"),
-    join(p.root, "description.txt"),
-  ].find((f) => existsSync(f));
+  const meta = existsSync(p.taskJson) ? readTaskJson(p.root, p.taskJson) : await inferPackageMeta(p.root);
+  // Read as packageHash reads: confined to the package, regular files only, under a byte cap.
+  const descFile = ["data/public/description.txt", "description.md", "description.txt"].find((f) =>
+    existsSync(join(p.root, f)),
+  );
   return {
     dir: p.root,
     publicDir: p.publicDir,
     privateDir: p.privateDir,
     meta,
-    description: descFile ? readFileSync(descFile, "utf8") : "",
+    description: descFile ? (readConfinedText(p.root, descFile, DESCRIPTION_MAX_BYTES, `package ${p.root}`) ?? "") : "",
   };
 }
 
-function readTaskJson(file: string): TaskMeta {
+function readTaskJson(root: string, file: string): TaskMeta {
+  const text = readConfinedText(root, TASK_JSON, TASK_JSON_MAX_BYTES, `package ${root}`) ?? "";
   let meta: TaskMeta;
   try {
-    meta = JSON.parse(readFileSync(file, "utf8")) as TaskMeta;
+    meta = JSON.parse(text) as TaskMeta;
   } catch (e) {
     throw new TaskPackageError(
       `${file} is not valid JSON (${(e as Error).message}). Fix: repair it, or delete it to let the ` +

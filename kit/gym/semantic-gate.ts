@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { settleAll } from "../util/settle-all.js";
 import type { ChatMessage, LanguageModel } from "../llm/spec.js";
+import { readConfinedText } from "./confined-files.js";
 import { packagePaths } from "./load-task.js";
 import { scoreSubmission } from "./score-submission.js";
 import type { TaskPackage } from "./types.js";
@@ -90,9 +91,14 @@ function listFiles(base: string, dir: string, max: number): string[] {
   return out;
 }
 
-function head(file: string, lines: number): string {
-  if (!existsSync(file)) return "(missing)";
-  return readFileSync(file, "utf8")
+/** The start of a package file, read as confined-files reads: a FIFO or a link out is refused, a huge file cut. */
+const prefix = (root: string, rel: string, bytes: number) =>
+  readConfinedText(root, rel, bytes, `package ${root}`, true);
+
+function head(root: string, rel: string, lines: number): string {
+  const text = prefix(root, rel, 64 * 1024);
+  if (text === null) return "(missing)";
+  return text
     .split("\n")
     .slice(0, lines)
     .map((l) => l.slice(0, 300))
@@ -108,16 +114,18 @@ export function gatePrompt(task: TaskPackage, metricSmoke: readonly string[] = [
     taskId: m.id,
     description: task.description.slice(0, 6000),
     rawFiles: listFiles(task.dir, p.raw, 40),
-    prepareSource: existsSync(p.prepare) ? readFileSync(p.prepare, "utf8").slice(0, 8000) : "(no prepare.py)",
-    ...(existsSync(p.prepareConfig) ? { prepareConfig: readFileSync(p.prepareConfig, "utf8").slice(0, 4000) } : {}),
+    prepareSource: prefix(p.root, "utils/prepare.py", 32_000)?.slice(0, 8000) ?? "(no prepare.py)",
+    ...(existsSync(p.prepareConfig)
+      ? { prepareConfig: prefix(p.root, relative(p.root, p.prepareConfig), 16_000)?.slice(0, 4000) ?? "" }
+      : {}),
     result: [
       `train rows: ${m.nTrain ?? "?"}, test rows: ${m.nTest ?? "?"}`,
       `metric: ${m.metric} (${m.higherIsBetter ? "higher" : "lower"} is better)`,
       ...listFiles(task.dir, task.publicDir, 30),
     ],
-    trainSample: head(join(task.publicDir, m.files.train.endsWith(".csv") ? m.files.train : "train.csv"), 6),
-    testSample: head(join(task.publicDir, m.files.test.endsWith(".csv") ? m.files.test : "test.csv"), 4),
-    metricSource: existsSync(p.metric) ? readFileSync(p.metric, "utf8").slice(0, 8000) : "(no metric.py)",
+    trainSample: head(p.root, `data/public/${m.files.train.endsWith(".csv") ? m.files.train : "train.csv"}`, 6),
+    testSample: head(p.root, `data/public/${m.files.test.endsWith(".csv") ? m.files.test : "test.csv"}`, 4),
+    metricSource: prefix(p.root, "utils/metric.py", 32_000)?.slice(0, 8000) ?? "(no metric.py)",
     metricSmoke,
   };
 }

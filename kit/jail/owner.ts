@@ -55,10 +55,16 @@ export function treeBytes(dir: string): number {
   return bytes;
 }
 
-/** Folders 0755 and files 0644 throughout a tree the kit owns (a copy made for the sandbox account). */
-export function makeReadable(dir: string): void {
+/**
+ * Hand a copy the kit made to `user` read-only: every entry owned by that account and readable by it alone (folders
+ * 0500, files 0400, or 0500 when executable; links keep their target). Other local users get nothing: not through
+ * the group (the account's group may be shared, e.g. nogroup), not through the other bits.
+ */
+export function giveReadOnly(dir: string, user: HostUser): void {
+  const gid = process.getgid?.() ?? 0;
   walk(dir, (p, st) => {
-    if (st.isDirectory()) chmodSync(p, 0o755);
-    else if (st.isFile()) chmodSync(p, 0o644);
+    lchownSync(p, user.uid, gid);
+    if (st.isDirectory()) chmodSync(p, 0o500);
+    else if (st.isFile()) chmodSync(p, st.mode & 0o100 ? 0o500 : 0o400);
   });
 }

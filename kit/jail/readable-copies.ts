@@ -1,7 +1,7 @@
-import { chmodSync, cpSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { JailError } from "./errors.js";
-import { makeReadable, treeBytes } from "./owner.js";
+import { giveReadOnly, treeBytes } from "./owner.js";
 import type { JailMount } from "./run-jailed.js";
 import type { HostUser } from "./sandbox-user.js";
 import { stagingBase } from "./stage-mounts.js";
@@ -11,8 +11,11 @@ const MAX_COPY_BYTES = 256 * 1024 * 1024;
 
 /**
  * Read-only inputs the sandbox account cannot read itself (e.g. a file in a mode-0700 mkdtemp folder; staging
- * only fixes the folders above a mount) are copied into a fresh world-readable folder and that copy is mounted
- * at the original path. Up to MAX_COPY_BYTES in all; past it a JailError says how to make the input readable.
+ * only fixes the folders above a mount) are copied into a fresh folder and that copy is mounted at the original
+ * path. The copy is readable by the sandbox account only (owner.ts giveReadOnly): it is made inside a mode-0700
+ * folder, handed over, and only then is the folder opened to that account (0500), so no other local user can
+ * read the input at any moment. Up to MAX_COPY_BYTES in all; past it a JailError says how to make the input
+ * readable.
  */
 export function readableCopies(user: HostUser, mounts: readonly JailMount[]): Map<string, string> {
   const copies = new Map<string, string>();
@@ -29,12 +32,20 @@ export function readableCopies(user: HostUser, mounts: readonly JailMount[]): Ma
           `chmod o+r${st.isDirectory() ? "X" : ""} ${m.path}, or keep it in a folder other users may read.`,
       );
     }
-    const dir = mkdtempSync(join(stagingBase(user), "openmle-copy-"));
-    chmodSync(dir, 0o755);
+    const dir = mkdtempSync(join(stagingBase(user), "openmle-copy-")); // 0700, the kit's own
     const copy = join(dir, "c");
-    cpSync(m.path, copy, { recursive: true, verbatimSymlinks: true });
-    makeReadable(copy);
     copies.set(m.path, copy);
+    try {
+      cpSync(m.path, copy, { recursive: true, verbatimSymlinks: true });
+      giveReadOnly(copy, user);
+      chownSync(dir, user.uid, process.getgid?.() ?? 0);
+      chmodSync(dir, 0o500);
+    } catch (e) {
+      removeCopies(copies);
+      throw new JailError(`cannot copy ${m.path} for the jail's account "${user.name}": ${(e as Error).message}`, {
+        cause: e,
+      });
+    }
   }
   return copies;
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { LanguageModel } from "../../llm/index.js";
 import { openWorkspace } from "../../store/index.js";
+import { makeBuildTemp, removeStaleBuildTemps } from "../build-temp.js";
 import { BUILTIN_IDS } from "../builtin/registry.js";
 import { packageHash } from "../package-hash.js";
 import { recordCorpusTasks, recordStages } from "./corpus-store.js";
@@ -232,11 +233,13 @@ async function processCandidate(
   return { key, records, tasks, profile: exported.profile };
 }
 
-/** Export into a sibling temporary folder, then rename into place (a half-written export is never reused). */
+/**
+ * Export into a sibling temporary folder, then rename into place (a half-written export is never reused). What a
+ * killed build left beside `dir` goes first (build-temp.ts: only folders whose process is gone).
+ */
 async function exportTo(c: Candidate, dir: string, cfg: z.output<typeof CorpusBuildConfig>): Promise<ExportedTable> {
-  const tmp = `${dir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+  removeStaleBuildTemps(dir);
+  const { tmp } = makeBuildTemp(dir);
   try {
     await exportCandidate(c, tmp, cfg.export);
     rmSync(dir, { recursive: true, force: true });
