@@ -41,6 +41,20 @@ describe("removeStaleBuildTemps", () => {
     expect(existsSync(join(dir, name))).toBe(!removed);
   });
 
+  test.each([
+    ["missing: the previous package is put back", false, true],
+    ["there: the moved-aside copy is removed", true, false],
+  ])("a killed --force build's <out>.old-* folder, <out> %s", (_, outThere, restored) => {
+    const dir = join(tmp, "old");
+    rmSync(dir, { recursive: true, force: true });
+    const old = join(dir, `pkg.old-${dead.pid}-1765100000000`);
+    mkdirSync(join(old, "data"), { recursive: true });
+    if (outThere) mkdirSync(join(dir, "pkg", "new"), { recursive: true });
+    expect(removeStaleBuildTemps(join(dir, "pkg"))).toEqual([old]);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(join(dir, "pkg", restored ? "data" : "new"))).toBe(true);
+  });
+
   test("makeBuildTemp makes a 0700 folder named for this process, which the cleanup keeps", () => {
     const { tmp: t, mode } = makeBuildTemp(join(tmp, "mine"));
     expect(statSync(t).mode & 0o777).toBe(0o700);

@@ -1,6 +1,6 @@
 // The temporary folder a build fills beside its output: private while it holds the answers, and named for the
 // process that made it, so the next build of the same output can tell a killed build's leftovers from a live one's.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** When `pid` started (clock ticks since boot, /proc/<pid>/stat field 22), or null when no such process runs. */
@@ -35,11 +35,12 @@ export function makeBuildTemp(out: string): { tmp: string; mode: number } {
 /**
  * Remove `<out>.tmp-*` folders whose build is gone: the process named in the folder no longer runs, or a process
  * with that pid started at another time (the pid was reused). A live build's folder is kept. Folders of the older
- * form `<out>.tmp-<pid>-<random>` (no start time) go when their pid does not run. Returns the folders removed.
+ * form `<out>.tmp-<pid>-<random>` (no start time) go when their pid does not run. A `<out>.old-<pid>-<ms>` folder
+ * (the previous package, moved aside by a `--force` build killed before its second rename) is put back when `out`
+ * is missing, else removed. Returns the folders removed or put back.
  */
 export function removeStaleBuildTemps(out: string): string[] {
   const parent = dirname(out);
-  const prefix = `${basename(out)}.tmp-`;
   let names: string[];
   try {
     names = readdirSync(parent);
@@ -48,13 +49,20 @@ export function removeStaleBuildTemps(out: string): string[] {
   }
   const removed: string[] = [];
   for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const m = /^(\d+)-(?:(\d+)-)?[a-z0-9]+$/.exec(name.slice(prefix.length));
+    const kind = name.startsWith(`${basename(out)}.tmp-`)
+      ? "tmp"
+      : name.startsWith(`${basename(out)}.old-`)
+        ? "old"
+        : null;
+    if (!kind) continue;
+    const m = /^(\d+)-(?:(\d+)-)?[a-z0-9]+$/.exec(name.slice(basename(out).length + 5));
     if (!m) continue;
     const start = processStart(Number(m[1]));
-    const alive = start !== null && (m[2] === undefined || start === "" || start === m[2] || m[2] === "0");
+    const alive =
+      start !== null && (kind === "old" || m[2] === undefined || start === "" || start === m[2] || m[2] === "0");
     if (alive) continue;
-    rmSync(join(parent, name), { recursive: true, force: true });
+    if (kind === "old" && !existsSync(out)) renameSync(join(parent, name), out);
+    else rmSync(join(parent, name), { recursive: true, force: true });
     removed.push(join(parent, name));
   }
   return removed;

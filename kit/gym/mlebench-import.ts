@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -11,6 +12,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { moveIntoPlace } from "./build-task.js";
+import { makeBuildTemp, removeStaleBuildTemps } from "./build-temp.js";
 import { TaskSpecError } from "./errors.js";
 import { inferModality, inferTaskType } from "./infer-meta.js";
 import { loadTask, packagePaths, profilePublic, TASK_JSON } from "./load-task.js";
@@ -130,7 +132,8 @@ export async function importMlebench(
   if (existsSync(out) && !opts.overwrite)
     throw new TaskSpecError(`${out} already exists. Fix: pass --force or choose another --out folder.`, out);
   mkdirSync(dirname(out), { recursive: true });
-  const tmp = `${out}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  removeStaleBuildTemps(out); // a killed import's answers must not stay behind (build-temp.ts)
+  const { tmp, mode } = makeBuildTemp(out);
   try {
     const p = packagePaths(tmp);
     cpSync(raw, p.raw, { recursive: true });
@@ -166,6 +169,7 @@ export async function importMlebench(
       source: `MLE-bench competition ${id}`,
     };
     writeFileSync(join(tmp, TASK_JSON), `${JSON.stringify(meta, null, 2)}\n`);
+    chmodSync(tmp, mode); // published like any new folder here
     moveIntoPlace(tmp, out, !!opts.overwrite);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
