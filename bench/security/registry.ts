@@ -15,6 +15,11 @@ import { attempts as cliInput } from "./attempts/cli-input.js";
 import { attempts as warmStart } from "./attempts/warm-start.js";
 import { attempts as warmLeak } from "./attempts/warm-leak.js";
 import { attempts as packageBounds } from "./attempts/package-bounds.js";
+import { attempts as queueBounds } from "./attempts/queue-bounds.js";
+import { attempts as parquetBounds } from "./attempts/parquet-bounds.js";
+import { attempts as cliSurface } from "./attempts/cli-surface.js";
+import { attempts as reviewWarm } from "./attempts/review-warm.js";
+import { attempts as reviewQueue } from "./attempts/review-queue.js";
 
 /** Every attempt module, in the order the report lists them. */
 export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attempts: readonly Attempt[] }[] = [
@@ -31,4 +36,9 @@ export const ATTEMPT_MODULES: readonly { readonly group: string; readonly attemp
   { group: "warm-start", attempts: warmStart },
   { group: "warm-leak", attempts: warmLeak },
   { group: "package-bounds", attempts: packageBounds },
+  { group: "queue-bounds", attempts: queueBounds },
+  { group: "parquet-bounds", attempts: parquetBounds },
+  { group: "cli-surface", attempts: cliSurface },
+  { group: "warm-review", attempts: reviewWarm },
+  { group: "queue-review", attempts: reviewQueue },
 ];

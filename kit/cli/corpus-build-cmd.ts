@@ -4,10 +4,12 @@ import { buildCorpus, corpusPaths, funnelTable, funnelText, type CorpusEvent } f
 import { createOpenAIModel } from "../llm/index.js";
 import { intFlag } from "./numeric-flag.js";
 import { output } from "./run-cli.js";
+import { printableLine } from "../util/index.js";
 
 /**
  * Progress on stderr: on a terminal a one-line bar (candidates done, tasks accepted, candidates per minute); off a
- * terminal one line per candidate: `candidate r-mass-boston done (12 of 250), 7 tasks accepted, 4.1 s`.
+ * terminal one line per candidate: `candidate r-mass-boston done (12 of 250), 7 tasks accepted, 4.1 s`. A candidate
+ * id is the manifest's: shown with printableLine.
  */
 export function corpusProgress(
   mode: "bar" | "lines" | "off",
@@ -19,11 +21,11 @@ export function corpusProgress(
     if (mode === "off") return;
     if (e.type === "start") {
       t0 = now();
-      write(`corpus build ${e.buildId}: ${e.candidates} candidates\n`);
+      write(`corpus build ${printableLine(e.buildId)}: ${e.candidates} candidates\n`);
     }
     if (e.type === "candidate" && mode === "lines")
       write(
-        `candidate ${e.candidate} done (${e.done} of ${e.total})${e.cached ? " from the cache" : ""}, ` +
+        `candidate ${printableLine(e.candidate)} done (${e.done} of ${e.total})${e.cached ? " from the cache" : ""}, ` +
           `${e.accepted} tasks accepted, ${(e.ms / 1000).toFixed(1)} s\n`,
       );
     if (e.type === "candidate" && mode === "bar") {

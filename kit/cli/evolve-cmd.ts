@@ -211,7 +211,8 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
  * minute); off a terminal (piped, CI), one line per node so logs show progress as it happens:
  * `step 9 n0009 improve success score 3.052 best 2.978 (10 of 16 nodes done)`. The step is the node's own,
  * 0-based like its id and the workspace's `step` column; the count in parentheses is how many nodes are done.
- * A node's error signature quotes its program's error: it is shown with printableLine.
+ * A node's error signature quotes its program's error, and a run id may be a stored one: both are shown with
+ * printableLine.
  */
 export function progressBar(
   mode: "bar" | "lines" | "off",
@@ -220,7 +221,8 @@ export function progressBar(
   const num = formatScore;
   return (e) => {
     if (mode === "off") return;
-    if (e.type === "run-start") write(`run ${e.runId}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
+    if (e.type === "run-start")
+      write(`run ${printableLine(e.runId)}${e.resumed ? ` (resumed at ${e.nodes} nodes)` : ""}\n`);
     if (e.type === "node" && mode === "lines") {
       const n = e.node;
       const error = n.errorSignature ? ` (${printableLine(n.errorSignature)})` : "";

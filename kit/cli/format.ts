@@ -46,7 +46,9 @@ export function formatTable(rows: readonly Record<string, unknown>[]): string {
   const cols = Object.keys(rows[0] ?? {});
   if (cols.length === 0) return "";
   const data = [cols, ...rows.map((r) => cols.map((c) => cellText(r[c])))];
-  const widths = cols.map((_, i) => Math.max(1, Math.min(MAX_CELL, Math.max(...data.map((row) => row[i]!.length)))));
+  // A reduce, not Math.max(...): spreading a million cells overflows the call stack (workspace query's rows).
+  const widest = (i: number) => data.reduce((m, row) => Math.max(m, row[i]!.length), 1);
+  const widths = cols.map((_, i) => Math.min(MAX_CELL, widest(i)));
   const out = table(data, {
     border: PLAIN,
     columns: widths.map((width) => ({ width, truncate: MAX_CELL, paddingLeft: 0, paddingRight: 0 })),

@@ -38,7 +38,7 @@ import {
   type TableRow,
 } from "../reproduce/index.js";
 import { loadThroughput } from "../eval/index.js";
-import type { Figure } from "../report/index.js";
+import { recordedRunsFolder, ReportError, type Figure } from "../report/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import type { SandboxBackend } from "../sandbox/index.js";
 import type { Workspace } from "../store/index.js";
@@ -67,6 +67,16 @@ interface ReproduceFlags extends SearchSandboxFlags {
   llmExtra?: string;
   mlebenchDir?: string;
   arms?: string;
+}
+
+/** --recorded-loop NAME names a folder of data/recorded-runs (a plain name: no `../`, no link leading out). */
+function recordedLoopFlag(name: string): void {
+  try {
+    recordedRunsFolder(name);
+  } catch (e) {
+    if (e instanceof ReportError) throw new UsageError(`--recorded-loop: ${e.message}`);
+    throw e;
+  }
 }
 
 /** --endpoint NAME=URL flags as NAME → URL; a malformed one names the flag. */
@@ -276,6 +286,7 @@ export function registerReproduce(program: Command): void {
     if (spec.sharesCellsWith) planExperiment(cellOwner(spec), preset); // the owner must have the preset
     if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);
     if (o.loop && o.recordedLoop) throw new UsageError("pass --loop ID or --recorded-loop NAME, not both");
+    if (o.recordedLoop) recordedLoopFlag(o.recordedLoop); // a name leading out of data/recorded-runs fails first
     for (const [name, url] of endpointFlags(o.endpoint)) llmConfigFromFlags(o, name, url); // bad flags fail first
     checkSearchSandboxFlags(o);
     await run(spec, preset, o);

@@ -10,6 +10,7 @@ import {
 import { resolveTask, type TaskPackage } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
+import { printableLine } from "../util/index.js";
 import { sameCommand, withCommandWorkspace } from "./command-workspace.js";
 import { EVOLVE_MAX } from "../evo/index.js";
 import { intFlag, numberFlag, SEED_RANGE } from "./numeric-flag.js";
@@ -153,13 +154,13 @@ export function registerRl(program: Command): void {
     });
 }
 
-/** One line per step on stderr (and a dot per finished group). */
+/** One line per step on stderr (and a dot per finished group); run and checkpoint names with printableLine. */
 function progress(enabled: boolean): (e: RlEvent) => void {
   return (e) => {
     if (!enabled) return;
     if (e.type === "run-start")
       process.stderr.write(
-        `rl run ${e.runId}${e.resumed ? ` (resumed after step ${e.step})` : ""}: ${e.steps} steps\n`,
+        `rl run ${printableLine(e.runId)}${e.resumed ? ` (resumed after step ${e.step})` : ""}: ${e.steps} steps\n`,
       );
     if (e.type === "group") process.stderr.write(".");
     if (e.type === "group-dropped") process.stderr.write("x");
@@ -169,7 +170,7 @@ function progress(enabled: boolean): (e: RlEvent) => void {
         `\rstep ${m.step}: mean reward ${m.meanReward.toFixed(3)}, best ` +
           `${m.bestReward.toFixed(3)}, best-candidate advantage ${m.bestAdvantage.toFixed(2)}, β ` +
           `${m.beta.toFixed(2)}, valid ${(100 * m.validRate).toFixed(0)}%, hacks ` +
-          `${m.hackFlags}, ${m.wallS.toFixed(1)} s → ${e.checkpoint}\n`,
+          `${m.hackFlags}, ${m.wallS.toFixed(1)} s → ${printableLine(e.checkpoint)}\n`,
       );
     }
   };

@@ -73,15 +73,21 @@ export function printErr(line: string): void {
   process.stderr.write(`${printable(line)}\n`);
 }
 
-/** C1 controls and DEL, which JSON.stringify leaves raw (it escapes only U+0000–U+001F). */
-const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f]/g;
+/** DEL, C1 and bidi controls (see kit/util/terminal-safe.ts): JSON.stringify escapes only U+0000–U+001F. */
+const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** JSON text with every control character escaped (\u009b), so it is as safe on a terminal as it is valid. */
 export function jsonText(value: unknown, indent?: number): string {
-  return String(JSON.stringify(value, null, indent)).replace(
+  return String(JSON.stringify(value, bigintAsJson, indent)).replace(
     JSON_UNESCAPED_CONTROL,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
+}
+
+/** A BigInt (a query's BIGINT or HUGEINT) as a number where that is exact, else as its decimal string. */
+function bigintAsJson(_key: string, v: unknown): unknown {
+  if (typeof v !== "bigint") return v;
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
 }
 
 /**

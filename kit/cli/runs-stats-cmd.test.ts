@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openRecordedRuns } from "../report/recorded-runs.js";
-import { openWorkspace, type Workspace } from "../store/index.js";
+import { recordedRunsDir } from "../report/recorded-runs.js";
+import { importParquet, openWorkspace, TABLES, type Workspace } from "../store/index.js";
 import { renderRunStats, runsStats } from "./runs-stats-cmd.js";
 
 const main = join(import.meta.dirname, "main.ts");
@@ -36,7 +36,10 @@ describe("openmle runs stats", () => {
   let recorded: Workspace;
   beforeAll(async () => {
     dir = await oneRun();
-    recorded = await openRecordedRuns("cars");
+    // openRecordedRuns removes its folder when closed (issue 59): the CLI reads the recording imported here instead.
+    recorded = await openWorkspace(join(mkdtempSync(join(tmpdir(), "runs-stats-cars-")), "ws"));
+    for (const t of TABLES)
+      if (existsSync(join(recordedRunsDir("cars"), `${t}.parquet`))) await importParquet(recorded, join(recordedRunsDir("cars"), `${t}.parquet`), t);
     recorded.close(); // the CLI opens it itself
   });
 

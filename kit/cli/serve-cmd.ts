@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { serveDashboard } from "../report/index.js";
+import { printableLine } from "../util/index.js";
 import { intFlag, PORT_RANGE } from "./numeric-flag.js";
 
 export function registerServe(program: Command): void {
@@ -11,11 +12,15 @@ export function registerServe(program: Command): void {
     )
     .requiredOption("--workspace <dir>", "the workspace folder")
     .option("--port <n>", "port (0 = any free port)", "8765")
-    .option("--host <addr>", "address to listen on", "127.0.0.1")
+    .option(
+      "--host <addr>",
+      "address or name to listen on; the page answers only to localhost, 127.x, [::1] and this name",
+      "127.0.0.1",
+    )
     .action(async (o: { workspace: string; port: string; host: string }) => {
       const port = intFlag("port", o.port, PORT_RANGE);
       const s = await serveDashboard({ workspace: o.workspace, port, host: o.host });
-      process.stdout.write(`dashboard of ${o.workspace} at ${s.url} (Ctrl-C stops it)\n`);
+      process.stdout.write(`dashboard of ${printableLine(o.workspace)} at ${printableLine(s.url)} (Ctrl-C stops it)\n`);
       await new Promise<void>((done) => {
         const stop = () => void s.close().then(done);
         process.once("SIGINT", stop);

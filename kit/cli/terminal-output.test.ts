@@ -30,6 +30,8 @@ describe("the CLI's output boundary", () => {
     expect(JSON.stringify("\x9b\x1b")).toBe('"\x9b\\u001b"');
     expect(jsonText("\x9b\x1b\x7f")).toBe('"\\u009b\\u001b\\u007f"');
     expect(JSON.parse(jsonText({ a: "\x9b2J" }))).toEqual({ a: "\x9b2J" });
+    // BigInts (a query's BIGINT): a number where exact, the decimal string past 2^53, never a TypeError
+    expect(jsonText([5n, 9223372036854775807n, -(2n ** 60n)])).toBe('[5,"9223372036854775807","-1152921504606846976"]');
     const printed = stdout(() => output(true, { name: `x${ESC}\x9b` }, () => ""));
     expect(printed).not.toMatch(RAW);
     expect(JSON.parse(printed)).toEqual({ name: `x${ESC}\x9b` });
@@ -67,5 +69,27 @@ describe("the formatters keep a program's single-line fields on one line", () =>
     expect(text).not.toMatch(RAW);
     expect(text).not.toMatch(/^FORGED/m);
     expect(text).toContain("tb\\x1b]0;pwned\\x07\\x1b[31m\nline 2");
+  });
+});
+
+// Issue 59.7: bidi controls (U+202E, …) were printed raw, so "report\u202Efdp.exe" showed as "reportexe.pdf".
+describe("bidi controls in names are shown, never obeyed", () => {
+  const BIDI = /[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  const NAME = "report\u202Efdp.exe\u2066x\u2069";
+  const SHOWN = "report\\u202efdp.exe\\u2066x\\u2069";
+
+  it("sandbox run's artifacts, a table cell, human output and JSON", () => {
+    const r = {
+      status: "success", taskId: `t${NAME}`, backend: "local", executionId: "e1", validScore: 1, testScore: 1,
+      wallS: 1, cpuS: 1, peakMemMb: 3, artifacts: [NAME],
+    } as unknown as ExecutionRecord;
+    const text = stdout(() => output(false, r, () => describeRecord(r)));
+    expect(text).not.toMatch(BIDI);
+    expect(text).toContain(`artifacts   ${SHOWN}`);
+    expect(formatTable([{ run: NAME }])).toContain(SHOWN);
+    expect(stdout(() => output(false, {}, () => `a ${NAME}`))).toBe(`a ${SHOWN}\n`);
+    const json = stdout(() => output(true, { name: NAME }, () => ""));
+    expect(json).not.toMatch(BIDI);
+    expect(JSON.parse(json)).toEqual({ name: NAME });
   });
 });

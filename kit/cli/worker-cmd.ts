@@ -1,7 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { resolveTask } from "../gym/index.js";
-import { DEFAULT_LIMITS, resolveQueueKey, startSandboxWorker, type WorkerEvent } from "../sandbox/index.js";
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_JOB_BYTES,
+  resolveQueueKey,
+  SandboxError,
+  startSandboxWorker,
+  type WorkerEvent,
+} from "../sandbox/index.js";
 import { MAX_TIMER_MS, MAX_TIMER_S } from "../util/index.js";
 import { intFlag, numberFlag } from "./numeric-flag.js";
 import { jsonText, runCli, UsageError } from "./run-cli.js";
@@ -29,7 +36,11 @@ interface WorkerFlags extends ExecutorFlags {
   maxMemory: string;
   maxDisk: string;
   maxCpus?: string;
+  maxJobKib: string;
 }
+
+/** The largest --max-job-kib: 256 MiB (a worker reads a job whole, so this is memory per job it takes). */
+const MAX_JOB_KIB = 256 * 1024;
 
 /** `openmle worker`: take sandbox jobs from Redis until SIGINT/SIGTERM. Prints one JSON line per event. */
 export function registerWorker(program: Command): void {
@@ -58,6 +69,11 @@ export function registerWorker(program: Command): void {
     .option("--max-memory <MiB>", "refuse jobs asking for more memory", String(DEFAULT_LIMITS.memoryMb))
     .option("--max-disk <MiB>", "refuse jobs asking for a larger job-folder quota", String(DEFAULT_LIMITS.diskMb))
     .option("--max-cpus <n>", "refuse jobs asking for more CPU threads (default: --cpus)")
+    .option(
+      "--max-job-kib <KiB>",
+      "refuse, unread, jobs whose data (program and limits) is larger",
+      String(DEFAULT_MAX_JOB_BYTES / 1024),
+    )
     .action(async (o: WorkerFlags) => {
       const int = (name: string, v: string, min: number, max: number) => intFlag(name, v, { min, max });
       const cpus = int("cpus", o.cpus, 1, SANDBOX_FLAG_MAX.cpus);
@@ -71,6 +87,7 @@ export function registerWorker(program: Command): void {
       const gpus = int("gpus", o.gpus, 0, SANDBOX_FLAG_MAX.gpus);
       const lockDurationMs = int("lock-ms", o.lockMs, 100, MAX_TIMER_MS);
       const stalledIntervalMs = int("stalled-ms", o.stalledMs, 100, MAX_TIMER_MS);
+      const maxJobBytes = 1024 * int("max-job-kib", o.maxJobKib, 1, MAX_JOB_KIB);
       checkBackend("worker", o.backend);
       sandboxStartFromFlag(o.sandboxStart);
       const log = (e: WorkerEvent | { type: string; [k: string]: unknown }) => process.stdout.write(`${jsonText(e)}\n`);
@@ -93,14 +110,22 @@ export function registerWorker(program: Command): void {
         workerId: o.id,
         lockDurationMs,
         stalledIntervalMs,
+        maxJobBytes,
         onEvent: log,
       });
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
+      // The first SIGINT/SIGTERM lets running jobs finish (while Redis answers); a second one, or Redis gone,
+      // closes at once: BullMQ alone would wait for Redis forever and the worker would have to be killed.
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.once("SIGINT", () => resolve("SIGINT"));
+        process.once("SIGTERM", () => resolve("SIGTERM"));
       });
-      await worker.close();
+      const again = () => void worker.close({ force: true });
+      process.on("SIGINT", again).on("SIGTERM", again);
+      if ((await worker.close()) === "forced")
+        throw new SandboxError(
+          `worker ${worker.workerId} stopped on ${signal} without waiting for its running jobs (Redis unreachable, ` +
+            `or a second signal): their locks expire and another worker runs them again`,
+        );
     });
 }
 

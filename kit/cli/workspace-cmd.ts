@@ -3,12 +3,14 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { familyBoard } from "../evo/index.js";
 import {
+  checkParquetJson,
   exportParquet,
   importParquet,
   openWorkspace,
   SCHEMA_VERSION,
   startRun,
   finishRun,
+  QueryLimitError,
   tableCounts,
   WorkspaceError,
 } from "../store/index.js";
@@ -17,6 +19,13 @@ import { fileFlag } from "./path-flag.js";
 import { output, UsageError } from "./run-cli.js";
 import { registerWorkspaceSchema } from "./workspace-schema-cmd.js";
 import { workspaceArgs } from "./workspace-flag.js";
+import {
+  addQueryLimitFlags,
+  printRows,
+  queryLimitLine,
+  queryLimits,
+  type QueryLimitFlags,
+} from "./workspace-query-limits.js";
 
 const DIR_ARG = "workspace folder (the same as --workspace DIR)";
 const WS_FLAG = "workspace folder (or give it as the first argument)";
@@ -65,27 +74,38 @@ export function registerWorkspace(program: Command): void {
       }
     });
 
-  ws.command("query")
+  const query = ws
+    .command("query")
     .usage("[options] [dir] <sql>")
     .argument("[dir]", DIR_ARG)
     .argument("[sql]", "one SELECT statement")
-    .description("Run one read-only SELECT and print the rows (no file, network or settings access)")
+    .description(
+      "Run one read-only SELECT and print the rows (no file, network or settings access; a time and a memory limit)",
+    )
     .option("--workspace <dir>", WS_FLAG)
-    .option("--json", "print rows as a JSON array (keys as the query names its columns)")
-    .action(async (d: string | undefined, q: string | undefined, o: { workspace?: string; json?: boolean }) => {
+    .option("--json", "print rows as a JSON array (keys as the query names its columns)");
+  addQueryLimitFlags(query).action(
+    async (
+      d: string | undefined,
+      q: string | undefined,
+      o: { workspace?: string; json?: boolean } & QueryLimitFlags,
+    ) => {
       const { dir, rest } = workspaceArgs(o.workspace, [d, q], ["sql"], "workspace query");
       const sql = rest[0]!;
-      const w = await openWorkspace(dir, { readOnly: true, confined: true });
+      const limits = queryLimits(o);
+      const w = await openWorkspace(dir, { readOnly: true, confined: true, limits });
       try {
         const rows = await w.query(sql).catch((e: unknown) => {
+          if (e instanceof QueryLimitError) throw queryLimitLine(e);
           if (e instanceof WorkspaceError || !(e instanceof Error)) throw e;
           throw new UsageError(`query failed: ${e.message.split("\n")[0]}`);
         });
-        output(!!o.json, rows, () => (rows.length ? formatTable(rows) : "(no rows)"), { rawKeys: true });
+        printRows(!!o.json, rows);
       } finally {
         w.close();
       }
-    });
+    },
+  );
 
   ws.command("export")
     .usage("[options] [dir] <tableOrSql> <file>")
@@ -125,6 +145,8 @@ export function registerWorkspace(program: Command): void {
         fileFlag("file", file, "Pass a Parquet file (openmle workspace export writes one).");
         const w = await openWorkspace(dir);
         try {
+          // JSON cells nested past 64 levels or over 16 MiB are refused first: every loader would walk them.
+          await checkParquetJson(w, resolve(file), o.create ? null : table);
           const n = await importParquet(w, file, table, { create: o.create });
           process.stdout.write(`imported ${n} rows into ${table}\n`);
         } finally {

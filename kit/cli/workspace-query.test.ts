@@ -8,12 +8,12 @@ import { UsageError } from "./run-cli.js";
 import { registerWorkspace } from "./workspace-cmd.js";
 
 /** `openmle workspace query <dir> <sql> --json` in this process (spawning the CLI costs seconds per call). */
-async function query(dir: string, sql: string): Promise<unknown> {
+async function query(dir: string, sql: string, flags: string[] = []): Promise<unknown> {
   const program = new Command().exitOverride();
   registerWorkspace(program);
   const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
   try {
-    await program.parseAsync(["workspace", "query", dir, sql, "--json"], { from: "user" });
+    await program.parseAsync(["workspace", "query", dir, sql, "--json", ...flags], { from: "user" });
     return JSON.parse(String(write.mock.calls.map((c) => c[0]).join("")));
   } finally {
     write.mockRestore();
@@ -56,5 +56,42 @@ describe("openmle workspace query is read-only", () => {
       expect(err.message).toMatch(want);
       expect(err.message.split("\n")).toHaveLength(1);
     }
+  });
+});
+
+// Issue 59.7: no time or memory limit. Each query ran on (minutes, or gigabytes); each now stops in about a second
+// with one line naming the limit and the flag that raises it.
+describe("openmle workspace query runs under --timeout and --memory", () => {
+  const LIMITED: [string, string, string[], RegExp][] = [
+    [
+      "an endless cross join",
+      "SELECT sum(a.range * b.range) FROM range(100000) a, range(1000000) b",
+      ["--timeout", "0.5"],
+      /^query stopped at its time limit \(--timeout 0\.5 s\): .* pass a larger --timeout\.$/,
+    ],
+    [
+      "50 million distinct strings",
+      "SELECT count(DISTINCT 'x' || i::VARCHAR) FROM range(50000000) t(i)",
+      ["--memory", "64"],
+      /^query stopped at its memory limit \(--memory 64 MiB; Out of Memory Error: .*\): .* pass a larger --memory\.$/,
+    ],
+    [
+      "a million 1,000-character rows returned (1 GB)",
+      "SELECT i, repeat('x', 1000) AS s FROM range(1000000) t(i)",
+      ["--memory", "64"],
+      /^query stopped: its rows take more than its memory limit \(--memory 64 MiB; [\d,]+ rows read so far\): add a LIMIT/,
+    ],
+    ["--timeout past a Node timer", "SELECT 1", ["--timeout", "1e12"], /^--timeout 1e12 is out of range: use a number from 0\.1/],
+    ["--memory under DuckDB's floor", "SELECT 1", ["--memory", "8"], /^--memory 8 is out of range: use an integer from 16/],
+  ];
+  it.each(LIMITED)("%s", async (_name, sql, flags, want) => {
+    const dir = join(mkdtempSync(join(tmpdir(), "openmle-cli-q-")), "ws");
+    (await openWorkspace(dir)).close();
+    const t = performance.now();
+    const err = (await query(dir, sql, flags).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(want);
+    expect(err.message.split("\n")).toHaveLength(1);
+    expect(performance.now() - t).toBeLessThan(10_000);
   });
 });

@@ -93,4 +93,26 @@ describe("policy checkpoint store", () => {
       ws.close();
     }
   });
+  it("refuses params, config or metrics nested past 64 levels in one line, stored or in a file (issue 59.6)", async () => {
+    const dir = tmp();
+    const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+    const ws = await openWorkspace(join(dir, "ws"));
+    try {
+      for (const column of ["params", "config", "metrics"]) {
+        const name = `deep-${column}`;
+        await saveCheckpoint(ws, { name, params: tuned, parent: "default", source: "sft" });
+        const value = column === "params" ? `{"version":1,"logits":{"x":${deep}}}` : deep;
+        await ws.exec(`UPDATE policy_checkpoints SET ${column} = $value WHERE name = $name`, { value, name });
+        const e = await loadCheckpoint(ws, name).catch((err: Error) => err);
+        expect((e as Error).message).toMatch(new RegExp(`^checkpoint "${name}" \\(its ${column}\\) nests JSON more than 64`));
+      }
+      await expect(listCheckpoints(ws)).rejects.toThrow(/deep-metrics.*its metrics/);
+    } finally {
+      ws.close();
+    }
+    const file = join(dir, "deep.json");
+    writeFileSync(file, `{"version":1,"logits":{"x":${deep}}}`);
+    await expect(resolvePolicyParams(file)).rejects.toThrow(/^params file .*deep\.json: it nests JSON more than 64 levels/);
+    await expect(resolvePolicyParams("/dev/null.json")).rejects.toThrow(/does not exist/);
+  });
 });

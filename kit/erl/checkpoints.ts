@@ -9,7 +9,8 @@ import {
   paramsToJson,
   type GrammarParams,
 } from "../policy/grammar/index.js";
-import { configHash, type Workspace } from "../store/index.js";
+import { checkJsonText, configHash, MAX_JSON_BYTES, type Workspace } from "../store/index.js";
+import { readBoundedText } from "../util/index.js";
 import {
   checkpointExists,
   checkpointSummaryRows,
@@ -124,6 +125,15 @@ export async function saveCheckpoint(
   return loadCheckpoint(ws, input.name);
 }
 
+/**
+ * A stored JSON column of checkpoint `name`, bounded before anything parses and walks it: a crafted Parquet
+ * import may hold params nested 20,000 levels deep (JsonBoundsError, one line naming the checkpoint).
+ */
+function storedJson(text: string, name: string, column: string): string {
+  checkJsonText(text, `checkpoint "${name}" (its ${column})`);
+  return text;
+}
+
 function summaryOf(r: Omit<CheckpointRow, "params" | "config">): CheckpointSummary {
   return {
     name: r.name,
@@ -132,7 +142,7 @@ function summaryOf(r: Omit<CheckpointRow, "params" | "config">): CheckpointSumma
     source: r.source as CheckpointSource,
     dataset: r.dataset,
     configHash: r.config_hash,
-    metrics: r.metrics ? (JSON.parse(r.metrics) as Record<string, unknown>) : {},
+    metrics: r.metrics ? (JSON.parse(storedJson(r.metrics, r.name, "metrics")) as Record<string, unknown>) : {},
     createdAt: r.created_at instanceof Date ? r.created_at.toISOString() : String(r.created_at),
     formatVersion: r.format_version,
     kitVersion: r.kit_version,
@@ -164,7 +174,8 @@ export async function loadCheckpoint(ws: Workspace, name: string): Promise<Check
         `params as JSON, or retrain it`,
     );
   }
-  return { ...summaryOf(r), params: paramsFromJson(r.params), config: r.config ? JSON.parse(r.config) : null };
+  const params = paramsFromJson(storedJson(r.params, name, "params"));
+  return { ...summaryOf(r), params, config: r.config ? JSON.parse(storedJson(r.config, name, "config")) : null };
 }
 
 /** Every checkpoint in the workspace, oldest first (without params). */
@@ -190,7 +201,10 @@ export async function resolvePolicyParams(
         `params file ${path} does not exist: pass an existing .json file, a checkpoint name, or "default"`,
       );
     try {
-      return { params: paramsFromJson(readFileSync(path, "utf8")), checkpoint: path };
+      // Bounded: a params file is read whole and walked (a FIFO, /dev/zero or JSON nested too deep is refused).
+      const text = readBoundedText(path, MAX_JSON_BYTES);
+      checkJsonText(text, "it");
+      return { params: paramsFromJson(text), checkpoint: path };
     } catch (e) {
       throw new ErlError(`params file ${path}: ${(e as Error).message}`, { cause: e });
     }

@@ -6,7 +6,7 @@ export {
 export { probeBwrap } from "./probe-bwrap.js";
 export { isolationArgs, finishArgs, nvidiaDevices, SANDBOX_UID } from "./isolation-args.js";
 export { supervise, type Supervised } from "./supervise.js";
-export { keyringFilter, openKeyringFilter, seccompArgs, closeFilter } from "./keyring-filter.js";
+export { uidQuotaFilter, openUidQuotaFilter, seccompArgs, closeFilter } from "./uid-quota-filter.js";
 export { TailBuffer } from "./tail-buffer.js";
 export { JobCgroup } from "./cgroup.js";
 export { limitedCommand } from "./limited-command.js";

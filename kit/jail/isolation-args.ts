@@ -33,7 +33,9 @@ export function isolationArgs(
     if (st.isSymbolicLink()) a.push("--symlink", readlinkSync(dir), dir);
     else a.push("--ro-bind", dir, dir);
   }
-  a.push("--dev", "/dev", "--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/tmp");
+  // /dev/pts covered: no pseudo-terminals, since the kernel counts them in one pool for the whole host
+  // (kernel.pty.max), which one job could drain for every other (issue 59); warm start's /dev is the same.
+  a.push("--dev", "/dev", "--tmpfs", "/dev/pts", "--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/tmp");
   return a;
 }
 

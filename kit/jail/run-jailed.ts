@@ -7,7 +7,7 @@ import { blasPinEnv } from "./blas-kernels.js";
 import { JobCgroup } from "./cgroup.js";
 import { watchDiskQuota } from "./disk-quota.js";
 import { JailError, JailUnavailableError } from "./errors.js";
-import { closeFilter, openKeyringFilter } from "./keyring-filter.js";
+import { closeFilter, openUidQuotaFilter } from "./uid-quota-filter.js";
 import { interpreterPrefix } from "./interpreter.js";
 import { finishArgs, isolationArgs } from "./isolation-args.js";
 import { limitedCommand } from "./limited-command.js";
@@ -127,7 +127,7 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
   );
   // Filled in `finally` (after the run, before the caller sees the result): the same array is returned.
   const removed: string[] = [];
-  const filter = openKeyringFilter();
+  const filter = openUidQuotaFilter();
   try {
     const [cmd, args] = limitedCommand(
       cg,
@@ -143,13 +143,16 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
       signal,
       killTree: cg ? () => cg.killAll() : undefined,
       extraFds: filter === null ? [] : [filter],
+      statusPipe: true,
       onSpawn: (pid) => (rootPid = pid),
     });
     if (cg) await cg.killAll();
     const diskQuota = await quota.stop();
     const stats = cg?.stats();
-    const jailFailed =
-      r.exitCode === 1 && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr) && !/Traceback/.test(r.stderr);
+    // bubblewrap's exit-code line on the status pipe means the command itself started: then its failure is its own,
+    // whatever it printed (a package's code cannot pass its failure off as the jail's; issue 59).
+    const started = /"exit-code"/.test(r.status);
+    const jailFailed = r.exitCode === 1 && !started && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr);
     return {
       exitCode: r.exitCode,
       signal: r.signal,
@@ -201,7 +204,9 @@ function jailCommand(
     prefix.push(...dropPrivilegesPrefix(user));
   }
   const a = isolationArgs();
-  if (seccompFd !== null) a.push("--seccomp", String(seccompFd)); // the keyring calls (keyring-filter.ts)
+  // the per-uid quota calls (uid-quota-filter.ts); the status pipe is the fd after it
+  if (seccompFd !== null) a.push("--seccomp", String(seccompFd));
+  a.push("--json-status-fd", String(seccompFd === null ? 3 : seccompFd + 1));
   const python = interpreterPrefix(spec.command[0] ?? "");
   if (python) a.push("--ro-bind", python, python);
   mounts.forEach((m, i) => a.push(m.writable ? "--bind" : "--ro-bind", sources[i]!, m.path));

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { TailBuffer } from "./tail-buffer.js";
 
 export interface Supervised {
@@ -11,6 +12,8 @@ export interface Supervised {
   readonly stderr: string;
   readonly truncated: boolean;
   readonly wallS: number;
+  /** The last 4 KiB the child wrote on its status pipe (`statusPipe`); "" without one. */
+  readonly status: string;
 }
 
 /**
@@ -30,6 +33,11 @@ export function supervise(opts: {
   killTree?: () => Promise<unknown>;
   /** Open file descriptors handed to the child as fds 3, 4, ... */
   extraFds?: readonly number[];
+  /**
+   * A pipe the child gets as the fd after `extraFds` (3 + their count), whose text comes back as `status`: for
+   * bubblewrap's `--json-status-fd`, which says whether the command itself started.
+   */
+  statusPipe?: boolean;
   /** Called with the child's pid once it is spawned. */
   onSpawn?: (pid: number) => void;
 }): Promise<Supervised> {
@@ -45,9 +53,13 @@ export function supervise(opts: {
     const child = spawn(opts.command, opts.args as string[], {
       cwd: opts.cwd,
       env: opts.env ?? {},
-      stdio: ["ignore", "pipe", "pipe", ...(opts.extraFds ?? [])],
+      stdio: ["ignore", "pipe", "pipe", ...(opts.extraFds ?? []), ...(opts.statusPipe ? (["pipe"] as const) : [])],
       detached: true,
     });
+    let status = "";
+    const statusStream = opts.statusPipe ? (child.stdio[3 + (opts.extraFds ?? []).length] as Readable | null) : null;
+    // the tail: bubblewrap writes its exit-code line last, after the command (which may hold the fd too) has ended
+    statusStream?.on("data", (b: Buffer) => (status = (status + b.toString()).slice(-4096)));
     if (child.pid) opts.onSpawn?.(child.pid);
     child.stdout!.on("data", (b: Buffer) => out.push(b));
     child.stderr!.on("data", (b: Buffer) => err.push(b));
@@ -87,6 +99,7 @@ export function supervise(opts: {
       }
       child.stdout!.destroy();
       child.stderr!.destroy();
+      statusStream?.destroy();
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
@@ -97,6 +110,7 @@ export function supervise(opts: {
         stderr: err.text(),
         truncated: out.truncated || err.truncated,
         wallS: (performance.now() - t0) / 1000,
+        status,
       });
     };
     child.on("error", (e) => {

@@ -1,4 +1,5 @@
 /** Formatting for people: numbers to sensible precision, no raw JSON, no NaN. */
+import { showBidi } from "../util/index.js";
 
 /** A missing value: shown as "—", with the reason in its hover title. */
 export const DASH = "—";
@@ -45,8 +46,16 @@ export function formatValue(v: unknown): string | null {
   return String(v);
 }
 
+/** Text as HTML; bidi controls (U+202E, …) as visible `\u202e`: a page reorders on them as a terminal does. */
 export const escapeHtml = (s: string) =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+  showBidi(s).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+
+/**
+ * A JSON.stringify replacer for data a page shows (figures, the node panel, the dashboard's state): every string with
+ * its bidi controls as visible escapes, as `escapeHtml` does for HTML text (the page sets it with textContent).
+ */
+export const showBidiInJson = (_key: string, value: unknown): unknown =>
+  typeof value === "string" ? showBidi(value) : value;
 
 /** One value as HTML: the formatted text, or "—" with `reason` as its hover title. */
 export function cellHtml(v: unknown, reason = "no value recorded"): string {

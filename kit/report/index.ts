@@ -38,9 +38,10 @@ export {
   journalWriter, journalReader, journalDir, type JournalRecord, type JournalNode, type LiveRun,
 } from "./live-journal.js";
 export {
-  serveDashboard, dashboardState, dashboardHtml, liveNodesPerMin, PortInUseError, type DashboardServer,
+  serveDashboard, dashboardState, dashboardHtml, liveNodesPerMin, type DashboardServer,
 } from "./serve-dashboard.js";
-export { openRecordedRuns, recordedRunsDir } from "./recorded-runs.js";
+export { PortInUseError, HostUnavailableError, hostAllowed } from "./dashboard-host.js";
+export { openRecordedRuns, recordedRunsDir, recordedRunsFolder } from "./recorded-runs.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
 export { ReportError, UnknownRunError, EmptyRunError, MissingWorkspaceError } from "./errors.js";
 export { ReportConfig } from "./config.js";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { escapeHtml, showBidiInJson } from "./format.js";
 
 /** A plotly figure: what `Plotly.newPlot` takes. */
 export interface Figure {
@@ -55,13 +56,11 @@ export function figureHtml(
 ): string {
   const id = opts.id ?? `openmle-fig-${process.pid}-${++counter}`;
   const layout = clearOfModebar({ height: opts.height ?? 420, margin: { t: 48, r: 24, b: 48, l: 56 }, ...fig.layout });
-  const payload = JSON.stringify({
-    data: fig.data,
-    layout,
-    config: { responsive: true, displaylogo: false, ...fig.config },
-  }).replaceAll("<", "\\u003c"); // no "</script>" or "<!--<script>" of a label can end or derail the tag
-  const escaped = opts.title?.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
-  const title = opts.title ? ` data-title="${escaped}"` : "";
+  const payload = JSON.stringify(
+    { data: fig.data, layout, config: { responsive: true, displaylogo: false, ...fig.config } },
+    showBidiInJson,
+  ).replaceAll("<", "\\u003c"); // no "</script>" or "<!--<script>" of a label can end or derail the tag
+  const title = opts.title ? ` data-title="${escapeHtml(opts.title)}"` : "";
   return (
     (opts.includePlotly ? plotlyScriptTag() : "") +
     `<div id="${id}" class="openmle-figure"${title}>${snapshotMark(id)}</div>` +

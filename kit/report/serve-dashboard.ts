@@ -1,18 +1,19 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { isIP, type AddressInfo } from "node:net";
 import { formatNodesPerMin, throughput } from "../eval/index.js";
-import { MissingWorkspaceError, ReportError } from "./errors.js";
+import {
+  HostUnavailableError,
+  hostAllowed,
+  listenError,
+  reservedUnresolvable,
+  WRONG_HOST_BODY,
+} from "./dashboard-host.js";
+import { MissingWorkspaceError } from "./errors.js";
+import { escapeHtml, showBidiInJson } from "./format.js";
 import { journalReader, type LiveRun } from "./live-journal.js";
 import { clearOfModebar, plotlyScriptTag, type Figure } from "./plotly.js";
 import { isWorkspaceDir } from "./run-view.js";
 import { bestOverTimeFigure, searchTreeFigure } from "./tree-figures.js";
-
-/** The port is taken: say which and how to pick another. */
-export class PortInUseError extends ReportError {
-  constructor(host: string, port: number) {
-    super(`port ${port} on ${host} is in use: pass --port with a free one (--port 0 picks any free port).`);
-  }
-}
 
 /** The page's default height and margins, with the title below the mode bar (plotly.ts: clearOfModebar). */
 const clear = (f: Figure): Figure => ({
@@ -105,7 +106,7 @@ export function dashboardState(runs: readonly LiveRun[]) {
 
 /** The dashboard page: plotly inlined (offline), polls /api/state every second and redraws with Plotly.react. */
 export function dashboardHtml(workspace: string): string {
-  const esc = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;");
+  const esc = escapeHtml;
   return `<!doctype html><html><head><meta charset="utf-8"><title>OpenMLE dashboard</title>
 <style>body{font-family:system-ui,sans-serif;margin:20px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 8px}
 .run{border-top:2px solid #ddd;margin-top:16px}.figs{display:grid;grid-template-columns:3fr 2fr;gap:12px}.status-success{color:#2a7}.muted{color:#777}
@@ -146,7 +147,9 @@ export interface DashboardServer {
 /**
  * `openmle serve`: a live dashboard of a workspace on http://host:port (127.0.0.1 by default). Reads the
  * workspace's live journal only (see live-journal.ts), so it runs beside a writing `evolve` without
- * touching its database. Routes: `/` the page, `/api/state` the JSON it polls.
+ * touching its database. Routes: `/` the page, `/api/state` the JSON it polls. A request whose Host header is
+ * not a loopback name or `host` gets 403 (dashboard-host.ts: DNS rebinding); a `host` that cannot serve is a
+ * HostUnavailableError.
  */
 export async function serveDashboard(opts: {
   workspace: string;
@@ -155,23 +158,26 @@ export async function serveDashboard(opts: {
 }): Promise<DashboardServer> {
   if (!isWorkspaceDir(opts.workspace)) throw new MissingWorkspaceError(opts.workspace);
   const host = opts.host ?? "127.0.0.1";
+  const port = opts.port ?? 8765;
+  if (reservedUnresolvable(host)) throw new HostUnavailableError(host, "cannot be resolved to an address");
   const reader = journalReader(opts.workspace);
   const page = dashboardHtml(opts.workspace);
   const server = createServer((req, res) => {
-    if (req.url === "/api/state") {
+    if (!hostAllowed(req.headers.host, host)) {
+      res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end(WRONG_HOST_BODY);
+    } else if (req.url === "/api/state") {
       res
         .writeHead(200, { "content-type": "application/json", "cache-control": "no-store" })
-        .end(JSON.stringify(dashboardState(reader.read())));
+        .end(JSON.stringify(dashboardState(reader.read()), showBidiInJson));
     } else if (req.url === "/" || req.url === "/index.html") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
     } else res.writeHead(404).end("not found");
   });
   await new Promise<void>((ok, fail) => {
-    server.once("error", (e: NodeJS.ErrnoException) =>
-      fail(e.code === "EADDRINUSE" ? new PortInUseError(host, opts.port ?? 8765) : e),
-    );
-    server.listen(opts.port ?? 8765, host, () => ok());
+    server.once("error", (e: NodeJS.ErrnoException) => fail(listenError(e, host, port)));
+    server.listen(port, host, () => ok());
   });
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://${host}:${port}/`, server, close: () => new Promise((ok) => server.close(() => ok())) };
+  const bound = (server.address() as AddressInfo).port;
+  const shown = isIP(host) === 6 ? `[${host}]` : host;
+  return { url: `http://${shown}:${bound}/`, server, close: () => new Promise((ok) => server.close(() => ok())) };
 }

@@ -1,4 +1,4 @@
-import { formatValue } from "./format.js";
+import { escapeHtml, formatValue, showBidiInJson } from "./format.js";
 import { diffText, lineDiff } from "./line-diff.js";
 import { figureHtml } from "./plotly.js";
 import type { RunView, ViewNode } from "./run-view.js";
@@ -65,9 +65,6 @@ const PANEL_SCRIPT = `function openmleTreeView(figId, details){
   window.openmleShowNode=window.openmleShowNode||{}; window.openmleShowNode[figId]=show;
 }`;
 
-const esc = (s: string) =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
-
 /** CSS of the tree view (included once per page). */
 export const TREE_VIEW_CSS =
   ".openmle-node-side{font-size:12px}" +
@@ -102,12 +99,14 @@ export function treeViewHtml(
   );
   const details = nodeDetails(view.nodes);
   // Every "<" as \u003c: a node's code may hold "</script>" or "<!--<script>", which would end or derail this tag.
-  const json = JSON.stringify(details)
+  const json = JSON.stringify(details, showBidiInJson)
     .replaceAll("<", "\\u003c")
     .replaceAll("\u2028", "\\u2028")
     .replaceAll("\u2029", "\\u2029");
   const options = view.nodes
-    .map((n) => `<option value="${esc(n.nodeId)}">${esc(`${n.nodeId} ${n.operator} ${n.status}`)}</option>`)
+    .map(
+      (n) => `<option value="${escapeHtml(n.nodeId)}">${escapeHtml(`${n.nodeId} ${n.operator} ${n.status}`)}</option>`,
+    )
     .join("");
   return (
     (opts.withCss ? `<style>${TREE_VIEW_CSS}</style>` : "") +

@@ -20,11 +20,14 @@ export function bwrapArgs(opts: {
   systemDirs?: readonly string[];
   /** More host folders mounted read-only at the same path (the interpreter's virtualenv, see interpreter.ts). */
   readOnlyDirs?: readonly string[];
-  /** The child's fd holding the keyring seccomp filter (openKeyringFilter), when there is one. */
+  /** The child's fd holding the uid-quota seccomp filter (openUidQuotaFilter), when there is one. */
   seccompFd?: number;
+  /** The child's fd for `--json-status-fd` (its exit-code line says the command itself started). */
+  statusFd?: number;
 }): string[] {
   const a = isolationArgs(opts.systemDirs);
   if (opts.seccompFd !== undefined) a.push("--seccomp", String(opts.seccompFd));
+  if (opts.statusFd !== undefined) a.push("--json-status-fd", String(opts.statusFd));
   for (const d of opts.readOnlyDirs ?? []) a.push("--ro-bind", d, d);
   for (const d of opts.gpuDevices ?? []) a.push("--dev-bind", d, d);
   a.push(

@@ -33,7 +33,12 @@ export {
   SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueSubmit, type QueueClientOptions,
   type QueueClientEvent,
 } from "./queue-client.js";
-export { startSandboxWorker, MAX_STALLED_RETRIES, type WorkerOptions, type WorkerEvent } from "./queue-worker.js";
+export {
+  startSandboxWorker, MAX_STALLED_RETRIES, type WorkerOptions, type WorkerEvent, type SandboxWorker,
+} from "./queue-worker.js";
+export {
+  DEFAULT_MAX_JOB_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_QUEUE_FIELD_BYTES, quoteFailure,
+} from "./queue-bounds.js";
 export {
   openSandboxBackend, withSandboxBackend, queueEvaluate, checkSandboxStart, SEARCH_BACKENDS, type Evaluate,
   type SearchBackend, type SandboxBackend, type SandboxBackendOptions,

@@ -12,7 +12,7 @@ import {
   JobCgroup,
   limitedCommand,
   nvidiaDevices,
-  openKeyringFilter,
+  openUidQuotaFilter,
   probeBwrap,
   reachableBy,
   sandboxHostUser,
@@ -100,7 +100,7 @@ export class LocalExecutor implements Executor {
     const diskBytes = Math.round(spec.limits.diskMb * 1024 * 1024);
     let command: string[];
     let env: Record<string, string>;
-    const filter = this.unsafe ? null : openKeyringFilter();
+    const filter = this.unsafe ? null : openUidQuotaFilter();
     if (this.unsafe) {
       warnings.push(UNSAFE_WARNING);
       this.opts.onWarning?.(UNSAFE_WARNING);
@@ -130,6 +130,7 @@ export class LocalExecutor implements Executor {
           readOnlyDirs: [interpreterPrefix(this.python)].filter((d): d is string => d !== null),
           gpuDevices: spec.limits.gpus > 0 ? nvidiaDevices() : [],
           seccompFd: filter === null ? undefined : 3,
+          statusFd: filter === null ? 3 : 4,
         }),
       ];
     }
@@ -156,17 +157,18 @@ export class LocalExecutor implements Executor {
         signal,
         killTree: cg ? () => cg.killAll() : undefined,
         extraFds: filter === null ? [] : [filter],
+        statusPipe: !this.unsafe,
         onSpawn: (pid) => (rootPid = pid),
       });
       if (cg) await cg.killAll(); // nothing of the job outlives it
       const diskQuota = await quota.stop();
       const stats = cg?.stats();
       if (r.truncated) warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
+      // bubblewrap writes its exit-code line only once the command itself started (since 0.3.2): without it, an exit
+      // 1 is the sandbox's own failure. A program can print "bwrap: ..." but cannot unwrite that line (issue 59).
+      const started = /"exit-code"/.test(r.status);
       const bwrapFailed =
-        !this.unsafe &&
-        r.exitCode === 1 &&
-        /^(?:bwrap|openmle-sandbox): /m.test(r.stderr) &&
-        !/Traceback|Error/.test(r.stderr.replace(/^(?:bwrap|openmle-sandbox): .*$/gm, ""));
+        !this.unsafe && r.exitCode === 1 && !started && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr);
       return {
         exitCode: r.exitCode,
         signal: r.signal,

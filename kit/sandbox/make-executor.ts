@@ -4,6 +4,7 @@ import type { Executor } from "./executor.js";
 import { LocalExecutor } from "./local-executor.js";
 import type { SandboxStart } from "./sandbox-start.js";
 import { WarmExecutor } from "./warm-executor.js";
+import { printableLine } from "../util/index.js";
 
 export interface ExecutorSettings {
   readonly unsafe?: boolean;
@@ -23,7 +24,7 @@ export const EXECUTORS = {
       : new LocalExecutor({ unsafe: s.unsafe, onWarning: s.onWarning, python: s.python || undefined }),
   docker: (s: ExecutorSettings): Executor => {
     if (s.start === "warm")
-      (s.onWarning ?? ((m: string) => process.stderr.write(`openmle: ${m}\n`)))(
+      (s.onWarning ?? ((m: string) => process.stderr.write(`openmle: ${printableLine(m)}\n`)))(
         "warm start unavailable: the docker backend has no zygote; programs start cold (a fresh interpreter each).",
       );
     return new DockerExecutor({ image: s.dockerImage });

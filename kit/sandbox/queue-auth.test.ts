@@ -1,4 +1,5 @@
 // The queue's key and tags without Redis: what a forger, a replayer or a client with another key gets.
+import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the queue key", () => {
   writeFileSync(join(dir, "key"), `  ${"f".repeat(40)}\n`);
+  writeFileSync(join(dir, "long"), "f".repeat(4097));
+  spawnSync("mkfifo", [join(dir, "fifo")]);
   it.each([
     ["the key option", { key: "a".repeat(32) }, "a".repeat(32)],
     ["a key file, whitespace trimmed", { keyFile: join(dir, "key") }, "f".repeat(40)],
@@ -29,6 +32,9 @@ describe("the queue key", () => {
     ["an empty variable", { env: { OPENMLE_QUEUE_KEY: "  \n" } }, /gives none/],
     ["31 characters", { env: { OPENMLE_QUEUE_KEY: "x".repeat(31) } }, /has 31 characters; use at least 32/],
     ["a missing key file", { keyFile: join(dir, "nope") }, /Cannot read the queue key from keyFile .*nope/],
+    ["/dev/zero as the key file", { keyFile: "/dev/zero" }, /keyFile \/dev\/zero: \/dev\/zero is not a regular file/],
+    ["a FIFO as the key file (not waited on)", { keyFile: join(dir, "fifo") }, /fifo is not a regular file/],
+    ["a key file over 4 KiB", { keyFile: join(dir, "long") }, /long holds more than 4096 bytes/],
   ])("is refused with %s", (_, src, message) => {
     expect(() => resolveQueueKey(src)).toThrow(QueueKeyError);
     expect(() => resolveQueueKey(src)).toThrow(message);
@@ -57,6 +63,7 @@ describe("job tags", () => {
     ["a short tag", { ...tagged, tag: tagged.tag.slice(0, 62) }, "job-1", KEY],
     ["not an object", ["x"], "job-1", KEY],
     ["null", null, "job-1", KEY],
+    ["data nested 10,000 deep (refused, not a stack overflow)", { ...tagged, code: JSON.parse(`${"[".repeat(10_000)}${"]".repeat(10_000)}`) }, "job-1", KEY],
   ])("refuse a job with %s", (_, raw, jobId, key) => {
     expect(verifyJob(key, jobId, raw)).toBeNull();
   });
@@ -91,6 +98,8 @@ describe("sealed records", () => {
     ["a job's tag offered as a record's", { record, tag: signJob(KEY, "job-1", record) }, "job-1", hash, KEY, /its tag is invalid/],
     ["a validly sealed record whose idempotency key names another job", trip(sealRecord(KEY, "job-1", hash, { ...record, idempotencyKey: "job-9" })), "job-1", hash, KEY, /names another job \(job-9\)/],
     ["nothing", null, "job-1", hash, KEY, /carries no sealed record/],
+    ["a record nested 10,000 deep", { record: JSON.parse(`{"a":${"[".repeat(10_000)}${"]".repeat(10_000)}}`), tag: "0".repeat(64) }, "job-1", hash, KEY, /its record nests JSON more than 64 levels deep/],
+    ["a result too large to read", { oversizeBytes: 9e6, limit: 8e6 }, "job-1", hash, KEY, /its result is 9000000 bytes, over the client's limit/],
   ])("refuse %s", (_, raw, jobId, dataHash, key, message) => {
     expect(() => openRecord(key, jobId, dataHash, raw)).toThrow(QueueAuthError);
     expect(() => openRecord(key, jobId, dataHash, raw)).toThrow(message);

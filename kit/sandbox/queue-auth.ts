@@ -2,20 +2,22 @@
 // on what crosses Redis. Whoever can reach Redis can write any job or any result, so a worker runs only
 // jobs tagged by a key holder, and a client accepts only results tagged for the very job it submitted.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { canonicalJson } from "../store/index.js";
+import { checkJsonDepth, JsonBoundsError, canonicalJson, MAX_JSON_DEPTH } from "../store/index.js";
+import { readBoundedText } from "../util/index.js";
 import { QueueAuthError, QueueKeyError } from "./errors.js";
 
 /** The environment variable that holds the queue key on clients and workers. */
 export const QUEUE_KEY_ENV = "OPENMLE_QUEUE_KEY";
 /** A shorter key is refused: 32 characters (`openssl rand -hex 32` gives 64). */
 export const MIN_QUEUE_KEY_CHARS = 32;
+/** A key file holds one key and a line break: more than 4 KiB is not a key file (e.g. /dev/zero), refused unread. */
+export const MAX_QUEUE_KEY_FILE_BYTES = 4096;
 
 /** Where the queue key comes from: `key` itself, else a file holding it, else OPENMLE_QUEUE_KEY. */
 export interface QueueKeySource {
   /** The key text (tests, embedding). */
   readonly key?: string;
-  /** A file whose content (surrounding whitespace trimmed) is the key. */
+  /** A regular file of at most 4 KiB whose content (surrounding whitespace trimmed) is the key. */
   readonly keyFile?: string;
   /** Where OPENMLE_QUEUE_KEY is read (default process.env). */
   readonly env?: NodeJS.ProcessEnv;
@@ -37,9 +39,9 @@ export function resolveQueueKey(src: QueueKeySource = {}): Buffer {
   } else if (src.keyFile !== undefined) {
     from = `keyFile ${src.keyFile}`;
     try {
-      text = readFileSync(src.keyFile, "utf8");
+      text = readBoundedText(src.keyFile, MAX_QUEUE_KEY_FILE_BYTES);
     } catch (e) {
-      throw new QueueKeyError(`Cannot read the queue key from ${from} (${(e as Error).message}). ${HOW}`, {
+      throw new QueueKeyError(`Cannot read the queue key from ${from}: ${(e as Error).message}. ${HOW}`, {
         cause: e,
       });
     }
@@ -88,7 +90,20 @@ export function signJob(key: Buffer, jobId: string, data: Record<string, unknown
 export function verifyJob(key: Buffer, jobId: string, raw: unknown): Record<string, unknown> | null {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
   const { tag: claimed, ...data } = raw as Record<string, unknown>;
+  // Only a key holder's job can be hashed: anything nested past the limit was not signed by one.
+  if (!withinDepth(data)) return null;
   return tagMatches(claimed, signJob(key, jobId, data)) ? data : null;
+}
+
+/** Whether a value from Redis nests no deeper than MAX_JSON_DEPTH (so canonicalJson can hash it). */
+function withinDepth(value: unknown): boolean {
+  try {
+    checkJsonDepth(value, "queue data");
+    return true;
+  } catch (e) {
+    if (e instanceof JsonBoundsError) return false;
+    throw e;
+  }
 }
 
 /** What a worker returns through Redis: the record (as JSON) and its tag. */
@@ -120,8 +135,20 @@ export function openRecord(key: Buffer, jobId: string, dataHash: string, raw: un
         `keys); nothing was stored. Check who can write to Redis, and give clients and workers the same key.`,
       jobId,
     );
-  if (!record || typeof record !== "object" || Array.isArray(record)) throw fail("it carries no sealed record");
+  if (!record || typeof record !== "object" || Array.isArray(record)) throw fail(noRecord(sealed));
+  if (!withinDepth(record)) throw fail(`its record nests JSON more than ${MAX_JSON_DEPTH} levels deep`);
   if (!tagMatches(sealed!.tag, tag(key, "record", { jobId, dataHash, record }))) throw fail("its tag is invalid");
   if (record.idempotencyKey !== jobId) throw fail(`it names another job (${String(record.idempotencyKey)})`);
   return record;
+}
+
+/**
+ * Why a result holds no record: one too large to read, or not JSON (the client's bounded connection left a
+ * marker, see queue-bounds.ts), or none at all.
+ */
+function noRecord(sealed: unknown): string {
+  const { oversizeBytes: bytes, notJson } = (sealed ?? {}) as { oversizeBytes?: unknown; notJson?: unknown };
+  if (typeof bytes === "number")
+    return `its result is ${bytes} bytes, over the client's limit for a result (maxRecordBytes), and was not read`;
+  return notJson === true ? "its result is not JSON" : "it carries no sealed record";
 }

@@ -1,4 +1,4 @@
-import { Queue, QueueEvents } from "bullmq";
+import { QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { packageHash, type TaskPackage } from "../gym/index.js";
 import type { Workspace } from "../store/index.js";
@@ -7,6 +7,7 @@ import { idempotencyKey } from "./idempotency-key.js";
 import { jobSettled } from "./job-settled.js";
 import { resolveLimits } from "./limits.js";
 import { jobDataHash, openRecord, resolveQueueKey, signJob, type QueueKeySource } from "./queue-auth.js";
+import { BoundedEventsRedis, BoundedQueue, DEFAULT_MAX_RECORD_BYTES, quoteFailure } from "./queue-bounds.js";
 import { parseRefusal, type QueueJobData } from "./queue-job.js";
 import { findExecution, writeExecution } from "./record-store.js";
 import type { ExecutionRecord, SandboxLimits } from "./types.js";
@@ -51,6 +52,11 @@ export interface QueueClientOptions extends QueueKeySource {
   readonly workspace?: Workspace;
   readonly prefix?: string;
   readonly onEvent?: (e: QueueClientEvent) => void;
+  /**
+   * The most bytes of one result this client reads; a larger one is refused unread as not a worker's record
+   * (default 8 MiB: DEFAULT_MAX_RECORD_BYTES, in queue-bounds.ts with the reason).
+   */
+  readonly maxRecordBytes?: number;
 }
 
 /**
@@ -63,7 +69,7 @@ export interface QueueClientOptions extends QueueKeySource {
 export class SandboxQueueClient {
   private constructor(
     private readonly conn: Redis,
-    private readonly queues: Record<string, Queue>,
+    private readonly queues: Record<string, BoundedQueue>,
     private readonly events: Record<string, QueueEvents>,
     private readonly key: Buffer,
     private readonly opts: QueueClientOptions,
@@ -83,11 +89,18 @@ export class SandboxQueueClient {
       );
     }
     const prefix = opts.prefix ?? "openmle";
-    const queues: Record<string, Queue> = {};
+    const maxRecordBytes = opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+    const queues: Record<string, BoundedQueue> = {};
     const events: Record<string, QueueEvents> = {};
     for (const name of [CPU_QUEUE, GPU_QUEUE]) {
-      queues[name] = new Queue(name, { connection: conn, prefix });
-      events[name] = new QueueEvents(name, { connection: conn.duplicate(), prefix });
+      queues[name] = new BoundedQueue(name, { connection: conn, prefix });
+      queues[name].maxRecordBytes = maxRecordBytes;
+      // Results arrive in `completed` events too: their connection bounds each value before BullMQ parses it.
+      const eventsConn = new BoundedEventsRedis(conn.options, maxRecordBytes);
+      events[name] = new QueueEvents(name, { connection: eventsConn, prefix });
+      // An `error` event anyone can add to the stream would otherwise be thrown (no listener); results are polled
+      // too (jobSettled), so the events are only the fast path.
+      events[name].on("error", () => undefined);
     }
     await Promise.all(Object.values(events).map((e) => e.waitUntilReady()));
     return new SandboxQueueClient(conn, queues, events, key, opts);
@@ -133,8 +146,9 @@ export class SandboxQueueClient {
     } catch (e) {
       const refused = parseRefusal((e as Error).message, key);
       if (refused) throw refused;
+      // The failure text comes from Redis (any worker, or anyone who can write there): shown as quoted data.
       throw new SandboxError(
-        `Queue job ${key} for task ${ref.taskId} failed on every attempt: ${(e as Error).message}`,
+        `Queue job ${key} for task ${ref.taskId} failed on every attempt: ${quoteFailure((e as Error).message)}`,
         { cause: e },
       );
     }

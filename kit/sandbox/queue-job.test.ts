@@ -57,7 +57,7 @@ describe("acceptJob", () => {
     expect(err.limit).toBe("diskMb");
     const back = parseRefusal(refusalText(err), "k1")!;
     expect(back).toBeInstanceOf(QueueJobRefusedError);
-    expect([back.reason, back.limit, back.message]).toEqual(["over-cap", "diskMb", `A worker refused queue job k1: ${err.message}.`]);
+    expect([back.reason, back.limit, back.message]).toEqual(["over-cap", "diskMb", `A worker refused queue job k1: ${JSON.stringify(err.message)}`]);
     expect(parseRefusal("boom: out of memory", "k1")).toBeNull();
   });
 });

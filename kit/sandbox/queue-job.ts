@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { QueueJobRefusedError, SandboxConfigError, type QueueRefusal } from "./errors.js";
 import { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
+import { quoteFailure } from "./queue-bounds.js";
 import type { SandboxLimits } from "./types.js";
 
 /** A job's data as it travels through Redis (without its tag): a task id and hash, never a path. */
@@ -112,12 +113,15 @@ export function refusalText(e: QueueJobRefusedError): string {
   return `refused (${e.reason}${e.limit ? ` ${e.limit}` : ""}): ${e.message}`;
 }
 
-/** A job's failure text back as the worker's refusal, or null for any other failure. */
+/**
+ * A job's failure text back as the worker's refusal, or null for any other failure. Anyone who can write to
+ * Redis can write that text, so the refusal shows it as quoted data on one line (quoteFailure).
+ */
 export function parseRefusal(failedReason: string, jobId: string): QueueJobRefusedError | null {
   const m = /^refused \((unauthenticated|invalid-job|over-cap|unknown-task|other-package)(?: (\w+))?\): /.exec(
     failedReason,
   );
   if (!m) return null;
-  const text = failedReason.slice(m[0].length);
-  return new QueueJobRefusedError(`A worker refused queue job ${jobId}: ${text}.`, m[1] as QueueRefusal, m[2]);
+  const text = quoteFailure(failedReason.slice(m[0].length));
+  return new QueueJobRefusedError(`A worker refused queue job ${jobId}: ${text}`, m[1] as QueueRefusal, m[2]);
 }

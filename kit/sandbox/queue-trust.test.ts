@@ -37,7 +37,7 @@ describe.skipIf(!!why)("the queue refuses what it cannot authenticate", () => {
   let url: string;
   let task: TaskPackage;
   let dir: string;
-  let honest: { close(): Promise<void> };
+  let honest: { close(): Promise<unknown> };
   beforeAll(async () => {
     const port = await freePort();
     url = `redis://127.0.0.1:${port}`;

@@ -1,6 +1,6 @@
 import { hostname, tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { UnrecoverableError, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { packageHash, type TaskPackage } from "../gym/index.js";
 import { QueueJobRefusedError, SandboxConfigError } from "./errors.js";
@@ -13,6 +13,7 @@ import {
   type QueueKeySource,
   type SealedRecord,
 } from "./queue-auth.js";
+import { BoundedWorker, DEFAULT_MAX_JOB_BYTES, rawRefusal } from "./queue-bounds.js";
 import { CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND } from "./queue-client.js";
 import { acceptJob, refusalText, resolveWorkerCaps, type QueueJobData, type WorkerCaps } from "./queue-job.js";
 import { SandboxPool } from "./scheduler.js";
@@ -63,6 +64,11 @@ export interface WorkerOptions extends QueueKeySource {
   readonly lockDurationMs?: number;
   /** How often workers look for stalled jobs (default 15 s). */
   readonly stalledIntervalMs?: number;
+  /**
+   * The most bytes of one job's data (its program and limits) this worker reads; a larger job is refused unread
+   * (default 1 MiB: DEFAULT_MAX_JOB_BYTES, in queue-bounds.ts with the reason).
+   */
+  readonly maxJobBytes?: number;
   readonly onEvent?: (e: WorkerEvent) => void;
 }
 
@@ -76,9 +82,7 @@ export interface WorkerOptions extends QueueKeySource {
  * for a task the worker was not started with (or with another content hash). Results go back sealed
  * with the key for their job (queue-auth.ts), so clients can tell them from forgeries.
  */
-export async function startSandboxWorker(
-  opts: WorkerOptions,
-): Promise<{ readonly workerId: string; close(): Promise<void> }> {
+export async function startSandboxWorker(opts: WorkerOptions): Promise<SandboxWorker> {
   const workerId = opts.workerId ?? `${hostname()}-${process.pid}`;
   const key = resolveQueueKey(opts);
   const gpus = opts.gpus ?? 0;
@@ -143,6 +147,8 @@ export async function startSandboxWorker(
     opts.onEvent?.({ type: "job-active", workerId, jobId: String(job.id), taskId: String(raw?.taskId) });
     let admitted: { data: QueueJobData; task: TaskPackage };
     try {
+      const unread = rawRefusal(job);
+      if (unread) throw unread;
       admitted = admit(job);
     } catch (e) {
       if (e instanceof QueueJobRefusedError) throw new UnrecoverableError(refusalText(e));
@@ -169,10 +175,11 @@ export async function startSandboxWorker(
   };
   const names = gpus > 0 ? [CPU_QUEUE, GPU_QUEUE] : [CPU_QUEUE];
   const workers = names.map((name) => {
-    const w = new Worker(name, process_, {
+    const w = new BoundedWorker<QueueJobData, SealedRecord>(name, process_, {
       ...common,
       concurrency: name === GPU_QUEUE ? gpus : opts.cpus,
     });
+    w.maxJobBytes = opts.maxJobBytes ?? DEFAULT_MAX_JOB_BYTES;
     w.on("completed", (job, sealed: SealedRecord) =>
       opts.onEvent?.({ type: "job-completed", workerId, jobId: String(job.id), status: String(sealed.record.status) }),
     );
@@ -189,11 +196,46 @@ export async function startSandboxWorker(
     tasks: [...tasks.values()].map((t) => ({ id: t.meta.id, hash: packageHash(t.dir) })),
     caps,
   });
-  return {
-    workerId,
-    async close() {
-      await Promise.all(workers.map((w) => w.close()));
-      conn.disconnect();
-    },
+  return { workerId, close: closer(workers, conn) };
+}
+
+/** A started worker; `close` says how it ended. */
+export interface SandboxWorker {
+  readonly workerId: string;
+  /**
+   * Stop taking jobs and close. While Redis answers it waits for the running jobs to finish ("clean"). When
+   * Redis cannot be reached (already, or while waiting), or when `force` is given (e.g. a second SIGINT), it
+   * closes at once without them ("forced"): their locks expire and another worker runs them again.
+   */
+  close(opts?: { readonly force?: boolean }): Promise<"clean" | "forced">;
+}
+
+/** How long a forced close waits for BullMQ's own force-close before dropping the connections anyway. */
+const FORCE_CLOSE_MS = 1000;
+
+function closer(workers: readonly Pick<BoundedWorker, "close" | "disconnect">[], conn: Redis): SandboxWorker["close"] {
+  let forceNow: () => void = () => undefined;
+  const forced = new Promise<"forced">((resolve) => (forceNow = () => resolve("forced")));
+  let closing: Promise<"clean" | "forced"> | null = null;
+  const redisDown = () => conn.status !== "ready";
+  const forceClose = async () => {
+    const bullmq = Promise.allSettled(workers.map((w) => w.close(true)));
+    await Promise.race([bullmq, new Promise((r) => setTimeout(r, FORCE_CLOSE_MS).unref())]);
+    for (const w of workers) void w.disconnect().catch(() => undefined);
+    conn.disconnect();
+  };
+  const run = async (): Promise<"clean" | "forced"> => {
+    if (redisDown()) forceNow();
+    // Redis going away while the running jobs finish forces the close too (BullMQ would wait for it forever).
+    const watch = setInterval(() => redisDown() && forceNow(), 250);
+    const graceful = Promise.all(workers.map((w) => w.close())).then(() => "clean" as const);
+    const how = await Promise.race([graceful, forced]).finally(() => clearInterval(watch));
+    if (how === "clean") conn.disconnect();
+    else await forceClose();
+    return how;
+  };
+  return (opts = {}) => {
+    if (opts.force) forceNow();
+    return (closing ??= run());
   };
 }

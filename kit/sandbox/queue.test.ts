@@ -141,7 +141,7 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
       const err = await client.submit({ task, code: "print(1)\n", limits: { timeoutS: 2e6, memoryMb: 1e9, diskMb: 1e9, cpus: 1 } }).catch((e: Error) => e);
       expect(err).toBeInstanceOf(QueueJobRefusedError);
       expect(err).toMatchObject({ reason: "over-cap", limit: "timeoutS" });
-      expect((err as Error).message).toMatch(/^A worker refused queue job \w+: the job asks for timeoutS=2000000 s, over this worker's cap of 60 s; ask for less, or start workers with a higher caps\.timeoutS\.$/);
+      expect((err as Error).message).toMatch(/^A worker refused queue job \w+: "the job asks for timeoutS=2000000 s, over this worker's cap of 60 s; ask for less, or start workers with a higher caps\.timeoutS"$/);
       const mem = await client.submit({ task, code: "print(1)\n", limits: { timeoutS: 30, memoryMb: 5000, cpus: 1 } }).catch((e: Error) => e);
       expect(mem).toMatchObject({ reason: "over-cap", limit: "memoryMb", message: expect.stringMatching(/memoryMb=5000 MiB, over this worker's cap of 1024 MiB/) });
       expect(Date.now() - t0).toBeLessThan(15_000);

@@ -17,7 +17,7 @@ import {
   isolationArgs,
   JobCgroup,
   limitedCommand,
-  openKeyringFilter,
+  openUidQuotaFilter,
   sandboxHostUser,
   sandboxPython,
   seccompArgs,
@@ -83,7 +83,7 @@ export function sandboxedScorer(
         a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `/score/${name}`),
       );
       a.push("--chdir", "/tmp");
-      const filter = openKeyringFilter();
+      const filter = openUidQuotaFilter();
       if (filter !== null) a.push(...seccompArgs(filter, 3 + fds.push(filter) - 1)); // closed with the others
       const env = SCORER_ENV;
       const command = [

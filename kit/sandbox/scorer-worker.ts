@@ -11,7 +11,7 @@ import {
   isolationArgs,
   JobCgroup,
   limitedCommand,
-  openKeyringFilter,
+  openUidQuotaFilter,
   seccompArgs,
   TailBuffer,
 } from "../jail/index.js";
@@ -94,7 +94,7 @@ export class ScorerWorker {
       a.push("--perms", "0444", "--ro-bind-data", String(3 + i), `${SCORE_DIR}/${name}`),
     );
     a.push("--chdir", "/tmp");
-    const filter = openKeyringFilter();
+    const filter = openUidQuotaFilter();
     a.push(...seccompArgs(filter, 7));
     const command = [
       opts.python,

@@ -14,7 +14,7 @@ import {
   type HostUser,
 } from "../jail/index.js";
 import { stableHash } from "../store/index.js";
-import { processTree, signalAll } from "../util/index.js";
+import { printableLine, processTree, signalAll } from "../util/index.js";
 import {
   MAX_JOB_FILES,
   sandboxEnv,
@@ -125,7 +125,7 @@ export class WarmExecutor implements Executor {
     if (!this.warned) {
       this.warned = true;
       const message = `warm start unavailable: ${why}; programs start cold (a fresh interpreter each).`;
-      (this.opts.onWarning ?? ((m: string) => process.stderr.write(`openmle: ${m}\n`)))(message);
+      (this.opts.onWarning ?? ((m: string) => process.stderr.write(`openmle: ${printableLine(m)}\n`)))(message);
     }
     return this.cold.run(spec);
   }
@@ -237,7 +237,6 @@ export class WarmExecutor implements Executor {
       const warnings: string[] = [];
       if (out.truncated || err.truncated)
         warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
-      const failed = exit.code === 1 && /^openmle-sandbox: warm start failed: /m.test(stderr);
       return {
         exitCode: exit.code,
         signal: exit.signal !== null ? signalName(exit.signal) : null,
@@ -245,7 +244,7 @@ export class WarmExecutor implements Executor {
         cancelled,
         diskQuota,
         oomKilled: !timedOut && !cancelled && (stats?.oomKills ?? 0) > 0,
-        sandboxError: setupError ?? exit.lost ?? (failed ? stderr.trim().slice(0, 2000) : null),
+        sandboxError: setupError ?? exit.lost ?? exit.setupFailed?.slice(0, 2000) ?? null,
         stdout: out.text(),
         stderr,
         wallS: (performance.now() - t0) / 1000,

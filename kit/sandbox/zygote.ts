@@ -10,7 +10,7 @@ import {
   type HostUser,
   isolationArgs,
   JobCgroup,
-  openKeyringFilter,
+  openUidQuotaFilter,
   reachableBy,
   seccompArgs,
   stageBinds,
@@ -50,6 +50,8 @@ export interface ZygoteExit {
   readonly code: number | null;
   readonly signal: number | null;
   readonly lost?: string;
+  /** Why the sandbox failed before the program's first line (from the job's setup pipe, which no program can write). */
+  readonly setupFailed?: string;
 }
 
 /** Where zygote.py lives (read from the source tree, also for the compiled kit, as gym's helpers). */
@@ -115,7 +117,7 @@ export class Zygote {
     for (const d of spec.gpuDevices) a.push("--dev-bind", d, d);
     a.push("--ro-bind", mounts.data, "/data", "--bind", mounts.jobs, "/.jobs", "--ro-bind", mounts.zygote, "/.zygote");
     a.push("--dir", "/workspace", "--dir", "/.stage", "--chdir", "/");
-    const filter = openKeyringFilter();
+    const filter = openUidQuotaFilter();
     a.push(...seccompArgs(filter, 3));
     const command = [
       ...prefix,
@@ -208,8 +210,9 @@ export class Zygote {
       job.onForked(this.childHostPid(nsPid));
     } else if (kind === "x") {
       this.jobs.delete(id);
-      const r = (JSON.parse(payload.toString()) as { code: { exit?: number; signal?: number } }).code;
-      job.onExit({ code: r.exit ?? null, signal: r.signal ?? null });
+      const x = JSON.parse(payload.toString()) as { code: { exit?: number; signal?: number }; setup: string | null };
+      const setup = x.setup ? { setupFailed: `openmle-sandbox: ${x.setup}` } : {};
+      job.onExit({ code: x.code.exit ?? null, signal: x.code.signal ?? null, ...setup });
     }
   }
 

@@ -67,3 +67,32 @@ export class WorkspaceClosedError extends WorkspaceError {
 
 /** A write was attempted on a handle opened read-only. */
 export class ReadOnlyWorkspaceError extends WorkspaceError {}
+
+/** Which limit of a read-only handle a statement hit (OpenOptions.limits). */
+export type QueryLimit = "time" | "memory" | "result";
+
+/**
+ * A statement of a read-only handle ran past one of its limits (OpenOptions.limits) and was stopped: `limit`
+ * says which, `value` its setting (ms for time, MiB for memory and result).
+ */
+export class QueryLimitError extends WorkspaceError {
+  constructor(
+    path: string,
+    readonly limit: QueryLimit,
+    readonly value: number,
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    const what = {
+      time: `ran past its time limit of ${value / 1000} s and was interrupted`,
+      memory: `needed more than its memory limit of ${value} MiB and was stopped (${detail})`,
+      result: `returned more than its memory limit of ${value} MiB of rows (${detail})`,
+    }[limit];
+    const raise = limit === "time" ? "limits.timeoutMs" : "limits.memoryMb";
+    super(
+      `Workspace ${path}: the query ${what}. Narrow it (a WHERE, a LIMIT) or open it with a larger ${raise}.`,
+      path,
+      options,
+    );
+  }
+}

@@ -3,6 +3,7 @@ export { Workspace, openWorkspace } from "./workspace.js";
 export { DB_FILE } from "./workspace-files.js";
 export { quoteIdent } from "./quote-ident.js";
 export type { OpenOptions } from "./open-options.js";
+export type { QueryLimits } from "./query-limits.js";
 export type { VerifyReport } from "./verify-tables.js";
 export type { Row, Params } from "./values.js";
 export type { Columns } from "./column-writer.js";
@@ -16,6 +17,12 @@ export { toArrow, fromArrow } from "./arrow.js";
 export { exportParquet, importParquet } from "./parquet.js";
 export { toDanfo, rowsToDanfo } from "./danfo.js";
 export { stableHash, configHash, canonicalJson } from "./hash.js";
+export {
+  MAX_JSON_DEPTH, MAX_JSON_BYTES, JsonBoundsError, checkJsonText, checkJsonDepth, parseBoundedJson, jsonTextDepth,
+  utf8BytesOver,
+  type JsonBounds,
+} from "./bounded-json.js";
+export { checkParquetJson } from "./parquet-json-bounds.js";
 export { startRun, finishRun, type RunStart } from "./runs.js";
 export {
   openRun, readRun, insertRun, markRunning, endRun, RUN_TABLES, type RunTable, type RunStatus, type StoredRun,
@@ -24,5 +31,5 @@ export {
 export { WorkspaceConfig } from "./config.js";
 export {
   WorkspaceError, NotAWorkspaceError, NewerSchemaError, CorruptWorkspaceError, WorkspaceLockedError,
-  ReadOnlyWorkspaceError, WorkspaceClosedError,
+  ReadOnlyWorkspaceError, WorkspaceClosedError, QueryLimitError, type QueryLimit,
 } from "./errors.js";

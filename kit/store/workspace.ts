@@ -8,6 +8,7 @@ import { migrate } from "./migrate.js";
 import type { OpenOptions } from "./open-options.js";
 import { classifyOpenError } from "./open-error.js";
 import { quoteIdent } from "./quote-ident.js";
+import { memorySetting, type QueryLimits } from "./query-limits.js";
 import { CONFINED_SETTINGS, readOnlyStatement } from "./read-only-statement.js";
 import { toPlain, type Params, type Row } from "./values.js";
 import { verifyTables, type VerifyReport } from "./verify-tables.js";
@@ -36,6 +37,8 @@ export class Workspace {
     private readonly instance: DuckDBInstance,
     private readonly conn: DuckDBConnection,
     private readonly lock: WriterLock | null,
+    /** A read-only handle's statement limits (OpenOptions.limits). */
+    private readonly limits: QueryLimits = {},
   ) {}
 
   get dbPath(): string {
@@ -74,14 +77,16 @@ export class Workspace {
     const lock = readOnly ? null : acquireWriterLock(join(dir, LOCK_FILE), dir);
     let instance: DuckDBInstance | undefined;
     try {
+      // The memory limit comes before the confined settings, which lock the configuration.
       instance = await DuckDBInstance.create(dbPath, {
         ...(readOnly ? { access_mode: "READ_ONLY" } : {}),
+        ...memorySetting(opts.limits),
         ...(opts.confined ? CONFINED_SETTINGS : {}),
       });
       const conn = await instance.connect();
       // 4. Bring the schema forward (read-only handles only check it).
       const version = await migrate(conn, dir, readOnly);
-      const ws = new Workspace(dir, readOnly, version, instance, conn, lock);
+      const ws = new Workspace(dir, readOnly, version, instance, conn, lock, opts.limits);
       if (!readOnly) writersInProcess.set(dir, ws);
       if (opts.verify) await ws.verify();
       return ws;
@@ -94,16 +99,16 @@ export class Workspace {
 
   /** Run a statement without results (read-only handles: one SELECT only). */
   async exec(sql: string, params?: Params): Promise<void> {
-    if (this.readOnly) await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params);
+    if (this.readOnly) await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params, this.limits);
     else await this.track(this.live.run(sql, params as never));
   }
 
   /** Run a query; rows as plain JS objects. Read-only handles run exactly one SELECT statement. */
   async query<T = Row>(sql: string, params?: Params): Promise<T[]> {
-    const reader = this.readOnly
-      ? await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params)
-      : await this.track(this.live.runAndReadAll(sql, params as never));
-    return reader.getRowObjectsJS().map((r) => toPlain(r) as T);
+    const rows = this.readOnly
+      ? await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params, this.limits)
+      : (await this.track(this.live.runAndReadAll(sql, params as never))).getRowObjectsJS();
+    return rows.map((r) => toPlain(r) as T);
   }
 
   /** Column names and DuckDB types of a query's result (used by the Arrow bridge). */

@@ -68,21 +68,24 @@ class RunProgram(BaseException):
         self.spec = spec
 
 
-def child(spec, go_fd, out_w, err_w, arch):
-    """C: wait for the host's go, set up, fork G, relay its status as an exit code."""
+def child(spec, go_fd, out_w, err_w, setup_w, arch):
+    """C: wait for the host's go, set up, fork G, relay its status as an exit code. A failure before the program's
+    first line is written to fd 3, the job's setup pipe, which G closes before the program runs: a program can print
+    anything, but cannot make its own failure read as the sandbox's (issue 59)."""
     LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     os.setsid()
     os.dup2(out_w, 1)
     os.dup2(err_w, 2)
+    os.dup2(setup_w, 3)
     os.dup2(os.open("/dev/null", os.O_RDONLY), 0)
     go = os.read(go_fd, 1)
-    os.closerange(3, 1 << 16)
+    os.closerange(4, 1 << 16)
     if go != b"g":
         os._exit(125)
     try:
         setup_child(spec)
     except BaseException as e:  # noqa: BLE001 - reported as the sandbox's own failure
-        os.write(2, f"openmle-sandbox: warm start failed: {e}\n".encode())
+        os.write(3, f"warm start failed: {e}".encode())
         os._exit(1)
     pid = os.fork()
     if pid == 0:
@@ -90,9 +93,11 @@ def child(spec, go_fd, out_w, err_w, arch):
         try:
             become_program(spec, arch)
         except BaseException as e:  # noqa: BLE001
-            os.write(2, f"openmle-sandbox: warm start failed: {e}\n".encode())
+            os.write(3, f"warm start failed: {e}".encode())
             os._exit(1)
+        os.close(3)
         raise RunProgram(spec)
+    os.close(3)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)
     while True:
@@ -135,15 +140,27 @@ def serve(arch):
                 pass
         for fd in [f for f in readable if f in by_fd]:
             job, kind = by_fd[fd]
-            if relay(fd, kind, job):
+            try:
+                if relay(fd, kind, job):
+                    continue
+            except BlockingIOError:
                 continue
-            os.close(fd)
-            del by_fd[fd]
-            frame(kind, job)  # the end of that stream: an empty frame
-            jobs[job]["open"] -= 1
+            end_stream(fd, jobs, by_fd)
         reap(jobs, by_pid)
+        # Once C is reaped, every process of its job is gone (G was PID 1 of their namespace), so nothing can write
+        # any more: what is in the pipes is all there is. Drain it and end the streams even if a write end is still
+        # "open" only because the program left it in flight on a socket of its own (issue 59 review).
+        for fd in [f for f, (j, _) in by_fd.items() if jobs[j]["status"] is not None]:
+            job, kind = by_fd[fd]
+            try:
+                while relay(fd, kind, job):
+                    pass
+            except BlockingIOError:
+                pass
+            end_stream(fd, jobs, by_fd)
         for job in [j for j, s in jobs.items() if s["open"] == 0 and s["status"] is not None]:
-            frame("x", job, json.dumps({"code": jobs.pop(job)["status"]}).encode())
+            done = jobs.pop(job)
+            frame("x", job, json.dumps({"code": done["status"], "setup": setup_failure(done["setup"])}).encode())
         if 0 in readable:
             data = os.read(0, 65536)
             if not data:
@@ -154,15 +171,24 @@ def serve(arch):
                 msg = json.loads(line)
                 if msg["op"] == "run":
                     start(msg, jobs, by_fd, by_pid, arch)
-                elif msg["op"] == "go" and msg["id"] in jobs:
+                elif msg["op"] == "go" and msg["id"] in jobs and jobs[msg["id"]]["go"] is not None:
                     go = jobs[msg["id"]]["go"]
+                    jobs[msg["id"]]["go"] = None
                     os.write(go, b"g")
                     os.close(go)
-                elif msg["op"] == "kill" and msg["id"] in jobs:
+                elif msg["op"] == "kill" and msg["id"] in jobs and jobs[msg["id"]]["status"] is None:
+                    # (only while unreaped: a reaped child's pid may already be another job's)
                     try:
                         os.kill(jobs[msg["id"]]["pid"], signal.SIGKILL)
                     except ProcessLookupError:
                         pass
+
+
+def end_stream(fd, jobs, by_fd):
+    job, kind = by_fd.pop(fd)
+    os.close(fd)
+    frame(kind, job)  # the end of that stream: an empty frame
+    jobs[job]["open"] -= 1
 
 
 def start(msg, jobs, by_fd, by_pid, arch):
@@ -170,14 +196,17 @@ def start(msg, jobs, by_fd, by_pid, arch):
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     go_r, go_w = os.pipe()
+    setup_r, setup_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        child(msg, go_r, out_w, err_w, arch)
-    for fd in (out_w, err_w, go_r):
+        child(msg, go_r, out_w, err_w, setup_w, arch)
+    for fd in (out_w, err_w, go_r, setup_w):
         os.close(fd)
-    jobs[job] = {"pid": pid, "go": go_w, "open": 2, "status": None}
+    for fd in (out_r, err_r, setup_r):
+        os.set_blocking(fd, False)
+    jobs[job] = {"pid": pid, "go": go_w, "setup": setup_r, "open": 2, "status": None}
     by_fd[out_r] = (job, "1")
     by_fd[err_r] = (job, "2")
     by_pid[pid] = job
@@ -195,10 +224,23 @@ def reap(jobs, by_pid):
             return
         job = by_pid.pop(pid, None)
         if job is not None and job in jobs:
+            if jobs[job]["go"] is not None:  # killed before its go: the pipe's end would stay open here
+                os.close(jobs[job]["go"])
+                jobs[job]["go"] = None
             if os.WIFSIGNALED(status):
                 jobs[job]["status"] = {"signal": os.WTERMSIG(status)}
             else:
                 jobs[job]["status"] = {"exit": os.waitstatus_to_exitcode(status)}
+
+
+def setup_failure(fd):
+    """What C or G wrote on the job's setup pipe (all its writers are gone once its streams closed), or None."""
+    try:
+        text = os.read(fd, 4096).decode(errors="replace")
+    except BlockingIOError:
+        text = ""
+    os.close(fd)
+    return text or None
 
 
 def run_program(spec):

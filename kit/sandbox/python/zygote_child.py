@@ -9,6 +9,7 @@ import resource
 import signal
 import socket
 import struct
+import sys
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 
@@ -20,15 +21,20 @@ PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 22, 47, 4
 
 # Syscall numbers per architecture: (audit arch, capset, the refused calls, clone, clone3).
-# The kernel keyring calls are refused too (issue 59): every program of a zygote is the same uid in the same user
-# namespace, so the user, persistent and inherited session keyrings would carry keys from one program to the next,
-# and the uid's key quota is shared with every sandbox job. Refusing them (as Docker's default profile does) keeps
-# ML programs working; a fresh session keyring per child would leave the shared user keyring and quota.
+# Calls whose kernel quota is kept per host uid are refused too (issue 59; kit/jail/uid-quota-filter.ts refuses
+# the same for every sandboxed process): the keyrings (every program of a zygote is the same uid in the same user
+# namespace, so the user, persistent and session keyrings would also carry keys from one program to the next),
+# inotify instances and POSIX message queues. One program holding the uid's quota would stop every other job.
+QUOTA = {
+    "x86_64": {"add_key": 248, "request_key": 249, "keyctl": 250, "inotify_init": 253, "inotify_init1": 294,
+               "mq_open": 240},
+    "aarch64": {"add_key": 217, "request_key": 218, "keyctl": 219, "inotify_init1": 26, "mq_open": 180},
+}
 ARCHES = {
     "x86_64": (0xC000003E, 126, {"unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
-                                 "chroot": 161, "add_key": 248, "request_key": 249, "keyctl": 250}, 56, 435),
+                                 "chroot": 161, **QUOTA["x86_64"]}, 56, 435),
     "aarch64": (0xC00000B7, 91, {"unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
-                                 "chroot": 51, "add_key": 217, "request_key": 218, "keyctl": 219}, 220, 435),
+                                 "chroot": 51, **QUOTA["aarch64"]}, 220, 435),
 }
 # The new mount API (same numbers on every architecture since 5.2).
 NEW_MOUNT_API = {"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
@@ -47,7 +53,7 @@ def mount(src, target, fstype, flags, data=None):
 
 
 def seccomp_program(arch):
-    """BPF: refuse namespace, mount and keyring calls (EPERM), clone3 (ENOSYS: libc falls back to clone, whose flags
+    """BPF: refuse namespace, mount and per-uid quota calls (EPERM), clone3 (ENOSYS: libc falls back to clone, whose flags
     are checked), foreign-architecture and x32 calls; allow the rest."""
     audit, _, refused, clone, clone3 = ARCHES[arch]
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
@@ -102,19 +108,26 @@ def loopback_up():
 
 
 def fresh_dev():
-    """A /dev like bubblewrap's --dev: a tmpfs with the six character devices bound in, the usual links,
-    shm and a new devpts instance; built at /.stage, then moved over the zygote's /dev."""
+    """A /dev like the cold sandbox's (bubblewrap's --dev with /dev/pts covered): a tmpfs with the six character
+    devices bound in, the GPU devices the zygote was given, the usual links, shm and an empty /dev/pts: no
+    pseudo-terminals, since the kernel counts them in one pool for the whole host (kernel.pty.max), which one job
+    could drain (issue 59). Built at /.stage, then moved over the zygote's /dev."""
     mount("tmpfs", "/.stage", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
     for name in ("null", "zero", "full", "random", "urandom", "tty"):
         open(f"/.stage/{name}", "w").close()
         mount(f"/dev/{name}", f"/.stage/{name}", None, MS_BIND)
+    for name in sorted(n for n in os.listdir("/dev") if n.startswith("nvidia")):  # --gpus jobs' zygotes only
+        if os.path.isdir(f"/dev/{name}"):
+            os.mkdir(f"/.stage/{name}")
+        else:
+            open(f"/.stage/{name}", "w").close()
+        mount(f"/dev/{name}", f"/.stage/{name}", None, MS_BIND | MS_REC)
     links = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1",
              "stderr": "/proc/self/fd/2", "core": "/proc/kcore", "ptmx": "pts/ptmx"}
     for name, target in links.items():
         os.symlink(target, f"/.stage/{name}")
     os.mkdir("/.stage/shm", 0o755)
     os.mkdir("/.stage/pts", 0o755)
-    mount("devpts", "/.stage/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
     mount("/.stage", "/dev", None, MS_MOVE)
 
 
@@ -156,3 +169,8 @@ def become_program(spec, arch):
     os.environ.clear()
     os.environ.update(spec["env"])
     os.chdir("/workspace")
+    # CPython reseeds `random` in a forked child; numpy does not, so every program of a zygote would draw the same
+    # unseeded numbers (and one could predict another's). A cold start seeds from OS entropy: so does this.
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed()

@@ -13,17 +13,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * The kernel keyring calls every ABI of the host kernel has, per seccomp audit arch: add_key, request_key, keyctl.
- * x86-64 also runs i386 and x32 calls (x32: the x86-64 numbers with bit 30 set); arm64 also runs 32-bit ARM.
+ * Calls whose kernel quota is kept per host uid, per seccomp audit arch: the keyrings (add_key, request_key, keyctl:
+ * 200 keys a uid), inotify instances (inotify_init, inotify_init1: 128 a uid) and POSIX message queues (mq_open: 800
+ * KiB a uid). Every sandboxed process runs as the same host uid, so one job holding a quota would stop every other
+ * job using it (issue 59). x86-64 also runs i386 and x32 calls (x32: the x86-64 numbers with bit 30 set); arm64 also
+ * runs 32-bit ARM (arm64 has no inotify_init).
  */
-const KEYRING_CALLS: Readonly<Record<string, readonly (readonly [number, readonly number[]])[]>> = {
+const X64 = [248, 249, 250, 253, 294, 240];
+const UID_QUOTA_CALLS: Readonly<Record<string, readonly (readonly [number, readonly number[]])[]>> = {
   x64: [
-    [0xc000003e, [248, 249, 250, 0x40000000 | 248, 0x40000000 | 249, 0x40000000 | 250]],
-    [0x40000003, [286, 287, 288]],
+    [0xc000003e, [...X64, ...X64.map((n) => 0x40000000 | n)]],
+    [0x40000003, [286, 287, 288, 291, 332, 277]],
   ],
   arm64: [
-    [0xc00000b7, [217, 218, 219]],
-    [0x40000028, [309, 310, 311]],
+    [0xc00000b7, [217, 218, 219, 26, 180]],
+    [0x40000028, [309, 310, 311, 316, 360, 274]],
   ],
 };
 
@@ -35,17 +39,16 @@ const EPERM = 0x00050000 | 1; // SECCOMP_RET_ERRNO | EPERM
 
 /**
  * A seccomp program (classic BPF, `struct sock_filter` little-endian: u16 code, u8 jt, u8 jf, u32 k) that refuses
- * the keyring calls with EPERM and allows every other call (issue 59). For each ABI `a` with keyring numbers n₁…n_k:
+ * the per-uid quota calls with EPERM and allows every other call (issue 59). For each ABI `a` with numbers n₁…n_k:
  *
  *     ld arch; jeq a ? next : skip(1 + 2k + 1); ld nr; (jeq nᵢ ? next : skip 1; ret EPERM)ᵢ; ret ALLOW
  *
- * then `ret ALLOW` for an arch not listed (none exists on these kernels). Every sandboxed process, cold or warm,
- * runs as the same host uid, so the kernel's per-uid key quota is shared between jobs: one program filling it would
- * stop the others adding keys. Docker's default profile refuses the same three calls; ML programs do not use them.
- * Null where no table exists for `arch`.
+ * then `ret ALLOW` for an arch not listed (none exists on these kernels). Refusing beats a per-job share: the
+ * kernel has no per-job count for these, only per uid. Docker's default profile refuses the keyring calls too;
+ * ML programs use none of them. Null where no table exists for `arch`.
  */
-export function keyringFilter(arch: string = process.arch): Buffer | null {
-  const abis = KEYRING_CALLS[arch];
+export function uidQuotaFilter(arch: string = process.arch): Buffer | null {
+  const abis = UID_QUOTA_CALLS[arch];
   if (!abis) return null;
   const prog: [number, number, number, number][] = [];
   for (const [audit, nrs] of abis) {
@@ -67,15 +70,15 @@ export function keyringFilter(arch: string = process.arch): Buffer | null {
 let filterFile: string | null | undefined;
 
 /**
- * A read-only fd of the keyring filter for one bubblewrap start (`--seccomp FD` reads it to the end), or null
+ * A read-only fd of the uid-quota filter for one bubblewrap start (`--seccomp FD` reads it to the end), or null
  * where there is no filter for this architecture. The bytes live in one file per user and architecture,
- * `<tmp>/openmle-seccomp-<uid>/keyring-<arch>.bpf`, in a folder only this user may enter (checked: a folder
+ * `<tmp>/openmle-seccomp-<uid>/uid-quota-<arch>.bpf`, in a folder only this user may enter (checked: a folder
  * someone else made, or opened up, is not used; a private mkdtemp folder is). One file, however many processes:
  * nothing accumulates when a process is killed. The caller hands the fd to the child and closes its copy.
  */
-export function openKeyringFilter(): number | null {
+export function openUidQuotaFilter(): number | null {
   if (filterFile === undefined) {
-    const bytes = keyringFilter();
+    const bytes = uidQuotaFilter();
     filterFile = bytes ? writeFilter(bytes) : null;
   }
   return filterFile === null ? null : openSync(filterFile, "r");
@@ -92,7 +95,7 @@ function writeFilter(bytes: Buffer): string {
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0)
     dir = mkdtempSync(join(tmpdir(), "openmle-seccomp-"));
-  const file = join(dir, `keyring-${process.arch}.bpf`);
+  const file = join(dir, `uid-quota-${process.arch}.bpf`);
   if (!existsSync(file) || !readFileSync(file).equals(bytes)) {
     const tmp = `${file}.${process.pid}`;
     writeFileSync(tmp, bytes, { mode: 0o600 });
