@@ -151,14 +151,15 @@ export const attempts: Attempt[] = [
     what: "`reproduce --recorded-loop ../../…/evil` naming a folder outside data/recorded-runs",
     perExecutor: false,
     async run(ctx: AttemptContext) {
-      const evil = join(ctx.dir, "evil");
+      const base = join(ctx.dir, "dotdot"); // its own folder: other groups leave `evil-*` entries in ctx.dir
+      const evil = join(base, "evil");
       mkdirSync(evil, { recursive: true });
       cpSync(join(RECORDED, "learning-armA", "policy_checkpoints.parquet"), join(evil, "policy_checkpoints.parquet"));
       // Enough `..` to reach / both from data/recorded-runs and from the temp folder the kit made its workspace in.
       const name = `${"../".repeat(20)}${evil.slice(1)}`;
       const args = ["reproduce", "model-fixed-harness", "--preset", "smoke", "--workspace", join(ctx.dir, "dotdot-ws"), "--recorded-loop", name];
       const r = openmle(args, 180_000);
-      const beside = readdirSync(ctx.dir).filter((e) => e.startsWith("evil-"));
+      const beside = readdirSync(base).filter((e) => e.startsWith("evil-"));
       const line = oneLine("reproduce", r);
       const readOutside = /hold no loop|more than one loop/.test(r.err);
       return {
