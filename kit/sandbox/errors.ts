@@ -32,6 +32,36 @@ export class QueueAuthError extends SandboxError {
   }
 }
 
+/**
+ * A sealed record that is no ExecutionRecord of the job (a field of the wrong type, an unknown status, a date that is
+ * no ISO date, another program's code hash): a key-holding worker of another version, or a rogue one. Refused, never
+ * stored or shown.
+ */
+export class QueueRecordError extends SandboxError {
+  constructor(
+    message: string,
+    readonly jobId: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * A queue wait that cannot end: the queue is paused, no worker listens on it, or the job ran past its deadline (its
+ * timeout plus the client's queueWaitS). The job is left in the queue; the message says what to do.
+ */
+export class QueueWaitError extends SandboxError {
+  constructor(
+    message: string,
+    readonly jobId: string,
+    readonly reason: "paused" | "no-worker" | "deadline",
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /** Why a worker refused a job (the first word of its failure through Redis). */
 export type QueueRefusal = "unauthenticated" | "invalid-job" | "over-cap" | "unknown-task" | "other-package";
 

@@ -28,11 +28,13 @@ export { importHostPythonImage } from "./docker-image.js";
 export { ensureDockerEngine, type EngineHandle } from "./docker-engine.js";
 export { SANDBOX_STARTS, type SandboxStart } from "./sandbox-start.js";
 export { createExecutor, EXECUTORS, type ExecutorName, type ExecutorSettings } from "./make-executor.js";
-export { SandboxPool, type PoolOptions } from "./scheduler.js";
+export { SandboxPool, DONE_CACHE_SIZE, type PoolOptions } from "./scheduler.js";
 export {
-  SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, type QueueSubmit, type QueueClientOptions,
+  SandboxQueueClient, CPU_QUEUE, GPU_QUEUE, QUEUE_BACKEND, SUBMIT_TRIES, type QueueSubmit, type QueueClientOptions,
   type QueueClientEvent,
 } from "./queue-client.js";
+export { QueueWaitConfig } from "./queue-wait.js";
+export { QueueRecordSchema, readQueueRecord } from "./queue-record.js";
 export {
   startSandboxWorker, MAX_STALLED_RETRIES, type WorkerOptions, type WorkerEvent, type SandboxWorker,
 } from "./queue-worker.js";
@@ -45,7 +47,7 @@ export {
 } from "./sandbox-backend.js";
 export {
   QUEUE_KEY_ENV, MIN_QUEUE_KEY_CHARS, resolveQueueKey, signJob, verifyJob, sealRecord, openRecord, jobDataHash,
-  type QueueKeySource, type SealedRecord,
+  sealRefusal, openRefusal, type QueueKeySource, type SealedRecord,
 } from "./queue-auth.js";
 export {
   QueueJobSchema, resolveWorkerCaps, overCap, acceptJob, type QueueJobData, type WorkerCaps,
@@ -56,5 +58,5 @@ export {
 export { SandboxConfig } from "./config.js";
 export {
   SandboxError, SandboxUnavailableError, SandboxConfigError, SandboxCancelledError, DockerUnavailableError,
-  QueueKeyError, QueueAuthError, QueueJobRefusedError, type QueueRefusal,
+  QueueKeyError, QueueAuthError, QueueRecordError, QueueWaitError, QueueJobRefusedError, type QueueRefusal,
 } from "./errors.js";

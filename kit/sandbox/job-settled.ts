@@ -1,14 +1,30 @@
 import type { EventEmitter } from "node:events";
 import type { Queue, QueueEvents } from "bullmq";
 
+export interface SettleOptions {
+  /** Milliseconds between polls of the job's state (default 2000). */
+  readonly pollMs?: number;
+  /** End the wait with `error()` once `ms` have passed (default: no deadline). */
+  readonly deadline?: { readonly ms: number; readonly error: () => Error };
+  /** Asked at each poll that finds the job unfinished, with its state: an Error ends the wait with it. */
+  readonly stuck?: (state: string) => Promise<Error | null>;
+}
+
 /**
  * Waits for a BullMQ job to complete or fail for good, by its queue events and by polling its
  * state. Events alone can miss a job that finishes while a fresh QueueEvents has not yet issued
  * its first blocking read (it starts reading at "$", after the client is ready and named), and
  * BullMQ's waitUntilFinished then waits forever; the poll (every `pollMs`) ends that wait.
- * Resolves with the job's return value; rejects with its failed reason, or when the queue closes.
+ * Resolves with the job's return value; rejects with its failed reason, when the queue closes, at the deadline, or
+ * with what `stuck` finds (a paused queue, no workers: queue-wait.ts).
  */
-export function jobSettled<T = unknown>(queue: Queue, jobId: string, events: QueueEvents, pollMs = 2000): Promise<T> {
+export function jobSettled<T = unknown>(
+  queue: Queue,
+  jobId: string,
+  events: QueueEvents,
+  opts: number | SettleOptions = {},
+): Promise<T> {
+  const { pollMs = 2000, deadline, stuck }: SettleOptions = typeof opts === "number" ? { pollMs: opts } : opts;
   return new Promise<T>((resolve, reject) => {
     // Per-job event names ("completed:<id>") are emitted by QueueEvents but not in its typed listener map.
     const bus = events as unknown as EventEmitter;
@@ -16,10 +32,13 @@ export function jobSettled<T = unknown>(queue: Queue, jobId: string, events: Que
     const failed = `failed:${jobId}`;
     let done = false;
     let timer: NodeJS.Timeout | undefined;
+    // Its own timer: a poll can hang while Redis is unreachable (commands queue until it is back).
+    const late = deadline && setTimeout(() => finish(() => reject(deadline.error())), deadline.ms);
     const finish = (settle: () => void) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(late);
       bus.off(completed, onCompleted);
       bus.off(failed, onFailed);
       settle();
@@ -43,6 +62,9 @@ export function jobSettled<T = unknown>(queue: Queue, jobId: string, events: Que
           else finish(() => reject(new Error(job.failedReason)));
         } else if (state === "unknown") {
           return finish(() => reject(new Error(`job ${jobId} is not in the queue (removed, or Redis was flushed)`)));
+        } else {
+          const why = stuck && !done ? await stuck(state) : null;
+          if (why) return finish(() => reject(why));
         }
       } catch {
         // A lost connection while polling: the events path, or the next poll, may still answer.

@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../store/index.js";
 import { QueueAuthError, QueueKeyError } from "./errors.js";
-import { jobDataHash, openRecord, resolveQueueKey, sealRecord, signJob, verifyJob } from "./queue-auth.js";
+import {
+  jobDataHash, openRecord, openRefusal, resolveQueueKey, sealRecord, sealRefusal, signJob, verifyJob,
+} from "./queue-auth.js";
 
 const KEY = resolveQueueKey({ key: "k".repeat(64) });
 const OTHER = resolveQueueKey({ key: "o".repeat(64) });
@@ -103,5 +105,25 @@ describe("sealed records", () => {
   ])("refuse %s", (_, raw, jobId, dataHash, key, message) => {
     expect(() => openRecord(key, jobId, dataHash, raw)).toThrow(QueueAuthError);
     expect(() => openRecord(key, jobId, dataHash, raw)).toThrow(message);
+  });
+});
+
+describe("sealed refusals", () => {
+  const text = "refused (over-cap memoryMb): the job asks for memoryMb=512 MiB, over this worker's cap of 256 MiB";
+  const sealed = sealRefusal(KEY, "job-1", text);
+
+  it("open for their own job, the seal cut off", () => {
+    expect(sealed).toMatch(/^refused \(over-cap memoryMb\): .* \[sealed [0-9a-f]{64}\]$/);
+    expect(openRefusal(KEY, "job-1", sealed)).toEqual({ text, sealed: true });
+  });
+
+  it.each([
+    ["a refusal planted without a seal", text, "job-1", KEY],
+    ["a forged seal", `${text} [sealed ${"0".repeat(64)}]`, "job-1", KEY],
+    ["an edited text under a valid seal", sealed.replace("256", "128"), "job-1", KEY],
+    ["a valid refusal replayed for another job", sealed, "job-2", KEY],
+    ["a refusal sealed with another key", sealRefusal(OTHER, "job-1", text), "job-1", KEY],
+  ])("do not open for %s", (_, failure, jobId, key) => {
+    expect(openRefusal(key, jobId, failure).sealed).toBe(false);
   });
 });

@@ -58,7 +58,7 @@ export function resolveQueueKey(src: QueueKeySource = {}): Buffer {
 }
 
 /** HMAC-SHA256 (hex) of the canonical JSON of `message`; `kind` separates job tags from record tags. */
-function tag(key: Buffer, kind: "job" | "record", message: Record<string, unknown>): string {
+function tag(key: Buffer, kind: "job" | "record" | "refusal", message: Record<string, unknown>): string {
   return createHmac("sha256", key)
     .update(canonicalJson({ v: 1, kind, ...message }))
     .digest("hex");
@@ -140,6 +140,25 @@ export function openRecord(key: Buffer, jobId: string, dataHash: string, raw: un
   if (!tagMatches(sealed!.tag, tag(key, "record", { jobId, dataHash, record }))) throw fail("its tag is invalid");
   if (record.idempotencyKey !== jobId) throw fail(`it names another job (${String(record.idempotencyKey)})`);
   return record;
+}
+
+/** How a worker's seal ends a refusal's failure text: ` [sealed <64 hex digits>]`. */
+const REFUSAL_SEAL = / \[sealed ([0-9a-f]{64})\]$/;
+
+/**
+ * A worker's refusal of `jobId` as failure text for Redis, sealed with the key. Anyone who can write to Redis can
+ * fail a job with refusal-shaped text; the seal lets a client tell a worker's refusal from such a forgery.
+ */
+export function sealRefusal(key: Buffer, jobId: string, text: string): string {
+  return `${text} [sealed ${tag(key, "refusal", { jobId, text })}]`;
+}
+
+/** A job's failure text without its seal, and whether that seal is valid for `jobId` under this key. */
+export function openRefusal(key: Buffer, jobId: string, failure: string): { text: string; sealed: boolean } {
+  const m = failure.match(REFUSAL_SEAL);
+  if (!m) return { text: failure, sealed: false };
+  const text = failure.slice(0, m.index);
+  return { text, sealed: tagMatches(m[1], tag(key, "refusal", { jobId, text })) };
 }
 
 /**

@@ -3,17 +3,21 @@
 // and `sandbox run --backend queue`), nothing is stored or printed. An honest in-process worker runs on
 // its own prefix of the same Redis.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
-import { Queue, Worker, type Job } from "bullmq";
+import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTask, type TaskPackage } from "../gym/index.js";
+import { loadTask, packageHash, type TaskPackage } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
 import { registerSandbox } from "../cli/sandbox-cmd.js";
-import { QueueAuthError } from "./errors.js";
+import { QueueAuthError, QueueRecordError } from "./errors.js";
+import { codeHash, idempotencyKey } from "./idempotency-key.js";
+import { resolveLimits } from "./limits.js";
+import { jobDataHash, resolveQueueKey, sealRecord } from "./queue-auth.js";
 import { CPU_QUEUE, SandboxQueueClient, type QueueClientEvent } from "./queue-client.js";
 import { startSandboxWorker } from "./queue-worker.js";
 import { LocalExecutor, probeBwrap } from "./local-executor.js";
@@ -127,6 +131,86 @@ describe.skipIf(!!why)("the queue refuses what it cannot authenticate", () => {
     } finally {
       await client.close();
       await replayer.close();
+    }
+  });
+
+  /** A BullMQ worker on `prefix` that holds the key and seals `edit(record)` for each job (a rogue, or another version). */
+  const keyedRogue = (prefix: string, edit: (r: Record<string, unknown>) => Record<string, unknown>) =>
+    new Worker(CPU_QUEUE, async (job) => {
+      const { tag: _tag, ...data } = job.data as Record<string, unknown>;
+      const valid = { ...forged(job), codeHash: codeHash(String(data.code)), artifacts: ["submission.csv"] };
+      return sealRecord(resolveQueueKey({ key: KEY }), String(job.id), jobDataHash(data as never), edit(valid));
+    }, { connection: { url }, prefix });
+
+  it("a failed job planted under the job id (a worker-shaped refusal, finishedOn in the future) is replaced", async () => {
+    const code = `print('planted ${Date.now()}')\n`;
+    const id = idempotencyKey({ taskId: task.meta.id, taskHash: packageHash(task.dir), code, limits: resolveLimits(limits), backend: "queue" });
+    const peer = new Redis(url);
+    const future = String(Date.now() + 365 * 24 * 3600 * 1000);
+    await peer.hset(`honest:${CPU_QUEUE}:${id}`, { name: "run", data: "{}", opts: '{"attempts":1}', timestamp: String(Date.now()), delay: "0", priority: "0", atm: "1", finishedOn: future, failedReason: "refused (over-cap memoryMb): the job asks for memoryMb=512 MiB, over this worker's cap of 256 MiB" });
+    await peer.zadd(`honest:${CPU_QUEUE}:failed`, future, id);
+    peer.disconnect();
+    const client = await SandboxQueueClient.connect(url, { key: KEY, prefix: "honest" });
+    try {
+      for (let i = 0; i < 2; i++) expect((await client.submit({ task, code, limits })).stdoutTail).toContain("planted");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a refusal no worker sealed is a forgery: the job is replaced, then refused with QueueAuthError and removed", async () => {
+    const forger = rogue("unsealed", () => Promise.reject(new UnrecoverableError("refused (over-cap memoryMb): over the cap")));
+    const seen: QueueClientEvent[] = [];
+    const client = await SandboxQueueClient.connect(url, { key: KEY, prefix: "unsealed", onEvent: (e) => seen.push(e) });
+    const queue = new Queue(CPU_QUEUE, { connection: { url }, prefix: "unsealed" });
+    try {
+      const err = await client.submit({ task, code: "print('unsealed')\n", limits }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(QueueAuthError);
+      expect((err as Error).message).toMatch(/^Refused the failure of queue job \w+: it was failed 3 times with a refusal no worker holding this client's key sealed \("refused \(over-cap memoryMb\): over the cap"\)/);
+      expect(seen.map((e) => e.type)).toEqual(["record-refused"]);
+      expect(await queue.getJob((err as QueueAuthError).jobId)).toBeUndefined();
+    } finally {
+      await Promise.all([client.close(), forger.close(), queue.close()]);
+    }
+  });
+
+  it("a key holder's sealed record that is no ExecutionRecord is refused, not stored, and its job removed", async () => {
+    const ws = await openWorkspace(join(dir, "ws-bad-record"));
+    const bad = keyedRogue("bad-record", (r) => ({ ...r, status: "pwned", startedAt: "yesterday" }));
+    const client = await SandboxQueueClient.connect(url, { key: KEY, prefix: "bad-record", workspace: ws });
+    const queue = new Queue(CPU_QUEUE, { connection: { url }, prefix: "bad-record" });
+    try {
+      const err = await client.submit({ task, code: "print('bad')\n", limits }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(QueueRecordError);
+      expect((err as Error).message).toMatch(/^Refused the record of queue job \w+: it is not an execution record \("status: Invalid option.*; startedAt: Invalid ISO datetime"\)/);
+      expect(await ws.query("SELECT count(*) AS n FROM executions")).toEqual([{ n: 0 }]);
+      expect(await queue.getJob((err as QueueRecordError).jobId)).toBeUndefined();
+    } finally {
+      await Promise.all([client.close(), bad.close(), queue.close()]);
+      ws.close();
+    }
+  });
+
+  it("no record from the queue carries a job folder: a key holder's is dropped, an honest worker with jobsDir sends none", async () => {
+    const precious = join(dir, "precious");
+    const pointing = keyedRogue("workdir", (r) => ({ ...r, workDir: precious }));
+    const client = await SandboxQueueClient.connect(url, { key: KEY, prefix: "workdir" });
+    try {
+      const record = await client.submit({ task, code: "print('workdir')\n", limits });
+      expect([record.status, "workDir" in record]).toEqual(["success", false]);
+    } finally {
+      await Promise.all([client.close(), pointing.close()]);
+    }
+    const jobsDir = join(dir, "kept-jobs");
+    const keeping = await startSandboxWorker({ redisUrl: url, executor: new LocalExecutor(), cpus: 1, tasks: [task], key: KEY, prefix: "kept", jobsDir });
+    const kept = await SandboxQueueClient.connect(url, { key: KEY, prefix: "kept" });
+    const queue = new Queue(CPU_QUEUE, { connection: { url }, prefix: "kept" });
+    try {
+      const record = await kept.submit({ task, code: SAMPLE, limits });
+      const sealed = (await queue.getJob(record.idempotencyKey))!.returnvalue as { record: Record<string, unknown> };
+      expect([record.status, "workDir" in sealed.record, readdirSync(jobsDir).length]).toEqual(["success", false, 1]);
+    } finally {
+      await Promise.all([kept.close(), keeping.close(), queue.close()]);
     }
   });
 });

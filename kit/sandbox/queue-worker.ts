@@ -9,6 +9,7 @@ import {
   jobDataHash,
   resolveQueueKey,
   sealRecord,
+  sealRefusal,
   verifyJob,
   type QueueKeySource,
   type SealedRecord,
@@ -36,7 +37,8 @@ export type WorkerEvent =
     }
   | { readonly type: "job-active"; readonly workerId: string; readonly jobId: string; readonly taskId: string }
   | { readonly type: "job-completed"; readonly workerId: string; readonly jobId: string; readonly status: string }
-  | { readonly type: "job-failed"; readonly workerId: string; readonly jobId: string; readonly message: string };
+  | { readonly type: "job-failed"; readonly workerId: string; readonly jobId: string; readonly message: string }
+  | { readonly type: "warning"; readonly workerId: string; readonly message: string };
 
 /** A worker's settings; the queue key comes from `key`, `keyFile` or OPENMLE_QUEUE_KEY (required). */
 export interface WorkerOptions extends QueueKeySource {
@@ -113,6 +115,8 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<SandboxWo
     executor: opts.executor,
     jobsDir: opts.jobsDir,
     keyBackend: QUEUE_BACKEND,
+    // Redis answers a duplicate by its job id (kept 24 h): records kept here too would only grow (issue 59).
+    doneCacheSize: 0,
   });
   const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   /** Steps 1–4 before anything runs: tag, shape, caps, task; each refusal fails the job for good. */
@@ -151,7 +155,9 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<SandboxWo
       if (unread) throw unread;
       admitted = admit(job);
     } catch (e) {
-      if (e instanceof QueueJobRefusedError) throw new UnrecoverableError(refusalText(e));
+      // Sealed, so that clients can tell it from the refusal-shaped failures anyone who can write to Redis can plant.
+      if (e instanceof QueueJobRefusedError)
+        throw new UnrecoverableError(sealRefusal(key, String(job.id), refusalText(e)));
       throw e;
     }
     const { data, task } = admitted;
@@ -164,7 +170,9 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<SandboxWo
       ...(runId ? { runId } : {}),
       ...(nodeId ? { nodeId } : {}),
     });
-    return sealRecord(key, String(job.id), jobDataHash(data), { ...record, worker: workerId });
+    // A kept job folder (jobsDir) is a path on this host: it means nothing, or another folder, on the client's.
+    const { workDir: _hostPath, ...portable } = record;
+    return sealRecord(key, String(job.id), jobDataHash(data), { ...portable, worker: workerId });
   };
   const common = {
     connection: conn,
@@ -189,6 +197,9 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<SandboxWo
     return w;
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
+  const pauses = watchPauses(conn, common.prefix, names, (message) =>
+    opts.onEvent?.({ type: "warning", workerId, message }),
+  );
   opts.onEvent?.({
     type: "ready",
     workerId,
@@ -196,7 +207,42 @@ export async function startSandboxWorker(opts: WorkerOptions): Promise<SandboxWo
     tasks: [...tasks.values()].map((t) => ({ id: t.meta.id, hash: packageHash(t.dir) })),
     caps,
   });
-  return { workerId, close: closer(workers, conn) };
+  const close = closer(workers, conn);
+  return {
+    workerId,
+    close: (o) => {
+      clearInterval(pauses);
+      return close(o);
+    },
+  };
+}
+
+/** How often a worker looks whether its queues are paused (one HEXISTS per queue). */
+const PAUSE_CHECK_MS = 10_000;
+
+/**
+ * Warns once each time one of the worker's queues is found paused (BullMQ then hands it no job: the clients waiting
+ * say so too, queue-wait.ts), and once when it is resumed.
+ */
+function watchPauses(conn: Redis, prefix: string, names: readonly string[], warn: (m: string) => void) {
+  const paused = new Set<string>();
+  const check = async () => {
+    for (const name of names) {
+      const flag = await conn.hexists(`${prefix}:${name}:meta`, "paused").catch(() => null);
+      const now = flag === 1;
+      if (flag === null || now === paused.has(name)) continue; // Redis unreachable: nothing known
+      if (now) paused.add(name);
+      else paused.delete(name);
+      warn(
+        now
+          ? `queue ${name} is paused: this worker takes no job from it until it is resumed (BullMQ Queue#resume, ` +
+              `or \`redis-cli HDEL ${prefix}:${name}:meta paused\`); pausing takes one write to Redis`
+          : `queue ${name} was resumed`,
+      );
+    }
+  };
+  void check();
+  return setInterval(() => void check(), PAUSE_CHECK_MS).unref();
 }
 
 /** A started worker; `close` says how it ended. */

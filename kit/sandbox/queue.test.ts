@@ -12,7 +12,7 @@ import { loadTask, packageHash, type TaskPackage } from "../gym/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { probeBwrap } from "./local-executor.js";
 import { jobSettled } from "./job-settled.js";
-import { QueueJobRefusedError, QueueKeyError } from "./errors.js";
+import { QueueAuthError, QueueJobRefusedError, QueueKeyError } from "./errors.js";
 import { resolveQueueKey, signJob } from "./queue-auth.js";
 import { CPU_QUEUE, SandboxQueueClient } from "./queue-client.js";
 import { copyTask, hostPidsWith, TINY_TASK_DIR } from "./test-helpers.js";
@@ -154,7 +154,11 @@ describe.skipIf(!!why)("queue backend on Redis (BullMQ)", () => {
   it("a job tagged with another key is refused by the workers; a client or worker without a key refuses to start", async () => {
     const stranger = await SandboxQueueClient.connect(redisUrl, { key: "another-key-".padEnd(64, "1") });
     try {
-      await expect(stranger.submit({ task, code: "print(2)\n", limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } })).rejects.toMatchObject({ reason: "unauthenticated" });
+      // The workers' refusal is sealed with their key, so this client cannot tell it from a forgery: after
+      // replacing the job (SUBMIT_TRIES), it refuses the failure, naming the refusal and the likely cause.
+      const err = await stranger.submit({ task, code: "print(2)\n", limits: { timeoutS: 30, memoryMb: 512, cpus: 1 } }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(QueueAuthError);
+      expect((err as Error).message).toMatch(/a refusal no worker holding this client's key sealed \("refused \(unauthenticated\): .*client and workers have different keys/);
     } finally {
       await stranger.close();
     }

@@ -53,6 +53,21 @@ describe.skipIf(!!noBwrap)("SandboxPool", () => {
     expect(new Set([a.executionId, b.executionId, c.executionId]).size).toBe(1);
   });
 
+  it("keeps the last doneCacheSize records: an evicted one runs again, a recently used one does not", async () => {
+    const pool = new SandboxPool({ cpuSlots: 1, doneCacheSize: 2 });
+    const [a, b, c] = ["a", "b", "c"].map((t) => ({ task, code: `print("${t}")\n`, limits }));
+    const first = await pool.submit(a);
+    const second = await pool.submit(b);
+    expect((await pool.submit(a)).executionId).toBe(first.executionId); // a is now the most recent
+    await pool.submit(c); // evicts b, the least recently used
+    expect((await pool.submit(a)).executionId).toBe(first.executionId);
+    expect((await pool.submit(b)).executionId).not.toBe(second.executionId);
+    const none = new SandboxPool({ cpuSlots: 1, doneCacheSize: 0 });
+    const once = await none.submit(a);
+    expect((await none.submit(a)).executionId).not.toBe(once.executionId);
+    expect(() => new SandboxPool({ cpuSlots: 1, doneCacheSize: -1 })).toThrow(SandboxConfigError);
+  });
+
   it("leaves no abort listener on a long-lived signal once its jobs are done", async () => {
     const pool = new SandboxPool({ cpuSlots: 2 });
     const search = new AbortController();

@@ -18,8 +18,21 @@ export interface PoolOptions {
   readonly jobsDir?: string;
   /** Backend name in idempotency keys (default the executor's; the queue worker uses "queue"). */
   readonly keyBackend?: string;
+  /**
+   * How many finished records the pool keeps to answer a duplicate without running it, least recently used out
+   * first (default DONE_CACHE_SIZE; 0 keeps none: the queue worker, whose duplicates Redis answers by job id).
+   */
+  readonly doneCacheSize?: number;
   readonly onEvent?: (e: SandboxEvent) => void;
 }
+
+/**
+ * Finished records a pool keeps by default: 256. A record holds two output tails of up to 64 KiB each (a worker
+ * kept about 126 KiB a job for non-ASCII output), so at most ~32 MiB; never evicting kept ~1.2 GiB after 10,000
+ * such jobs. A search resubmits a program soon after it ran (a duplicate draft, an RL group's repeat), well within
+ * 256 jobs; an older one runs again, or comes from the workspace when there is one.
+ */
+export const DONE_CACHE_SIZE = 256;
 
 interface Queued {
   readonly job: SandboxJob & { signal?: AbortSignal };
@@ -35,7 +48,8 @@ interface Queued {
  * In-process scheduler: a pool of CPU and GPU slots. Jobs run highest priority first (FIFO among
  * equals, no overtaking, so a big job is never starved by small ones); each job's own limits
  * give its timeout; an AbortSignal cancels it queued or running. Idempotency: a job whose key
- * (task package content, code hash, limits, backend) is running or done returns that same record without running again.
+ * (task package content, code hash, limits, backend) is running, or among the last `doneCacheSize` done, returns
+ * that same record without running again.
  */
 export class SandboxPool {
   private queue: Queued[] = [];
@@ -51,6 +65,8 @@ export class SandboxPool {
   constructor(private readonly opts: PoolOptions) {
     if (!(opts.cpuSlots >= 1))
       throw new SandboxConfigError(`SandboxPool cpuSlots=${opts.cpuSlots} is invalid: use an integer >= 1.`);
+    if (opts.doneCacheSize !== undefined && !(opts.doneCacheSize >= 0))
+      throw new SandboxConfigError(`SandboxPool doneCacheSize=${opts.doneCacheSize} is invalid: use 0 or more.`);
     this.freeCpu = opts.cpuSlots;
     this.freeGpu = opts.gpuSlots ?? 0;
     this.freeGpuIds = Array.from({ length: this.freeGpu }, (_, i) => i);
@@ -74,7 +90,12 @@ export class SandboxPool {
       backend: this.opts.keyBackend ?? this.opts.executor?.name ?? "local",
     });
     const known = this.done.get(key);
-    if (known) return Promise.resolve(known);
+    if (known) {
+      // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
+      this.done.delete(key);
+      this.done.set(key, known);
+      return Promise.resolve(known);
+    }
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const cpu = Math.min(limits.cpus, this.opts.cpuSlots);
@@ -108,6 +129,16 @@ export class SandboxPool {
   /** Resolves when nothing is queued or running. */
   async drain(): Promise<void> {
     while (this.queue.length || this.runningCount) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private remember(key: string, r: ExecutionRecord): void {
+    const cap = this.opts.doneCacheSize ?? DONE_CACHE_SIZE;
+    if (cap <= 0) return;
+    this.done.set(key, r);
+    for (const oldest of this.done.keys()) {
+      if (this.done.size <= cap) break;
+      this.done.delete(oldest);
+    }
   }
 
   private cancelQueued(q: Queued): void {
@@ -146,7 +177,7 @@ export class SandboxPool {
         .then(
           (r) => {
             // An infrastructure failure says nothing about the program: never replay it.
-            if (r.errorType !== "sandbox_error") this.done.set(head.key, r);
+            if (r.errorType !== "sandbox_error") this.remember(head.key, r);
             head.resolve(r);
           },
           (e) => head.reject(e),

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { TaskPackage } from "../../gym/types.js";
 import type { ChatMessage, LanguageModel } from "../../llm/spec.js";
 import {
@@ -17,7 +17,10 @@ import type { Rng } from "../../util/rng.js";
 import { hackJudgePrompt, judgeProgram } from "./hack-judge.js";
 import { printHack, submissionHackCheck } from "./submission-hack-check.js";
 
-/** Runs one program; records with a submissionPrint (or a kept `workDir`) get the deterministic submission check. */
+/**
+ * Runs one program; records with a submissionPrint (or a `workDir` kept inside the runner's jobsDir) get the
+ * deterministic submission check.
+ */
 export type ExecuteProgram = (job: SandboxJob) => Promise<ExecutionRecord>;
 
 export interface Rollout {
@@ -60,31 +63,49 @@ export interface GroupRunner {
   readonly judge?: LanguageModel;
   readonly judgeTimeoutMs?: number;
   readonly limits: { timeoutS: number; memoryMb: number };
+  /**
+   * The folder this process's own pool keeps job folders in (trainRL's): a record's `workDir` is read, then
+   * removed, only when it is a folder right inside it. Any other (a path from a queue worker's record, on another
+   * host or forged) is never touched: without `jobsDir`, none is.
+   */
+  readonly jobsDir?: string;
   readonly runId: string;
   readonly now: () => number;
 }
 
 const checked = new Map<string, Promise<{ hack: string | null; reason: string | null }>>();
 
+/** The record's job folder when this process's pool made it: a real folder (no link) right inside `jobsDir`. */
+function ownJobFolder(rec: ExecutionRecord, jobsDir: string | undefined): string | null {
+  if (!rec.workDir || !jobsDir) return null;
+  const dir = resolve(rec.workDir);
+  if (dirname(dir) !== resolve(jobsDir)) return null;
+  try {
+    return lstatSync(dir).isDirectory() ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The deterministic check on a successful record's submission, once per execution id: from the record's
- * submissionPrint (every backend's records carry it, queue records too), else from the kept job folder
- * (`workDir`, removed after). Records with neither are not checked.
+ * submissionPrint (every backend's records carry it, queue records too), else from the job folder this process
+ * kept (`workDir` inside `jobsDir`, removed after). Records with neither are not checked.
  */
 function checkSubmission(
   task: TaskPackage,
   rec: ExecutionRecord,
+  jobsDir: string | undefined,
 ): Promise<{ hack: string | null; reason: string | null }> {
-  if (!rec.workDir && !rec.submissionPrint) return Promise.resolve({ hack: null, reason: null });
+  const workDir = ownJobFolder(rec, jobsDir);
+  if (!workDir && !rec.submissionPrint) return Promise.resolve({ hack: null, reason: null });
   let p = checked.get(rec.executionId);
   if (!p) {
     p = (async () => {
       try {
         if (rec.status !== "success") return { hack: null, reason: null };
         const sample = readFileSync(join(task.publicDir, task.meta.files.sampleSubmission), "utf8");
-        const file = rec.workDir
-          ? SUBMISSION_FILES.map((f) => join(rec.workDir!, f)).find((f) => existsSync(f))
-          : undefined;
+        const file = workDir ? SUBMISSION_FILES.map((f) => join(workDir, f)).find((f) => existsSync(f)) : undefined;
         const hack = rec.submissionPrint
           ? printHack(rec.submissionPrint, submissionPrint(sample))
           : file
@@ -92,7 +113,7 @@ function checkSubmission(
             : null;
         return { hack, reason: hack ? `the submission's predictions are ${hack.replaceAll("_", " ")}` : null };
       } finally {
-        if (rec.workDir) rmSync(rec.workDir, { recursive: true, force: true });
+        if (workDir) rmSync(workDir, { recursive: true, force: true });
       }
     })();
     checked.set(rec.executionId, p);
@@ -141,7 +162,7 @@ export async function runGroup(spec: GroupSpec, runner: GroupRunner): Promise<Gr
         runId: runner.runId,
         nodeId: `${spec.groupId}-${idx}`,
       });
-      const c = await checkSubmission(task, record);
+      const c = await checkSubmission(task, record, runner.jobsDir);
       return { ...base, record, hack: c.hack, hackReason: c.reason };
     }),
   );

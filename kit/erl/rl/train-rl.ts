@@ -112,6 +112,8 @@ export async function trainRL(opts: TrainRlOptions): Promise<TrainRlResult> {
     judge: opts.judge,
     judgeTimeoutMs: cfg.judgeTimeoutMs,
     limits: { timeoutS: cfg.perRunTimeoutS, memoryMb: cfg.memoryMb },
+    // Only the own pool's job folders are read and removed (rollout-group.ts); `execute`'s records keep none.
+    ...(pool ? { jobsDir } : {}),
     runId,
     now,
   };
