@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readableCopies, removeCopies } from "./readable-copies.js";
+import { readableCopies, removeCopies, sweepStaleCopies } from "./readable-copies.js";
 import { jailUnavailable, runJailed } from "./run-jailed.js";
 import { lookupUser, sandboxHostUser } from "./sandbox-user.js";
 
@@ -64,4 +64,17 @@ describe.skipIf(!root || !nobody || jailUnavailable())("readable copies as root"
     expect(r.jailError).toBeNull();
     expect(r.stdout).toBe("a,b\n1,2\nx\n");
   }, 60_000);
+});
+
+describe("sweepStaleCopies", () => {
+  it("removes the copies of a process that is gone, keeps a live one's and other folders", () => {
+    const base = mkdtempSync(join(tmp, "sweep-"));
+    const dead = spawnSync("/bin/sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
+    for (const name of [`openmle-copy-${dead}-aaaaaa`, `openmle-copy-${process.pid}-bbbbbb`, "openmle-copy-cccccc", "x"])
+      mkdirSync(join(base, name, "c"), { recursive: true });
+    expect(sweepStaleCopies(base)).toEqual([join(base, `openmle-copy-${dead}-aaaaaa`)]);
+    expect(existsSync(join(base, `openmle-copy-${process.pid}-bbbbbb`))).toBe(true);
+    expect(existsSync(join(base, "openmle-copy-cccccc"))).toBe(true);
+    expect(sweepStaleCopies(base)).toEqual([]); // once per folder and process
+  });
 });

@@ -1,5 +1,6 @@
-import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { pidAlive } from "../util/index.js";
 import { JailError } from "./errors.js";
 import { giveReadOnly, treeBytes } from "./owner.js";
 import type { JailMount } from "./run-jailed.js";
@@ -32,7 +33,8 @@ export function readableCopies(user: HostUser, mounts: readonly JailMount[]): Ma
           `chmod o+r${st.isDirectory() ? "X" : ""} ${m.path}, or keep it in a folder other users may read.`,
       );
     }
-    const dir = mkdtempSync(join(stagingBase(user), "openmle-copy-")); // 0700, the kit's own
+    sweepStaleCopies(stagingBase(user));
+    const dir = mkdtempSync(join(stagingBase(user), `openmle-copy-${process.pid}-`)); // 0700, the kit's own
     const copy = join(dir, "c");
     copies.set(m.path, copy);
     try {
@@ -48,6 +50,35 @@ export function readableCopies(user: HostUser, mounts: readonly JailMount[]): Ma
     }
   }
   return copies;
+}
+
+const swept = new Set<string>();
+
+/**
+ * Remove `openmle-copy-<pid>-*` folders under `base` whose process is gone (a run killed before its `finally`
+ * removed its copies), once per base and process. Folders of live processes, and of the older unnamed form, stay.
+ */
+export function sweepStaleCopies(base: string): string[] {
+  if (swept.has(base)) return [];
+  swept.add(base);
+  const removed: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = /^openmle-copy-(\d+)-/.exec(name);
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
+    try {
+      rmSync(join(base, name), { recursive: true, force: true });
+      removed.push(join(base, name));
+    } catch {
+      /* not ours to remove (another user's kit): left */
+    }
+  }
+  return removed;
 }
 
 /** Whether `user` may read `path` itself (a folder also needs search permission). */
