@@ -1,6 +1,6 @@
-import { chmodSync, chownSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { pidAlive } from "../util/index.js";
+import { removeDeadProcessEntries } from "../util/index.js";
 import { JailError } from "./errors.js";
 import { giveReadOnly, treeBytes } from "./owner.js";
 import type { JailMount } from "./run-jailed.js";
@@ -61,24 +61,7 @@ const swept = new Set<string>();
 export function sweepStaleCopies(base: string): string[] {
   if (swept.has(base)) return [];
   swept.add(base);
-  const removed: string[] = [];
-  let names: string[] = [];
-  try {
-    names = readdirSync(base);
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    const m = /^openmle-copy-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
-    try {
-      rmSync(join(base, name), { recursive: true, force: true });
-      removed.push(join(base, name));
-    } catch {
-      /* not ours to remove (another user's kit): left */
-    }
-  }
-  return removed;
+  return removeDeadProcessEntries(base, /^openmle-copy-(\d+)-/);
 }
 
 /** Whether `user` may read `path` itself (a folder also needs search permission). */

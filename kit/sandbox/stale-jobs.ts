@@ -1,6 +1,4 @@
-import { readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { pidAlive } from "../util/kill-tree.js";
+import { removeDeadProcessEntries } from "../util/index.js";
 
 /** Prefix of a temporary job folder: `job-<pid of the process that made it>-XXXXXX`. */
 export const jobDirPrefix = (pid = process.pid) => `job-${pid}-`;
@@ -16,22 +14,5 @@ const swept = new Set<string>();
 export function sweepStaleJobDirs(root: string): string[] {
   if (swept.has(root)) return [];
   swept.add(root);
-  const removed: string[] = [];
-  let names: string[] = [];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    const m = /^job-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
-    try {
-      rmSync(join(root, name), { recursive: true, force: true });
-      removed.push(join(root, name));
-    } catch {
-      /* not ours to remove (permissions): leave it */
-    }
-  }
-  return removed;
+  return removeDeadProcessEntries(root, /^job-(\d+)-/);
 }

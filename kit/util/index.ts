@@ -5,7 +5,7 @@ export { softmax } from "./softmax.js";
 export { logSumExp } from "./log-sum-exp.js";
 export { KitError } from "./kit-error.js";
 export { readBoundedText, BoundedFileError } from "./bounded-file.js";
-export { pidAlive, processTree, signalAll } from "./kill-tree.js";
+export { pidAlive, processTree, removeDeadProcessEntries, signalAll } from "./kill-tree.js";
 export { MAX_TIMER_MS, MAX_TIMER_S, timerLimitMessage } from "./timer-limit.js";
 export { printable, printableLine, showBidi } from "./terminal-safe.js";
 export { settleAll } from "./settle-all.js";

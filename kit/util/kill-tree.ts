@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 
 /**
  * The pid and every live descendant of it, from /proc (Linux). A process whose parent died is
@@ -52,4 +53,30 @@ export function pidAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/**
+ * Remove the entries of `dir` whose name matches `pattern`, its first group the pid of the process that made them,
+ * when that process no longer runs (never this process's): what a killed process left behind. Entries this user may
+ * not remove stay. Returns the paths removed.
+ */
+export function removeDeadProcessEntries(dir: string, pattern: RegExp): string[] {
+  const removed: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = pattern.exec(name);
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(join(dir, name));
+    } catch {
+      /* not ours to remove (permissions): leave it */
+    }
+  }
+  return removed;
 }

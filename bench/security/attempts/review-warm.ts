@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { LocalExecutor, runSandbox, WarmExecutor, type Executor } from "../../../kit/sandbox/index.js";
 import { hostPidsWith, lastJsonLine } from "../../../kit/sandbox/test-helpers.js";
+import { LEAK_PROGRAMS } from "../../../kit/sandbox/warm-leak-programs.js";
 import type { Attempt, AttemptContext } from "../attempt.js";
 
 type Limits = { timeoutS: number; memoryMb: number; cpus: number };
@@ -358,34 +359,6 @@ for root, _, files in os.walk("/usr/lib/x86_64-linux-gnu"):
 print(json.dumps({"readMb": read >> 20, "wrotePages": wrote, "mappedMb": mapped >> 20}))
 `;
 
-/** Python: scan this process's memory for a string held as two halves. */
-const scanFor = (halves: [string, string]) => String.raw`
-import json
-a, b = bytes.fromhex("${halves[0]}"), bytes.fromhex("${halves[1]}")
-hits = 0
-mem = open("/proc/self/mem", "rb", buffering=0)
-for line in open("/proc/self/maps").read().splitlines():
-    f = line.split()
-    lo, hi = (int(x, 16) for x in f[0].split("-"))
-    if f[1][0] != "r" or (len(f) > 5 and f[5].startswith(("[vvar", "[vsyscall"))):
-        continue
-    pos, tail = lo, b""
-    while pos < hi:
-        n = min(1 << 20, hi - pos)
-        try:
-            mem.seek(pos); chunk = mem.read(n)
-        except OSError:
-            break
-        buf = tail + chunk
-        i = buf.find(a)
-        while i != -1:
-            hits += buf[i + len(a):i + len(a) + len(b)] == b
-            i = buf.find(a, i + 1)
-        tail = buf[-(len(a) + len(b)):]
-        pos += n
-print(json.dumps({"hits": hits}))
-`;
-
 /** Python: call unshare(CLONE_NEWUSER) and keyctl through the i386 ABI (int 0x80), in a child in case it faults. */
 const foreignAbi = () => String.raw`
 import ctypes, json, mmap, os
@@ -711,7 +684,7 @@ export const attempts: Attempt[] = [
     async run(ctx) {
       const a = await run(ctx, "print('a')");
       const name = basename(join(ctx.dir, "review-warm-jobs", a.executionId));
-      const rep = report((await run(ctx, scanFor(halvesOf(name)))).stdoutTail);
+      const rep = report((await run(ctx, LEAK_PROGRAMS.scan(halvesOf(name)))).stdoutTail);
       return { held: true, detail: `copies of the previous job's folder name (${name.slice(0, 8)}…, a random UUID): ${rep.hits}` };
     },
   },
