@@ -69,7 +69,7 @@ export function removeDeadProcessEntries(dir: string, pattern: RegExp): string[]
     return removed;
   }
   for (const name of names) {
-    const m = pattern.exec(name);
+    const m = name.match(pattern);
     if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
     try {
       rmSync(join(dir, name), { recursive: true, force: true });
