@@ -139,25 +139,13 @@ def serve(arch):
             except BlockingIOError:
                 pass
         for fd in [f for f in readable if f in by_fd]:
-            job, kind = by_fd[fd]
-            try:
-                if relay(fd, kind, job):
-                    continue
-            except BlockingIOError:
-                continue
-            end_stream(fd, jobs, by_fd)
+            pump(fd, jobs, by_fd, drain=False)
         reap(jobs, by_pid)
         # Once C is reaped, every process of its job is gone (G was PID 1 of their namespace), so nothing can write
         # any more: what is in the pipes is all there is. Drain it and end the streams even if a write end is still
         # "open" only because the program left it in flight on a socket of its own (issue 59 review).
         for fd in [f for f, (j, _) in by_fd.items() if jobs[j]["status"] is not None]:
-            job, kind = by_fd[fd]
-            try:
-                while relay(fd, kind, job):
-                    pass
-            except BlockingIOError:
-                pass
-            end_stream(fd, jobs, by_fd)
+            pump(fd, jobs, by_fd, drain=True)
         for job in [j for j, s in jobs.items() if s["open"] == 0 and s["status"] is not None]:
             done = jobs.pop(job)
             frame("x", job, json.dumps({"code": done["status"], "setup": setup_failure(done["setup"])}).encode())
@@ -184,7 +172,16 @@ def serve(arch):
                         pass
 
 
-def end_stream(fd, jobs, by_fd):
+def pump(fd, jobs, by_fd, drain):
+    """Relay what a job's stream holds: one read, or (drain) all of it. Its end, or a drained stream, closes it."""
+    job, kind = by_fd[fd]
+    try:
+        while relay(fd, kind, job):
+            if not drain:
+                return
+    except BlockingIOError:
+        if not drain:
+            return
     job, kind = by_fd.pop(fd)
     os.close(fd)
     frame(kind, job)  # the end of that stream: an empty frame
