@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { WorkspaceError } from "../store/index.js";
 import { inCliWords } from "./cli-words.js";
 import { snakeKeys } from "../util/index.js";
-import { KitError, printable } from "../util/index.js";
+import { BIDI, KitError, printable } from "../util/index.js";
 import { trustPackages } from "../gym/index.js";
 
 /**
@@ -74,7 +74,7 @@ export function printErr(line: string): void {
 }
 
 /** DEL, C1 and bidi controls (see kit/util/terminal-safe.ts): JSON.stringify escapes only U+0000–U+001F. */
-const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const JSON_UNESCAPED_CONTROL = new RegExp(`[\\u007f-\\u009f${BIDI}]`, "g");
 
 /** JSON text with every control character escaped (\u009b), so it is as safe on a terminal as it is valid. */
 export function jsonText(value: unknown, indent?: number): string {

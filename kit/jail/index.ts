@@ -5,7 +5,7 @@ export {
 } from "./run-jailed.js";
 export { probeBwrap } from "./probe-bwrap.js";
 export { isolationArgs, finishArgs, nvidiaDevices, SANDBOX_UID } from "./isolation-args.js";
-export { supervise, type Supervised } from "./supervise.js";
+export { supervise, bwrapSetupFailed, type Supervised } from "./supervise.js";
 export { uidQuotaFilter, openUidQuotaFilter, seccompArgs, closeFilter } from "./uid-quota-filter.js";
 export { TailBuffer } from "./tail-buffer.js";
 export { JobCgroup } from "./cgroup.js";

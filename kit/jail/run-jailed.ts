@@ -16,7 +16,7 @@ import { readableCopies, removeCopies } from "./readable-copies.js";
 import { probeBwrap } from "./probe-bwrap.js";
 import { dropPrivilegesPrefix, sandboxHostUser, type HostUser } from "./sandbox-user.js";
 import { reachableBy, stageBinds, stagingPoint } from "./stage-mounts.js";
-import { supervise } from "./supervise.js";
+import { bwrapSetupFailed, supervise } from "./supervise.js";
 
 /** What one jailed run may use. */
 export const JailLimits = z
@@ -149,10 +149,7 @@ export async function runJailed(spec: JailSpec): Promise<JailResult> {
     if (cg) await cg.killAll();
     const diskQuota = await quota.stop();
     const stats = cg?.stats();
-    // bubblewrap's exit-code line on the status pipe means the command itself started: then its failure is its own,
-    // whatever it printed (a package's code cannot pass its failure off as the jail's; issue 59).
-    const started = /"exit-code"/.test(r.status);
-    const jailFailed = r.exitCode === 1 && !started && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr);
+    const jailFailed = bwrapSetupFailed(r); // a package's code cannot pass its failure off as the jail's (issue 59)
     return {
       exitCode: r.exitCode,
       signal: r.signal,

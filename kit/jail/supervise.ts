@@ -17,6 +17,15 @@ export interface Supervised {
 }
 
 /**
+ * Whether a bubblewrap run failed before its command started: exit 1 with a `bwrap:`/`openmle-sandbox:` line, and no
+ * exit-code line on its `--json-status-fd` pipe (bubblewrap writes that only once the command itself started, since
+ * 0.3.2). A command that prints such a line and exits 1 has failed on its own: it cannot unwrite bubblewrap's line.
+ */
+export function bwrapSetupFailed(r: Pick<Supervised, "exitCode" | "status" | "stderr">): boolean {
+  return r.exitCode === 1 && !/"exit-code"/.test(r.status) && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr);
+}
+
+/**
  * Spawn a command in its own process group, keep bounded output, and enforce a wall-clock
  * limit and an AbortSignal. On either, `killTree` runs (it must kill every process of the job)
  * and the process group gets SIGKILL. Resolves once the process has exited and its pipes closed

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeDeadProcessEntries } from "../util/index.js";
 
 /**
  * Calls whose kernel quota is kept per host uid, per seccomp audit arch: the keyrings (add_key, request_key, keyctl:
@@ -20,7 +21,7 @@ import { join } from "node:path";
  * runs 32-bit ARM (arm64 has no inotify_init).
  */
 const X64 = [248, 249, 250, 253, 294, 240];
-const UID_QUOTA_CALLS: Readonly<Record<string, readonly (readonly [number, readonly number[]])[]>> = {
+export const UID_QUOTA_CALLS: Readonly<Record<string, readonly (readonly [number, readonly number[]])[]>> = {
   x64: [
     [0xc000003e, [...X64, ...X64.map((n) => 0x40000000 | n)]],
     [0x40000003, [286, 287, 288, 291, 332, 277]],
@@ -93,8 +94,11 @@ function writeFilter(bytes: Buffer): string {
     /* there already: checked below */
   }
   const st = lstatSync(dir);
-  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0)
-    dir = mkdtempSync(join(tmpdir(), "openmle-seccomp-"));
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) {
+    // someone else's folder: a private one of this process's, swept by a later process once this one is gone
+    removeDeadProcessEntries(tmpdir(), /^openmle-seccomp-p(\d+)-/);
+    dir = mkdtempSync(join(tmpdir(), `openmle-seccomp-p${process.pid}-`));
+  }
   const file = join(dir, `uid-quota-${process.arch}.bpf`);
   if (!existsSync(file) || !readFileSync(file).equals(bytes)) {
     const tmp = `${file}.${process.pid}`;

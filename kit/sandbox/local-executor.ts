@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { SandboxUnavailableError } from "./errors.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import {
+  bwrapSetupFailed,
   closeFilter,
   dropPrivilegesPrefix,
   type HostUser,
@@ -164,11 +165,7 @@ export class LocalExecutor implements Executor {
       const diskQuota = await quota.stop();
       const stats = cg?.stats();
       if (r.truncated) warnings.push(`output truncated to the last ${spec.outputCapBytes} bytes per stream`);
-      // bubblewrap writes its exit-code line only once the command itself started (since 0.3.2): without it, an exit
-      // 1 is the sandbox's own failure. A program can print "bwrap: ..." but cannot unwrite that line (issue 59).
-      const started = /"exit-code"/.test(r.status);
-      const bwrapFailed =
-        !this.unsafe && r.exitCode === 1 && !started && /^(?:bwrap|openmle-sandbox): /m.test(r.stderr);
+      const bwrapFailed = !this.unsafe && bwrapSetupFailed(r); // (issue 59: a program cannot forge it)
       return {
         exitCode: r.exitCode,
         signal: r.signal,

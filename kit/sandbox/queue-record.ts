@@ -58,6 +58,15 @@ export const QueueRecordSchema = z
   })
   .strict();
 
+// Every field of ExecutionRecord has a place in the schema, and no other: a field added to the record type without
+// one here fails to compile instead of every queue record being refused at run time (the schema is strict).
+type SchemaKeys = keyof z.infer<typeof QueueRecordSchema>;
+type RecordKeys = keyof ExecutionRecord;
+const sameKeys: [Exclude<RecordKeys, SchemaKeys>, Exclude<SchemaKeys, RecordKeys>] extends [never, never]
+  ? true
+  : never = true;
+void sameKeys;
+
 /** What the client asked for: a record must describe this very job. */
 export interface QueueRecordJob {
   readonly taskId: string;

@@ -6,7 +6,7 @@
  * U+2066–U+2069. A terminal (and a browser) does not show them but reorders or breaks the text around them: an
  * artifact named "report\u202Efdp.exe" shows as "reportexe.pdf" (Trojan Source, CVE-2021-42574).
  */
-const BIDI = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069";
+export const BIDI = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069";
 
 /** C0 controls, DEL, C1 controls and the bidi controls: the characters a terminal may act on instead of showing. */
 const CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI}]`, "g");
