@@ -1,4 +1,4 @@
-// A benchmark's task list: ids, package folders and `suite:NAME` items (core | train | heldout | all), expanded
+// A benchmark's task list: ids, package folders and `suite:NAME` items (core | train | dev | all; heldout = dev; confirm is sealed), expanded
 // through the corpus index; a corpus never built is built first (openmle task build-corpus).
 import { ensureCorpus, expandTaskList } from "../kit/gym/index.js";
 

@@ -25,6 +25,9 @@ export {
   medalPositions, humanRank, natureBench, instanceGap, normalizedScore, searchEfficiency, loadSearchEfficiency, meanStd,
   loadRunStats, runStatsFrames, type RunStats,
 } from "./eval/index.js";
+export {
+  registerExperiment, runExperiment, readExperimentResults, experimentHistory, readPlanFile,
+} from "./experiment/index.js";
 export { writeReport, notebookFigure, figureHtml, htmlTable, corpusFunnelFigure, type Figure } from "./report/index.js";
 export { createOpenAIModel, recordingModel, startReplayServer, replies, LlmConfig } from "./llm/index.js";
 export { openWorkspace, toArrow, fromArrow, toDanfo, exportParquet, importParquet, configHash } from "./store/index.js";
@@ -41,3 +44,4 @@ export * as erl from "./erl/index.js";
 export * as evaluation from "./eval/index.js";
 export * as report from "./report/index.js";
 export * as reproduce from "./reproduce/index.js";
+export * as experiment from "./experiment/index.js";

@@ -18,7 +18,7 @@ const types = arg("types", ",Haswell,Zen,SkylakeX,Cooperlake,Sandybridge").split
 const rec = await openRecordedRuns(arg("recorded", "learning-armA60u"));
 const stored = await loopBaselines(rec, arg("baselines", "learn-18627e2b-d32h85"));
 rec.close();
-const ids = [...(await benchTasks("suite:heldout"))].sort().slice(0, Number(arg("heldout-count", "20"))).filter((t) => stored[t]);
+const ids = [...(await benchTasks("suite:dev"))].sort().slice(0, Number(arg("heldout-count", "20"))).filter((t) => stored[t]);
 const name = (t: string) => (t === "" ? "own choice" : t);
 console.log(`${ids.length} tasks with stored baselines; this host pins ${hostBlasCoreType() ?? "nothing"}\n`);
 console.log(`| task | trivial = stored | ${types.map((t) => `reference, ${name(t)}`).join(" | ")} |`);

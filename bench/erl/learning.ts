@@ -3,7 +3,7 @@
 // at identical draws and seeds, with how far each generation moved (mean KL on held-out decisions), the SFT data's
 // composition beside the paper's and the time per stage. Resumes: the same arguments give the same loop id.
 //   npx tsx bench/erl/learning.ts --workspace workspaces/bench-learning --from uniform --teacher default \
-//     [--generations 2] [--preset laptop] [--train suite:train --train-count 60] [--heldout suite:heldout
+//     [--generations 2] [--preset laptop] [--train suite:train --train-count 60] [--heldout suite:dev
 //     --heldout-count 20] [--overrides '{"rl":{"steps":6}}'] [--teacher-drafts] [--table-only] [--search-loop ID]
 // --teacher-drafts also measures the teacher's own policy level on the same draws (loop id `<loop>-teacher`).
 import {
@@ -22,7 +22,7 @@ const arg = (name: string, d: string) => { const i = process.argv.indexOf(`--${n
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const sorted = (xs: string[]) => [...xs].sort();
 const train = sorted(await benchTasks(arg("train", "suite:train"))).slice(0, Number(arg("train-count", "60")));
-const held = sorted(await benchTasks(arg("heldout", "suite:heldout"))).slice(0, Number(arg("heldout-count", "20")));
+const held = sorted(await benchTasks(arg("heldout", "suite:dev"))).slice(0, Number(arg("heldout-count", "20")));
 const teacher = arg("teacher", "");
 const config = LoopConfig.parse({
   preset: arg("preset", "laptop"),

@@ -12,7 +12,7 @@
 // `<loop>-<tag>-teacher`); `noise.ts --loop <loop> --rows <loop>-<tag>` reads them. With --sft also each generation's
 // SFT checkpoint before RL (`<loop>-g<k>-sft`, stored as `<loop>-<tag>-sft` generation k): `versus.ts` pairs them.
 // --checkpoint NAME: only that checkpoint (e.g. one retrained with `openmle sft train`), as generation 1 of `<loop>-<tag>`.
-// --heldout-count N [--heldout suite:heldout] (with --drafts): the first N tasks of the suite by id instead of the
+// --heldout-count N [--heldout suite:dev] (with --drafts): the first N tasks of the suite by id instead of the
 // loop's held-out tasks (e.g. more tasks than the loop measured); baselines the loop lacks are run here and stored
 // under `<loop>-<tag>` (versus.ts and offpolicy.ts --baselines read them). --reuse ROWS[,ROWS]: a task whose rows a
 // listed row set already holds for the same checkpoint at the same number of draws (same draw seeds) is copied from
@@ -48,7 +48,7 @@ try {
   if (!cfg || !sets) throw new Error(`no loop "${loopId}" in this workspace`);
   const heldCount = Number(arg("heldout-count", "0"));
   if (heldCount > 0 && drafts <= 0 && !searchLevel) throw new Error("--heldout-count needs a level: pass --drafts N or --search-level");
-  const heldIds = heldCount > 0 ? [...(await benchTasks(arg("heldout", "suite:heldout")))].sort().slice(0, heldCount) : sets.heldout;
+  const heldIds = heldCount > 0 ? [...(await benchTasks(arg("heldout", "suite:dev")))].sort().slice(0, heldCount) : sets.heldout;
   const tasks = await Promise.all(heldIds.map((t) => resolveTask(t)));
   const reuseIds = arg("reuse", "").split(",").filter(Boolean);
   // Reused rows keep the baselines they were normalised under (stored with their row set, if any).

@@ -1,7 +1,7 @@
 // Throughput (issue 28): start-up warm vs cold, and nodes per minute of OpenMLE-Evo (grammar policy) on a task
 // list chosen by a fixed rule (the first --first tasks by id of --tasks), each mode in one run side by side:
 // local cold, local warm, and the Redis queue (warm workers, equal slots) when redis-server exists.
-// Usage: npx tsx bench/throughput/run.ts [--tasks suite:heldout] [--first 8] [--steps 24] [--workers 2]
+// Usage: npx tsx bench/throughput/run.ts [--tasks suite:dev] [--first 8] [--steps 24] [--workers 2]
 //        [--seed 1] [--modes cold,warm,queue] [--startup-reps 5] [--out bench/throughput/results.json]
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -21,7 +21,7 @@ import { openWorkspace } from "../../kit/store/index.js";
 import { benchTasks } from "../task-list.js";
 
 const { values: a } = parseArgs({ options: {
-  tasks: { type: "string", default: "suite:heldout" }, first: { type: "string", default: "8" },
+  tasks: { type: "string", default: "suite:dev" }, first: { type: "string", default: "8" },
   steps: { type: "string", default: "24" }, workers: { type: "string", default: "2" }, seed: { type: "string", default: "1" },
   modes: { type: "string", default: "cold,warm,queue" }, "startup-reps": { type: "string", default: "5" },
   out: { type: "string", default: "bench/throughput/results.json" },

@@ -1,5 +1,11 @@
 import type { ZodType } from "zod";
 import { CollectSftConfig, LoopConfig, RlConfig, SftTrainConfig } from "../erl/index.js";
+import {
+  BuildLeaderboardsConfig,
+  NormalizedScoreConfig,
+  ReferenceZooConfig,
+  WeakReferenceConfig,
+} from "../eval/index.js";
 import { EvolveConfig } from "../evo/index.js";
 import { TaskSpec } from "../gym/index.js";
 import { LlmConfig } from "../llm/index.js";
@@ -24,4 +30,8 @@ export const CONFIG_SCHEMAS = {
   loop: LoopConfig,
   report: ReportConfig,
   taskSpec: TaskSpec,
+  referenceZoo: ReferenceZooConfig,
+  buildLeaderboards: BuildLeaderboardsConfig,
+  normalizedScore: NormalizedScoreConfig,
+  weakReference: WeakReferenceConfig,
 } satisfies Record<string, ZodType>;

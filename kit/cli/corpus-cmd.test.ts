@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BUILTIN_IDS, loadManifest } from "../gym/index.js";
+import { BUILTIN_IDS, loadManifest, SealedSuiteError } from "../gym/index.js";
 import { writeCorpusIndex } from "../gym/corpus/corpus-index.js";
 import { recordCorpusTasks, recordStages } from "../gym/corpus/corpus-store.js";
 import { stage, suited } from "../gym/test-helpers/corpus-fixtures.js";
@@ -18,9 +18,9 @@ const before = process.env.OPENMLE_CACHE;
 const TASKS = [
   suited("r-boston-medv", { study: "boston", suite: "train" }),
   suited("r-boston-crim", { study: "boston", suite: "train", taskType: "regression" }),
-  suited("sm-sunspots", { study: "sunspots", modality: "time_series", suite: "heldout" }),
+  suited("sm-sunspots", { study: "sunspots", modality: "time_series", suite: "dev" }),
   suited("npm-sotu-party", {
-    study: "sotu", source: "npm", modality: "text", taskType: "classification", metric: "accuracy", suite: "heldout",
+    study: "sotu", source: "npm", modality: "text", taskType: "classification", metric: "accuracy", suite: "confirm",
     headroom: { constant: 0.5, reference: 0.8, referenceModel: "tfidf-logreg", normalised: 0.6 },
   }),
 ];
@@ -99,26 +99,46 @@ describe("openmle task list --suite", () => {
   it.each([
     ["core", BUILTIN_IDS],
     ["train", ["r-boston-crim", "r-boston-medv"]],
-    ["heldout", ["npm-sotu-party", "sm-sunspots"]],
-    ["all", ["npm-sotu-party", "r-boston-crim", "r-boston-medv", "sm-sunspots"]],
+    ["dev", ["sm-sunspots"]],
+    ["heldout", ["sm-sunspots"]], // the old name of dev
+    ["confirm", ["npm-sotu-party"]], // listed, though sealed
+    ["all", ["r-boston-crim", "r-boston-medv", "sm-sunspots"]], // train and dev, not confirm
   ])("--suite %s", async (suite, ids) => {
     const rows = JSON.parse(await cli("task", "list", "--suite", suite, "--json"));
     expect(rows.map((r: { id: string }) => r.id)).toEqual(ids);
     for (const r of rows) expect(Object.keys(r)).toEqual(["id", "suite", "modality", "task_type", "metric", "study", "headroom"]);
   });
-  it("the human table has id, modality, study and headroom; an unknown suite lists the valid ones", async () => {
-    const text = await cli("task", "list", "--suite", "heldout");
-    expect(text).toMatch(/^npm-sotu-party +heldout +text +classification +accuracy +sotu +0\.6$/m);
+  it("the human table has id, modality, study and headroom, the balance under it; unknown suites list the valid", async () => {
+    const text = await cli("task", "list", "--suite", "train");
+    expect(text).toMatch(/^r-boston-medv +train +tabular +regression +rmse +boston +0\.55$/m);
+    expect(text).toMatch(/^2 tasks: tabular\/regression 2$/m);
     await expect(cli("task", "list", "--suite", "test")).rejects.toThrow(
-      'unknown suite "test": the suites are core, train, heldout, all',
+      'unknown suite "test": the suites are core, train, dev, confirm, all (heldout is the old name of dev)',
     );
+  });
+  it("--suite confirm lists the sealed suite and says it is sealed", async () => {
+    const text = await cli("task", "list", "--suite", "confirm");
+    expect(text.split("\n")[0]).toBe(
+      "suite:confirm is sealed (listed here, not run): its tasks run and are read only through registered " +
+        "experiments (openmle experiment register PLAN; openmle experiment list)",
+    );
+    expect(text).toMatch(/^npm-sotu-party +confirm +text +classification +accuracy +sotu +0\.6$/m);
+    expect(text).toMatch(/^1 task: text\/classification 1$/m);
   });
 });
 
 describe("task-list flags take suite:NAME", () => {
-  it("expands through the index of OPENMLE_CACHE", async () => {
-    expect(await taskListFlag("penguins,suite:heldout")).toEqual(["penguins", "npm-sotu-party", "sm-sunspots"]);
+  it("expands through the index of OPENMLE_CACHE (suite:heldout is suite:dev)", async () => {
+    expect(await taskListFlag("penguins,suite:heldout")).toEqual(["penguins", "sm-sunspots"]);
+    expect(await taskListFlag("suite:dev,r-boston-medv")).toEqual(["sm-sunspots", "r-boston-medv"]);
   });
+  it.each([["suite:confirm"], ["npm-sotu-party"], ["penguins,npm-sotu-party"], [join(CACHE, "corpus", "tasks", "npm-sotu-party")]])(
+    "the sealed suite is refused: %s",
+    async (list) => {
+      await expect(taskListFlag(list)).rejects.toThrow(SealedSuiteError);
+      await expect(taskListFlag(list)).rejects.toThrow(/sealed: its tasks run and are read only through registered experiments/);
+    },
+  );
   it("without an index a corpus suite builds the corpus first (here a one-candidate manifest)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "openmle-corpus-none-"));
     process.env.OPENMLE_CACHE = dir;
@@ -137,6 +157,11 @@ describe("task-list flags take suite:NAME", () => {
       delete process.env.OPENMLE_CORPUS_MANIFEST;
     }
   }, 300_000);
+  it("loop --heldout-tasks suite:confirm is refused: the seal is on the shared task-list path", async () => {
+    await expect(
+      cli("loop", "--workspace", join(CACHE, "loop-ws"), "--train-tasks", "suite:train", "--heldout-tasks", "suite:confirm"),
+    ).rejects.toThrow("suite:confirm is sealed");
+  });
   it("loop --train-tasks suite:train --heldout-tasks suite:train is refused as overlapping", async () => {
     await expect(
       cli("loop", "--workspace", join(CACHE, "loop-ws"), "--train-tasks", "suite:train", "--heldout-tasks", "r-boston-medv"),

@@ -182,6 +182,7 @@ async function runCells(
   const cells = await runSearchExperiment({
     ...base,
     onEvent: (e) => say(cellLine(e)),
+    onWarning: (m) => printErr(`openmle: warning: ${m}`),
   });
   const figure = searchFigure(spec, preset, cells);
   return { rows: searchTable(spec, preset, cells), cells, runIds: cells.map((c) => c.runId), figure };

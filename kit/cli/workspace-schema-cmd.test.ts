@@ -45,7 +45,7 @@ describe("openmle workspace schema", () => {
   it("an unknown table is a one-line usage error listing the tables", async () => {
     const err = await schema("card").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toMatch(/^no table "card" in the schema; tables: schema_meta, tasks, .*loop_heldout, loop_heldout_drafts, corpus_stages, corpus_tasks, reproduce_cells$/);
+    expect((err as Error).message).toMatch(/^no table "card" in the schema; tables: schema_meta, tasks, .*loop_heldout, loop_heldout_drafts, corpus_stages, corpus_tasks, reproduce_cells, experiments, experiment_runs, experiment_results, experiment_looks$/);
     expect((err as Error).message).not.toContain("\n");
   });
 });

@@ -1,7 +1,7 @@
 import { gradeScore, type CompetitionReport } from "./grade-score.js";
 import type { Leaderboard } from "./leaderboard.js";
 import { meanStd, type MeanStd } from "./mean-std.js";
-import { normalizedScore } from "./normalized-score.js";
+import { normalizedScore, weakReference } from "./normalized-score.js";
 
 /** One finished search run reduced to what evaluation needs (see load-run-outcomes.ts). */
 export interface RunOutcome {
@@ -29,20 +29,33 @@ export interface GradedRun extends RunOutcome {
   /** MLE-bench report when the task has a leaderboard. */
   readonly report: CompetitionReport | null;
   readonly human_rank: number | null;
-  /** (score − trivial)/(reference − trivial) when baselines are given (normalized-score.ts). */
+  /** (score − trivial)/(reference − trivial) clipped to [−1, 2] when baselines are given (normalized-score.ts). */
   readonly normalized: number | null;
+  /**
+   * The task's reference closes less than 10 % of the way from the trivial score to the metric's perfect one, so
+   * its normalised score means little (weakReference); null without baselines or a known perfect score.
+   */
+  readonly weak_reference: boolean | null;
 }
 
 export interface EvaluateOptions {
   /** Leaderboard per task id (tasks without one get no medals/Human Rank, only the normalised score). */
   readonly leaderboards?: ReadonlyMap<string, Leaderboard> | Record<string, Leaderboard>;
+  /** Where evaluate() reads corpus leaderboards when `leaderboards` is not given (default data/corpus-leaderboards). */
+  readonly corpusLeaderboardsDir?: string;
   /**
    * Baseline scores per task id for the normalised score; `higher_is_better` (when given) overrides the
-   * direction read from the tasks table (runs whose task has no tasks row default to higher-is-better).
+   * direction read from the tasks table (runs whose task has no tasks row default to higher-is-better);
+   * `perfect` (the metric's perfect score, e.g. 1 for accuracy, 0 for RMSE) sets the weak-reference flag.
    */
   readonly baselines?: Record<
     string,
-    { readonly trivial: number; readonly reference: number; readonly higher_is_better?: boolean }
+    {
+      readonly trivial: number;
+      readonly reference: number;
+      readonly higher_is_better?: boolean;
+      readonly perfect?: number | null;
+    }
   >;
 }
 
@@ -54,7 +67,10 @@ export interface TaskRow {
   readonly valid_rate: number;
   readonly medal_rate: number | null;
   readonly human_rank: number | null;
+  /** Mean normalised score of the task's runs (secondary to the leaderboard measures). */
   readonly normalized: number | null;
+  /** The task's weak-reference flag (see GradedRun.weak_reference). */
+  readonly weak_reference: boolean | null;
 }
 
 export interface GroupRow {
@@ -84,6 +100,8 @@ export interface Evaluation {
   readonly runs: readonly GradedRun[];
   readonly tasks: readonly TaskRow[];
   readonly groups: readonly GroupRow[];
+  /** What the loader left out and why (e.g. a corpus leaderboard built on another package); absent: none. */
+  readonly warnings?: readonly string[];
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
@@ -126,6 +144,7 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
       report,
       human_rank: report ? (report.human_rank ?? 0) : null,
       normalized: base ? normalizedScore(o.score, base, base.higher_is_better ?? o.higher_is_better) : null,
+      weak_reference: base ? weakReference(base, base.perfect) : null,
     };
   });
 
@@ -151,6 +170,7 @@ export function evaluateRuns(outcomes: readonly RunOutcome[], opts: EvaluateOpti
         medal_rate: graded.length ? graded.filter((r) => r.report!.any_medal).length / graded.length : null,
         human_rank: mean(graded.map((r) => r.human_rank ?? 0)),
         normalized: mean(list.flatMap((r) => (r.normalized === null ? [] : [r.normalized]))),
+        weak_reference: list[0]!.weak_reference,
       });
     }
 

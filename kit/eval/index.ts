@@ -14,7 +14,10 @@ export {
 export { packageRoot } from "./package-root.js";
 export { gradeScore, isLowerBetter, parseScore, type CompetitionReport, type GradeOptions } from "./grade-score.js";
 export { summarizeGrades, type GradeSummary } from "./grade-summary.js";
-export { normalizedScore } from "./normalized-score.js";
+export {
+  normalizedScore, weakReference, NormalizedScoreConfig, WeakReferenceConfig, type NormalizedScoreConfigInput,
+  type WeakReferenceConfigInput,
+} from "./normalized-score.js";
 export {
   instanceGap, natureBench, SURPASS_MARGIN, type NatureInstance, type NatureTaskGap, type NatureSummary,
 } from "./naturebench.js";
@@ -22,7 +25,7 @@ export {
   evaluateRuns, groupKey, type RunOutcome, type GradedRun, type Grade, type EvaluateOptions, type Evaluation,
   type TaskRow, type GroupRow,
 } from "./evaluate-runs.js";
-export { evaluate, loadRunOutcomes, liteLeaderboardsFor } from "./load-run-outcomes.js";
+export { evaluate, loadRunOutcomes, liteLeaderboardsFor, leaderboardsFor, perfectScore } from "./load-run-outcomes.js";
 export {
   searchEfficiency, recordTrace, relativeChange, lateShare, matchedEfficiency, type EffNode, type EffCall,
   type TracePoint, type RunEfficiency, type OperatorEfficiency, type SearchEfficiency, type MatchedTotals,
@@ -36,7 +39,27 @@ export { loadThroughput, type RunThroughput } from "./load-throughput.js";
 export {
   championVsDraft, type ChampionVsDraft, type ChampionDraftState, type ComparedNode, type ComparedScores,
 } from "./champion-vs-draft.js";
-export { runBaselines, baselineProgram, type BaselineKind, type BaselineScores } from "./run-baselines.js";
+export {
+  runBaselines, baselineProgram, featureCode, type BaselineKind, type BaselineScores,
+} from "./run-baselines.js";
+export {
+  ZOO_VERSION, ZOO_ENTRIES, ReferenceZooConfig, zooProgram, zooHash, zooOutput, type ZooEntry, type ZooView,
+  type ZooRule, type ReferenceZooConfigInput,
+} from "./reference-zoo.js";
+export {
+  runReferenceZoo, ZOO_LIMITS, type ZooRun, type ZooEntryResult, type ZooEntryStatus, type RunZooOptions,
+} from "./reference-zoo-run.js";
+export {
+  formatScore, rankEntries, leaderboardCsv, SCORE_DIGITS, type LeaderboardRow,
+} from "./corpus-leaderboards-rank.js";
+export {
+  corpusLeaderboardsFor, corpusLeaderboardsDir, readLeaderboardManifest, writeLeaderboardManifest, LeaderboardManifest,
+  type ManifestTask, type CorpusLeaderboardsOptions,
+} from "./corpus-leaderboards-manifest.js";
+export {
+  buildCorpusLeaderboards, BuildLeaderboardsConfig, type BuildLeaderboardsConfigInput, type BuildLeaderboardsOptions,
+  type BuildLeaderboardsResult, type LeaderboardEvent,
+} from "./corpus-leaderboards.js";
 export {
   nodeGains, TRAJECTORY_OPERATORS, type TrajectoryRun, type TrajectoryNode, type NodeGain,
 } from "./trajectory-node.js";

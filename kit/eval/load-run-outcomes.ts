@@ -1,4 +1,16 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import {
+  METRICS,
+  packageHash,
+  readCorpusIndex,
+  storedTaskPackages,
+  TASK_JSON,
+  type MetricDef,
+  type TaskPackage,
+} from "../gym/index.js";
 import { configHash, type Workspace } from "../store/index.js";
+import { corpusLeaderboardsFor, type CorpusLeaderboardsOptions } from "./corpus-leaderboards-manifest.js";
 import { readFinishedRuns, readNodeScores } from "./eval-store.js";
 import { evaluateRuns, type EvaluateOptions, type Evaluation, type RunOutcome } from "./evaluate-runs.js";
 import { liteCompetitionIds, loadLiteLeaderboard, type Leaderboard } from "./leaderboard.js";
@@ -83,12 +95,82 @@ export function liteLeaderboardsFor(taskIds: Iterable<string>): Map<string, Lead
 }
 
 /**
+ * Every leaderboard `taskIds` have: the bundled MLE-bench Lite one for a Lite competition, else the kit's corpus
+ * leaderboard (data/corpus-leaderboards, built by the reference zoo: corpus-leaderboards.ts) when there is one
+ * built on the task's current package (`opts.packageHashOf`; a mismatch is left out with a warning).
+ */
+export function leaderboardsFor(
+  taskIds: Iterable<string>,
+  opts: CorpusLeaderboardsOptions = {},
+): Map<string, Leaderboard> {
+  const ids = [...new Set(taskIds)];
+  const out = liteLeaderboardsFor(ids);
+  for (const [id, lb] of corpusLeaderboardsFor(
+    ids.filter((id) => !out.has(id)),
+    opts,
+  ))
+    out.set(id, lb);
+  return out;
+}
+
+/** The metric's perfect score (registry `best`) for a task's metric, or null for a metric outside the registry. */
+export function perfectScore(meta: Pick<TaskPackage["meta"], "metric" | "metricKind">): number | null {
+  return (METRICS as Record<string, MetricDef>)[meta.metricKind ?? meta.metric]?.best ?? null;
+}
+
+/**
+ * The package hash each task has here: its stored folder's (the tasks row's `dir`, when it still holds a
+ * package), else the corpus index's `package_hash`, else null (unknown: the leaderboard is not checked).
+ * Computed only for the tasks asked about (those with a corpus leaderboard), once each.
+ */
+async function packageHashes(stored: readonly TaskPackage[]): Promise<(taskId: string) => string | null> {
+  const dirs = new Map(stored.map((t) => [t.meta.id, t.dir]));
+  const index = await readCorpusIndex().catch(() => null);
+  const byIndex = new Map((index?.tasks ?? []).map((t) => [t.id, t.packageHash]));
+  const memo = new Map<string, string | null>();
+  const ofDir = (id: string): string | null => {
+    const dir = dirs.get(id);
+    if (!dir || !existsSync(join(dir, TASK_JSON))) return null;
+    try {
+      return packageHash(dir);
+    } catch {
+      return null; // unreadable here: fall back to the index
+    }
+  };
+  return (id) => {
+    if (!memo.has(id)) memo.set(id, ofDir(id) ?? byIndex.get(id) ?? null);
+    return memo.get(id)!;
+  };
+}
+
+/**
  * evaluate(workspace): Valid Rate, Medal Average and Human Rank (avg@k), grade distribution and
- * per-modality rates of every run in the workspace. Tasks that are MLE-bench Lite competitions are
- * graded against their bundled leaderboards unless `opts.leaderboards` says otherwise.
+ * per-modality rates of every run in the workspace. Unless `opts.leaderboards` says otherwise, tasks that are
+ * MLE-bench Lite competitions are graded against their bundled leaderboards and corpus tasks against their
+ * corpus leaderboards (leaderboardsFor; one built on another package is left out, and `warnings` says so).
+ * Baselines without `perfect` get the perfect score of the task's stored metric (for the weak-reference flag).
  */
 export async function evaluate(ws: Workspace, opts: EvaluateOptions = {}): Promise<Evaluation> {
   const outcomes = await loadRunOutcomes(ws);
-  const leaderboards = opts.leaderboards ?? liteLeaderboardsFor(outcomes.map((o) => o.task_id));
-  return evaluateRuns(outcomes, { ...opts, leaderboards });
+  const ids = [...new Set(outcomes.map((o) => o.task_id))];
+  const stored = await storedTaskPackages(ws, ids);
+  const warnings: string[] = [];
+  const leaderboards =
+    opts.leaderboards ??
+    leaderboardsFor(ids, {
+      packageHashOf: await packageHashes(stored),
+      onWarning: (m) => warnings.push(m),
+      ...(opts.corpusLeaderboardsDir ? { dir: opts.corpusLeaderboardsDir } : {}),
+    });
+  const metaOf = new Map(stored.map((t) => [t.meta.id, t.meta]));
+  const baselines = opts.baselines
+    ? Object.fromEntries(
+        Object.entries(opts.baselines).map(([id, b]) => {
+          const meta = metaOf.get(id);
+          return [id, b.perfect === undefined && meta ? { ...b, perfect: perfectScore(meta) } : b];
+        }),
+      )
+    : undefined;
+  const ev = evaluateRuns(outcomes, { ...opts, leaderboards, ...(baselines ? { baselines } : {}) });
+  return warnings.length ? { ...ev, warnings } : ev;
 }

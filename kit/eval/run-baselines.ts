@@ -105,6 +105,22 @@ if texts:
     Xte.append(tfidf.transform(doc(test)))
 `;
 
+/**
+ * The reference's data loading and features as one Python block, shared by the reference baseline and the
+ * reference zoo (reference-zoo.ts). It defines META (the task's files, id, targets, date and text columns),
+ * `train`, `test`, `y` (the train target), `sub` (the id column of test), `multi` (one column per class), and
+ * `Xtr`/`Xte`: lists of sparse blocks, empty when the task has no usable feature columns. On a tabular task
+ * the first block is the standardised dense part and, when the task has text columns (`texts`), the last block
+ * is their TF-IDF; on an audio task the one block is the standardised MFCC summary.
+ */
+export function featureCode(task: TaskPackage): string {
+  return `${PRELUDE(task)}
+from scipy import sparse
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.preprocessing import StandardScaler
+${task.meta.modality === "audio" ? AUDIO_FEATURES : TABULAR_FEATURES}`;
+}
+
 /** Python source of one baseline program for a task with CSV train/test (tabular columns, or audio files). */
 export function baselineProgram(task: TaskPackage, kind: BaselineKind): string {
   if (kind === "trivial") {
@@ -120,12 +136,8 @@ else:
 sub.to_csv("submission.csv", index=False)
 `;
   }
-  return `${PRELUDE(task)}
-from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.preprocessing import StandardScaler
-${task.meta.modality === "audio" ? AUDIO_FEATURES : TABULAR_FEATURES}if not Xtr:
+  return `${featureCode(task)}from sklearn.linear_model import LogisticRegression, Ridge
+if not Xtr:
     raise SystemExit("reference baseline: no usable feature columns")
 Xtr, Xte = sparse.hstack(Xtr).tocsr(), sparse.hstack(Xte).tocsr()
 if META["classification"]:

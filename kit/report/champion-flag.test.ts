@@ -41,7 +41,9 @@ describe("the report tells the truth about the result: champion vs the best draf
   ] as { name: string; nodes: [string, string, string[], number, number][]; gain: string; flag: boolean }[])("$name", async ({ nodes, gain, flag }) => {
     const root = mkdtempSync(join(tmpdir(), "report-flag-"));
     await handBuiltRun(join(root, "ws"), nodes);
-    const r = await writeReport(join(root, "ws"), join(root, "out"), { png: false });
+    // No corpus leaderboards (an empty folder), so cars stays ungraded whatever data/corpus-leaderboards holds.
+    const noBoards = mkdtempSync(join(tmpdir(), "report-no-lb-"));
+    const r = await writeReport(join(root, "ws"), join(root, "out"), { png: false, corpusLeaderboardsDir: noBoards });
     const html = readFileSync(r.html, "utf8");
     const result = html.slice(html.indexOf('<section class="openmle-result"'), html.indexOf("</table>"));
     expect(result).toContain("<th>best draft</th><td>n0001 · validation 3.005 · hidden test 2.978</td>");
@@ -57,7 +59,8 @@ describe("the report tells the truth about the result: champion vs the best draf
       expect(html).toMatch(new RegExp(`<p class="openmle-muted openmle-omitted" data-figure="${id}"><b>[^<]+</b> left out: [^<]+\\.</p>`));
       expect(html).not.toContain(`id="${id}"`);
     }
-    expect(html).toContain("no task of these runs has an MLE-bench leaderboard, so every run is ungraded");
+    expect(html).toContain("no task of these runs has a leaderboard (MLE-bench Lite, or a corpus one the kit built), so " +
+      "every run is ungraded");
   }, 60_000);
 
   test.skipIf(noChromium)("in Chromium: the flag shows, the tree is labelled, no mode bar overlaps a title", async () => {

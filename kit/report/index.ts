@@ -23,7 +23,7 @@ export {
 export { gradeDistributionFigure, modalityBarsFigure, metricBarsFigure, type ModalityRow } from "./grade-figures.js";
 export { operatorGainsFigure, selectionProbabilitiesFigure, promptSizeFigure, softmax } from "./operator-figures.js";
 export {
-  reportFigures, reportFigureSet, omittedHtml, type NamedFigure, type OmittedFigure, type ReportData,
+  reportFigures, reportFigureSet, omittedHtml, NORMALISED_AXIS, type NamedFigure, type OmittedFigure, type ReportData,
 } from "./report-figures.js";
 export {
   openInChromium, pagePng, modebarOverlaps, CHROMIUM_PATH, CHROMIUM_ARGS, type DrawnFigure, type ModebarOverlap,
@@ -43,5 +43,7 @@ export {
 export { PortInUseError, HostUnavailableError, hostAllowed } from "./dashboard-host.js";
 export { openRecordedRuns, recordedRunsDir, recordedRunsFolder } from "./recorded-runs.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
+export { evaluateSome } from "./evaluate-some.js";
+export { LEADERBOARD_NOTE, NORMALISED_NOTE, NORMALISED_COLUMN } from "./evaluation-tables.js";
 export { ReportError, UnknownRunError, EmptyRunError, MissingWorkspaceError } from "./errors.js";
 export { ReportConfig } from "./config.js";

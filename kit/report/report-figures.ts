@@ -5,6 +5,9 @@ import { escapeHtml, formatNumber, formatPercent } from "./format.js";
 import type { Figure } from "./plotly.js";
 import { bestOverTimeFigure, searchTreeFigure } from "./tree-figures.js";
 
+/** The normalised score's axis: what 0 and 1 are, and its clip (kit/eval normalizedScore). */
+export const NORMALISED_AXIS = "normalised score (clipped to [−1, 2]; 0 = trivial, 1 = kit reference)";
+
 export interface NamedFigure {
   /** A slug: the figure's HTML id and PNG file name. */
   readonly id: string;
@@ -45,7 +48,7 @@ export function reportFigures(d: ReportData, opts: { maxTrees?: number } = {}): 
 
 /**
  * `reportFigures` plus the figures left out because they would be (near-)empty: the grade distribution when no
- * task has an MLE-bench leaderboard (every run "ungraded"), an avg@k bar chart of a single group, the per-modality
+ * task has a leaderboard (every run "ungraded"), an avg@k bar chart of a single group, the per-modality
  * chart when it would hold one bar; each with the value it would have shown where there is one.
  */
 export function reportFigureSet(
@@ -62,41 +65,62 @@ export function reportFigureSet(
     leftOut ? omitted.push({ id, title, reason: leftOut }) : out.push({ id, title, figure });
 
   if (ev.groups.length) {
+    // The paper's measures first (Valid Rate, Medal Average, Human Rank), the normalised score after them.
     const graded = ev.groups.some((g) => g.medal_average.n > 0);
-    if (graded)
-      add(
-        "medal-average",
-        "Medal Average avg@k (mean ± std)",
-        metricBarsFigure(
-          ev.groups.map((g) => ({ group: g.group, ...g.medal_average })),
-          { title: "Medal Average avg@k", yTitle: "share of tasks with a medal" },
-        ),
-        one && oneBar(one.medal_average),
-      );
-    if (ev.groups.some((g) => g.normalized.n > 0))
-      add(
-        "normalized-score",
-        "Normalised score avg@k (mean ± std)",
-        metricBarsFigure(
-          ev.groups.map((g) => ({ group: g.group, ...g.normalized })),
-          { title: "Normalised score avg@k (0 = trivial, 1 = reference)", yTitle: "normalised score" },
-        ),
-        one && oneBar(one.normalized, (x) => formatNumber(x, 3)),
-      );
     add(
       "valid-rate",
       "Valid Rate avg@k (mean ± std)",
       metricBarsFigure(
         ev.groups.map((g) => ({ group: g.group, ...g.valid_rate })),
-        { title: "Valid Rate avg@k", yTitle: "share of tasks with a valid submission" },
+        { title: "Valid Rate avg@k per group", yTitle: "share of tasks with a valid submission" },
       ),
       one && oneBar(one.valid_rate),
     );
+    if (graded) {
+      add(
+        "medal-average",
+        "Medal Average avg@k (mean ± std)",
+        metricBarsFigure(
+          ev.groups.map((g) => ({ group: g.group, ...g.medal_average })),
+          { title: "Medal Average avg@k per group", yTitle: "share of graded tasks with a medal" },
+        ),
+        one && oneBar(one.medal_average),
+      );
+      add(
+        "human-rank",
+        "Human Rank avg@k (mean ± std)",
+        metricBarsFigure(
+          ev.groups.map((g) => ({ group: g.group, ...g.human_rank })),
+          { title: "Human Rank avg@k per group", yTitle: "share of leaderboard entries beaten" },
+        ),
+        one && oneBar(one.human_rank),
+      );
+    }
+    if (ev.groups.some((g) => g.normalized.n > 0)) {
+      const weak = new Set(ev.tasks.filter((t) => t.weak_reference && t.normalized !== null).map((t) => t.task_id));
+      add(
+        "normalized-score",
+        "Normalised score avg@k (mean ± std; secondary to the leaderboard measures)",
+        metricBarsFigure(
+          ev.groups.map((g) => ({ group: g.group, ...g.normalized })),
+          {
+            title:
+              "Mean normalised test score per group, avg@k" +
+              (weak.size ? ` (${weak.size} task${weak.size === 1 ? "" : "s"} with a weak reference)` : ""),
+            yTitle: NORMALISED_AXIS,
+          },
+        ),
+        one && oneBar(one.normalized, (x) => formatNumber(x, 3)),
+      );
+    }
     add(
       "grade-distribution",
       "Grade distribution",
       gradeDistributionFigure(ev.groups),
-      graded ? null : "no task of these runs has an MLE-bench leaderboard, so every run is ungraded",
+      graded
+        ? null
+        : "no task of these runs has a leaderboard (MLE-bench Lite, or a corpus one the kit built), so every run is " +
+            "ungraded",
     );
     const modalityBars = ev.groups.flatMap((g) => g.modality);
     add(

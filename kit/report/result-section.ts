@@ -24,7 +24,7 @@ export interface RunResult {
   readonly testScore: number | null;
   /** The champion's validation–test gap (validation-gap.ts); `large` flags an optimistic validation. */
   readonly validationGap: ValidationGap | null;
-  /** MLE-bench grade when the task has a leaderboard, else null. */
+  /** MLE-bench grade when the task has a leaderboard (MLE-bench Lite's or a kit corpus one), else null. */
   readonly grade: string | null;
   readonly humanRank: number | null;
   /** Node valid rate: share of the run's nodes that ran and produced a validation score. */
@@ -173,7 +173,7 @@ ${row("hidden test score", `<b>${cellHtml(num(r.testScore), c ? "the champion's 
 ${row("best draft", vs.draft)}
 ${row("champion's gain over it", vs.gain)}
 ${row("validation – test gap", r.validationGap ? `${r.validationGap.large ? `<b class="openmle-warn">⚠ ${escapeHtml(gapText(r.validationGap))}: validation promised more than the hidden test gave; look for leakage or a validation unlike the test split</b>` : escapeHtml(gapText(r.validationGap))}` : cellHtml(null, "the champion lacks a validation or a hidden test score"))}
-${row("grade", r.grade ? `${escapeHtml(r.grade)}${r.humanRank === null ? "" : ` · beats ${formatPercent(r.humanRank)} of leaderboard teams`}` : cellHtml(null, "no MLE-bench leaderboard for this task"))}
+${row("grade", r.grade ? `${escapeHtml(r.grade)}${r.humanRank === null ? "" : ` · beats ${formatPercent(r.humanRank)} of the leaderboard`}` : cellHtml(null, "no leaderboard for this task (MLE-bench Lite or a current corpus one)"))}
 ${row("node valid rate", `${formatPercent(r.nodeValidRate)} <span class="openmle-muted">(${r.nodesScored} of ${r.nodes} nodes ran and scored)</span>`)}
 ${row("submission validity", r.submissionValid ? "valid (the champion's submission scored on the hidden split)" : "invalid or missing")}
 ${row("throughput", throughputHtml(r.throughput))}

@@ -1,15 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import {
-  evaluateRuns,
-  liteLeaderboardsFor,
-  loadRunOutcomes,
-  loadRunStats,
-  loadSearchRows,
-  loadThroughput,
-  searchEfficiency,
-  type EvaluateOptions,
-} from "../eval/index.js";
+import { loadRunStats, loadSearchRows, loadThroughput, searchEfficiency, type EvaluateOptions } from "../eval/index.js";
 import { openWorkspace, WorkspaceLockedError, type Workspace } from "../store/index.js";
 import { openInChromium, type DrawnFigure } from "./chromium.js";
 import { ReportConfig } from "./config.js";
@@ -18,6 +9,7 @@ import { escapeHtml, formatNumber } from "./format.js";
 import { analysisFigureSet } from "./analysis-figures.js";
 import { htmlTable } from "./html-table.js";
 import { timeSplit, timeSplitTable } from "./time-split.js";
+import { evaluateSome } from "./evaluate-some.js";
 import { evaluationTables } from "./evaluation-tables.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
 import { omittedHtml, reportFigureSet, type NamedFigure, type OmittedFigure } from "./report-figures.js";
@@ -66,6 +58,7 @@ export function reportHtml(parts: {
   figures: readonly NamedFigure[];
   omitted?: readonly OmittedFigure[]; // figures with nothing to show: one line each, not an empty chart
   note?: string;
+  warnings?: readonly string[]; // what the evaluation left out and why (a stale corpus leaderboard), one line each
 }): string {
   return (
     `<!doctype html><html><head><meta ` +
@@ -73,6 +66,7 @@ export function reportHtml(parts: {
 ${plotlyScriptTag()}</head><body><h1>${escapeHtml(parts.title)}</h1>
 <p class="openmle-muted">Workspace <code>${escapeHtml(parts.workspace)}</code>, generated ${escapeHtml(parts.generatedAt)} by the OpenMLE kit (measured from the workspace's rows).</p>
 ${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
+${(parts.warnings ?? []).map((w) => `<p class="openmle-warn">${escapeHtml(w)}</p>`).join("\n")}
 ${parts.sections.join("\n")}
 ${parts.tables.length || parts.figures.length ? "<h2>Evaluation and search statistics</h2>" : ""}${omittedHtml(parts.omitted ?? [])}
 ${parts.tables.map((t) => `<section>${t.html}</section>`).join("\n")}
@@ -138,11 +132,7 @@ export async function writeReport(
     // 1.–2. Runs and their evaluation.
     const views = await loadRunViews(ws, cfg.run);
     const runIds = views.map((v) => v.runId);
-    const outcomes = (await loadRunOutcomes(ws)).filter((r) => runIds.includes(r.run_id));
-    const evaluation = evaluateRuns(outcomes, {
-      ...opts,
-      leaderboards: opts.leaderboards ?? liteLeaderboardsFor(outcomes.map((o) => o.task_id)),
-    });
+    const evaluation = await evaluateSome(ws, runIds, opts);
     const graded = new Map(evaluation.runs.map((r) => [r.run_id, r]));
     const loaded = await loadSearchRows(ws);
     const shown = new Set(runIds);
@@ -176,7 +166,7 @@ export async function writeReport(
             validation: "no scored node",
             "val – test gap": "the champion lacks a validation or a hidden test score",
             "hidden test": "the champion's submission was not scored on the hidden split",
-            grade: "no MLE-bench leaderboard for this task",
+            grade: "no leaderboard for this task (MLE-bench Lite or a current corpus one)",
           },
         }),
       );
@@ -233,6 +223,7 @@ export async function writeReport(
         tables,
         figures,
         omitted,
+        warnings: evaluation.warnings,
         note:
           views.length > cfg.maxTrees
             ? `${views.length} runs: the first ${cfg.maxTrees} are shown in full (report --run RUN for another).`

@@ -45,6 +45,32 @@ describe("modalityTable", () => {
   });
 });
 
+describe("modalityTable on leaderboards (the laptop preset once the corpus leaderboards are built)", () => {
+  // tabular t1, t2 graded; uniform r1: gold + none → 50 %, r2: none + none → 0 % → 25 ± 25 %; trained r1 silver +
+  // bronze → 100 %, r2 gold + none → 50 % → 75 ± 25 %. Normalised as CELLS (t2 of trained with a weak reference).
+  const grades = { uniform: ["gold", "none", "none", "none"], trained: ["silver", "bronze", "gold", "none"] } as const;
+  const graded = CELLS.filter((c) => c.modality === "tabular").map((c) => ({
+    ...c, grade: grades[c.arm as "uniform" | "trained"][(c.repeat - 1) * 2 + (c.task === "t1" ? 0 : 1)]!,
+    humanRank: 0.5, weakReference: c.task === "t2" && c.arm === "trained",
+  }));
+  it("medal rate per arm leads, then the normalised score with weak references marked", () => {
+    const [tabular] = modalityTable(experimentById("modality"), MFH, "smoke", graded);
+    expect(Object.keys(tabular!.values)).toEqual(["tasks", "uniform: medal rate", "trained: medal rate", "uniform: normalised", "trained: normalised"]);
+    expect(tabular!.values).toEqual({
+      tasks: "2 (2 on a leaderboard, 2 normalisable)", "uniform: medal rate": "25 ± 25 %", "trained: medal rate": "75 ± 25 %",
+      "uniform: normalised": "0.625 ± 0.375", "trained: normalised": "1.000 ± 0.000 * (1 weak)",
+    });
+  });
+  it("its figure plots the medal rate, titled and labelled as such", () => {
+    const fig = layoutFigure(experimentById("modality"), MFH, "laptop", graded.map((c) => ({ ...c, arm: c.arm === "uniform" ? "uniform" : "g1" })))!;
+    expect((fig.data as Bars[]).map((b) => [b.name, b.y])).toEqual([
+      ["uniform (stand-in for a base model)", [25]], ["default (hand-set parameters)", [null]], ["loop generation 1", [75]], ["loop generation 2", [null]],
+    ]);
+    expect(fig.layout!.title).toBe("Per-modality medal rate, base → trained (laptop preset): medal rate per modality");
+    expect(JSON.stringify(fig.layout!.yaxis)).toContain("kit reference-zoo leaderboards, not the paper's");
+  });
+});
+
 describe("ceilingTable", () => {
   it("per grade and arm: share of the graded runs of each repeat, mean ± population std, then the counts", () => {
     // uniform r1: between, reference → 50/50; r2: between, trivial → between 50 %, trivial 50 %
@@ -88,6 +114,8 @@ describe("layoutFigure", () => {
     expect(bars.map((b) => b.x)).toEqual([["tabular (2 of 2 tasks)"], ["tabular (2 of 2 tasks)"]]);
     expect(bars.map((b) => b.y)).toEqual([[0.625], [1]]);
     expect(bars.map((b) => b.error_y!.array)).toEqual([[0.375], [0]]);
+    expect(fig.layout!.title).toMatch(/: normalised score per modality$/);
+    expect(JSON.stringify(fig.layout!.yaxis)).toContain("clipped to [−1, 2], floored at 0 (1 = kit reference)");
   });
 
   it("solution ceiling: one stacked segment per grade, the arm's mean share in %", () => {

@@ -3,7 +3,7 @@
 import { meanStd } from "../eval/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
-import { referenceRows, repeatScores, type TableRow } from "./search-table.js";
+import { referenceRows, repeatMedals, repeatScores, weakMark, weakTasks, type TableRow } from "./search-table.js";
 
 const fmtStat = (m: ReturnType<typeof meanStd>, d: number, unit = "") =>
   m.n ? `${m.mean.toFixed(d)} ± ${m.std.toFixed(d)}${unit}` : "–";
@@ -11,18 +11,29 @@ const fmtStat = (m: ReturnType<typeof meanStd>, d: number, unit = "") =>
 const perRepeat = <C extends CellResult>(cells: readonly C[], f: (of: readonly C[]) => number) =>
   [...new Set(cells.map((c) => c.repeat))].sort((a, b) => a - b).map((r) => f(cells.filter((c) => c.repeat === r)));
 
-/** One modality's row of numbers: its task counts and, per arm, mean ± std over repeats of the credit score. */
+/** One modality's row of numbers: its task counts and, per arm, mean ± std over repeats of its measures. */
 export interface ModalityStats {
   readonly modality: string;
   readonly tasks: number;
+  /** Tasks of the modality with a leaderboard (MLE-bench Lite or the kit's corpus one): their cells have a grade. */
+  readonly graded: number;
   readonly normalisable: number;
-  readonly perArm: readonly { readonly arm: string; readonly score: ReturnType<typeof meanStd> }[];
+  readonly perArm: readonly {
+    readonly arm: string;
+    /** Medal rate (share of graded tasks with any medal, 0–1), per repeat then avg@k; n = 0 without a graded task. */
+    readonly medal: ReturnType<typeof meanStd>;
+    /** Credit score (normalised, clipped to [−1, 2], floored at 0); n = 0 without a normalisable task. */
+    readonly score: ReturnType<typeof meanStd>;
+    /** Normalisable tasks of the arm's cells with a weak reference. */
+    readonly weak: number;
+  }[];
 }
 
 /**
- * Per modality m and arm a: for each repeat r, score_r = mean over the normalisable tasks of modality m of
- * credit = max(0, normalised) (0 without a champion; searchTable's rule restricted to m); the arm's figure is
- * mean ± population std over repeats (n = 0 where m has no normalisable task). Modalities sorted by name.
+ * Per modality m and arm a: for each repeat r, medal_r = share of the repeat's graded tasks of modality m whose
+ * champion won any medal (repeatMedals restricted to m) and score_r = mean over the normalisable tasks of modality
+ * m of credit = max(0, normalised) (0 without a champion; searchTable's rule restricted to m); the arm's figures are
+ * mean ± population std over repeats (n = 0 where m has no such task). Modalities sorted by name.
  */
 export function modalityStats(
   owner: ExperimentSpec,
@@ -35,31 +46,56 @@ export function modalityStats(
     return {
       modality,
       tasks: new Set(of.map((c) => c.task)).size,
+      graded: new Set(of.filter((c) => c.grade !== null).map((c) => c.task)).size,
       normalisable: new Set(of.filter((c) => c.normalisable).map((c) => c.task)).size,
-      perArm: arms.map((arm) => ({ arm: arm.id, score: meanStd(repeatScores(of.filter((c) => c.arm === arm.id))) })),
+      perArm: arms.map((arm) => {
+        const mine = of.filter((c) => c.arm === arm.id);
+        return {
+          arm: arm.id,
+          medal: meanStd(repeatMedals(mine).medal),
+          score: meanStd(repeatScores(mine)),
+          weak: weakTasks(mine),
+        };
+      }),
     };
   });
 }
 
-/** modalityStats as rows (rows = modalities, one column per arm, 3 decimals; "–" without a normalisable task). */
+/**
+ * modalityStats as rows (rows = modalities). Where a task has a leaderboard, one column per arm of its medal rate
+ * (whole %) comes first, then one per arm of the normalised score (3 decimals, marked where a reference is weak);
+ * without any, the arm columns hold the normalised score. "–" where the modality has no such task.
+ */
 export function modalityTable(
   spec: ExperimentSpec,
   owner: ExperimentSpec,
   preset: ReproducePreset,
   cells: readonly CellResult[],
 ): TableRow[] {
-  const kit = modalityStats(owner, preset, cells).map((m) => ({
+  const stats = modalityStats(owner, preset, cells);
+  const medals = stats.some((m) => m.graded > 0);
+  const kit = stats.map((m) => ({
     source: `kit (${preset})`,
     row: m.modality,
     values: {
-      tasks: `${m.tasks} (${m.normalisable} normalisable)`,
-      ...Object.fromEntries(m.perArm.map((a) => [a.arm, fmtStat(a.score, 3)])),
+      tasks: medals
+        ? `${m.tasks} (${m.graded} on a leaderboard, ${m.normalisable} normalisable)`
+        : `${m.tasks} (${m.normalisable} normalisable)`,
+      ...(medals
+        ? Object.fromEntries(m.perArm.map((a) => [`${a.arm}: medal rate`, fmtStat(scaled(a.medal, 100), 0, " %")]))
+        : {}),
+      ...Object.fromEntries(
+        m.perArm.map((a) => [medals ? `${a.arm}: normalised` : a.arm, weakMark(fmtStat(a.score, 3), a.weak)]),
+      ),
     },
   }));
   return [...kit, ...referenceRows(spec)];
 }
 
-/** Grades of a run's champion at laptop scale, from the top: corpus tasks have no leaderboards, so no medals. */
+/** A mean ± std in other units (×k). */
+const scaled = (m: ReturnType<typeof meanStd>, k: number) => ({ ...m, mean: k * m.mean, std: k * m.std });
+
+/** Grades of a run's champion on tasks without a leaderboard, from the top: bands of the normalised score. */
 export const CEILING_GRADES = [
   { id: "reference", label: "at or above the reference (normalised ≥ 1)" },
   { id: "between", label: "between trivial and reference (0 < normalised < 1)" },
@@ -80,7 +116,10 @@ export function ceilingGrade(c: Pick<CellResult, "normalisable" | "testScore" | 
   return c.normalized > 0 ? "between" : "trivial";
 }
 
-/** Medal grades of a run's champion on an MLE-bench leaderboard (the paper preset), from the top. */
+/**
+ * Medal grades of a run's champion on a leaderboard, from the top: MLE-bench Lite's (the paper preset) or the kit's
+ * corpus leaderboards (the laptop preset, once built).
+ */
 export const MEDAL_GRADES = [
   { id: "gold", label: "gold medal" },
   { id: "silver", label: "silver medal" },
@@ -102,9 +141,9 @@ export interface CeilingStats {
 
 /**
  * Per grade g and arm a: for each repeat r, share_r = 100 × (a's graded cells of repeat r in g) / (a's graded
- * cells of repeat r); the figure is mean ± population std over repeats, in %. Cells graded on a leaderboard (the
- * paper preset) are split by medal (MEDAL_GRADES); the others by where the champion lands between trivial and
- * reference (CEILING_GRADES, normalisable tasks only).
+ * cells of repeat r); the figure is mean ± population std over repeats, in %. When every cell is graded on a
+ * leaderboard (MLE-bench Lite, or the kit's corpus leaderboards) they are split by medal (MEDAL_GRADES); else by where
+ * the champion lands between trivial and reference (CEILING_GRADES, normalisable tasks only).
  */
 export function ceilingStats(
   owner: ExperimentSpec,

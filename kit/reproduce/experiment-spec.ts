@@ -53,9 +53,16 @@ export const TaskSet = z.discriminatedUnion("from", [
     .strict()
     .describe("Built-in tasks by id (the smoke preset: no corpus needed)."),
   z
-    .object({ from: z.literal("suite"), suite: z.enum(["train", "heldout"]), count: z.number().int().positive() })
+    .object({
+      from: z.literal("suite"),
+      suite: z.enum(["train", "dev", "heldout"]),
+      count: z.number().int().positive(),
+    })
     .strict()
-    .describe("The first `count` tasks by id of a corpus suite (openmle task build-corpus)."),
+    .describe(
+      "The first `count` tasks by id of a corpus suite (openmle task build-corpus); heldout is the old name of dev. " +
+        "The sealed confirm suite runs only through openmle experiment.",
+    ),
   z
     .object({ from: z.literal("mlebench-lite") })
     .strict()

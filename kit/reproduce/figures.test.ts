@@ -23,6 +23,21 @@ describe("searchFigure", () => {
     expect(bars.error_y.array).toEqual([0.25, 0]);
     expect(bars.text).toEqual(["0.750 ± 0.250 (k = 2)", "–"]);
     expect(searchFigure(experimentById("harness-fixed-model"), "smoke", [cells[4]!])).toBeNull();
+    expect(fig.layout!.title).toBe("Harness at a fixed model: OpenMLE-Evo vs AIRA-Evo, and Evo-Max (smoke preset): normalised score per arm");
+    expect(JSON.stringify(fig.layout!.yaxis)).toContain("clipped to [−1, 2], floored at 0 (1 = kit reference)");
+  });
+
+  it("on leaderboards the bars are the Medal Average (%), Human Rank in the hover, titled so", () => {
+    // openmle r1: gold + none → 50 %, r2: bronze + bronze → 100 % → 75 ± 25 %; Human Rank (0.9 + 0.2)/2, (0.6 + 0.6)/2
+    const m = (repeat: number, task: string, grade: "gold" | "bronze" | "none", humanRank: number) => ({ ...cell("openmle", repeat, task, 1), grade, humanRank });
+    const cells = [m(1, "a", "gold", 0.9), m(1, "b", "none", 0.2), m(2, "a", "bronze", 0.6), m(2, "b", "bronze", 0.6)];
+    const fig = searchFigure(experimentById("harness-fixed-model"), "laptop", cells)!;
+    const bars = fig.data[0] as { y: (number | null)[]; text: string[]; customdata: string[] };
+    expect(bars.y).toEqual([75, null, null]);
+    expect(bars.text[0]).toBe("75.0 ± 25.0 % (k = 2)");
+    expect(bars.customdata[0]).toBe("; Human Rank 0.575 ± 0.025");
+    expect(fig.layout!.title).toMatch(/\(laptop preset\): Medal Average per arm$/);
+    expect(JSON.stringify(fig.layout!.yaxis)).toContain("kit reference-zoo leaderboards, not the paper's");
   });
 });
 

@@ -4,7 +4,7 @@
 // share of candidates kept per stage. The paper's numbers stay in the table where their units differ; sft shares and
 // funnel shares are the same unit, so the paper's stand beside the kit's bars, labelled as reference.
 import { PAPER_COMPOSITION } from "../erl/index.js";
-import { meanStd } from "../eval/index.js";
+import { meanStd, type MeanStd } from "../eval/index.js";
 import { OPERATORS } from "../policy/index.js";
 import { PAPER_FUNNEL } from "../gym/index.js";
 import { corpusFunnelFigure, PALETTE, type Figure } from "../report/index.js";
@@ -14,11 +14,14 @@ import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
 import type { FunnelResult } from "./run-funnel.js";
 import { operatorStats, type SftCellResult } from "./run-sft.js";
-import { repeatScores } from "./search-table.js";
+import { CREDIT_AXIS } from "./layout-figures.js";
+import { repeatMedals, repeatScores, weakMark, weakTasks } from "./search-table.js";
 
 /**
- * One bar per arm: mean over repeats of score_r (searchTable's normalised-score rule: mean credit over the
- * normalisable tasks of repeat r), error bar = population std over repeats. Null when no arm has a score.
+ * One bar per arm, error bar = population std over repeats. Where the cells are graded on leaderboards (MLE-bench
+ * Lite, or the kit's corpus leaderboards) the bars are the Medal Average (searchTable's rule, %; Human Rank in the
+ * hover); else the normalised score (mean credit over the normalisable tasks of repeat r, the score clipped to
+ * [−1, 2] and floored at 0). Null when no arm has either.
  */
 export function searchFigure(
   spec: ExperimentSpec,
@@ -26,8 +29,38 @@ export function searchFigure(
   cells: readonly CellResult[],
 ): Figure | null {
   const arms = spec.presets[preset]!.arms;
-  const stats = arms.map((arm) => meanStd(repeatScores(cells.filter((c) => c.arm === arm.id))));
+  const mine = arms.map((arm) => cells.filter((c) => c.arm === arm.id));
+  const medals = mine.map((of) => repeatMedals(of));
+  if (medals.some((m) => m.medal.length)) {
+    const medal = medals.map((m) => meanStd(m.medal.map((x) => 100 * x)));
+    const rank = medals.map((m) => meanStd(m.rank));
+    return bars(spec, preset, arms, medal, {
+      text: (s) => `${s.mean.toFixed(1)} ± ${s.std.toFixed(1)} % (k = ${s.n})`,
+      hover: (i) => `; Human Rank ${rank[i]!.mean.toFixed(3)} ± ${rank[i]!.std.toFixed(3)}`,
+      what: "Medal Average",
+      yTitle:
+        `Medal Average (% of graded tasks with a medal), avg@k` +
+        (preset === "paper" ? "" : "; kit reference-zoo leaderboards, not the paper's"),
+    });
+  }
+  const stats = mine.map((of) => meanStd(repeatScores(of)));
   if (!stats.some((s) => s.n)) return null;
+  const weak = mine.map(weakTasks);
+  return bars(spec, preset, arms, stats, {
+    text: (s, i) => weakMark(`${s.mean.toFixed(3)} ± ${s.std.toFixed(3)} (k = ${s.n})`, weak[i]!),
+    what: "normalised score",
+    yTitle: CREDIT_AXIS,
+  });
+}
+
+/** searchFigure's bars: one per arm, its mean ± std, `text` inside the bar at its foot. */
+function bars(
+  spec: ExperimentSpec,
+  preset: ReproducePreset,
+  arms: readonly { readonly label: string }[],
+  stats: readonly MeanStd[],
+  o: { text: (s: MeanStd, i: number) => string; hover?: (i: number) => string; what: string; yTitle: string },
+): Figure {
   return {
     data: [
       {
@@ -35,16 +68,17 @@ export function searchFigure(
         x: arms.map((a) => a.label),
         y: stats.map((s) => (s.n ? s.mean : null)),
         error_y: { type: "data", array: stats.map((s) => (s.n ? s.std : 0)), visible: true },
-        text: stats.map((s) => (s.n ? `${s.mean.toFixed(3)} ± ${s.std.toFixed(3)} (k = ${s.n})` : "–")),
+        text: stats.map((s, i) => (s.n ? o.text(s, i) : "–")),
         textposition: "inside",
         insidetextanchor: "start", // at the bar's foot, clear of the error bar
-        hovertemplate: "%{x}: %{text}<extra></extra>",
+        customdata: stats.map((s, i) => (s.n && o.hover ? o.hover(i) : "")),
+        hovertemplate: "%{x}: %{text}%{customdata}<extra></extra>",
         marker: { color: "#4c78a8" },
       },
     ],
     layout: {
-      title: `${spec.title} (${preset} preset)`,
-      yaxis: { title: { text: "normalised test score (0 = trivial, 1 = reference), avg@k" }, rangemode: "tozero" },
+      title: `${spec.title} (${preset} preset): ${o.what} per arm`,
+      yaxis: { title: { text: o.yTitle }, rangemode: "tozero" },
       xaxis: { automargin: true },
       showlegend: false,
     },

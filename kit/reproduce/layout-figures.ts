@@ -22,8 +22,10 @@ export function layoutFigure(
 }
 
 /**
- * Grouped bars: x = modality (with its normalisable task count), one bar per arm = modalityStats' mean over
- * repeats of the credit score, error bar = population std. Modalities without a normalisable task are left out.
+ * Grouped bars: x = modality, one bar per arm, error bar = population std over repeats. Where a task has a leaderboard
+ * the bars are modalityStats' medal rate (%, the paper's per-modality measure; modalities without a graded task left
+ * out), else its credit score (normalised, clipped to [−1, 2], floored at 0; modalities without a normalisable task
+ * left out). The table has both.
  */
 function modalityFigure(
   spec: ExperimentSpec,
@@ -31,32 +33,54 @@ function modalityFigure(
   preset: ReproducePreset,
   cells: readonly CellResult[],
 ): Figure | null {
-  const rows = modalityStats(owner, preset, cells).filter((m) => m.normalisable > 0);
+  const all = modalityStats(owner, preset, cells);
+  const medals = all.some((m) => m.graded > 0);
+  const rows = all.filter((m) => (medals ? m.graded : m.normalisable) > 0);
   if (!rows.length) return null;
-  const x = rows.map((m) => `${m.modality} (${m.normalisable} of ${m.tasks} tasks)`);
+  const x = rows.map((m) =>
+    medals
+      ? `${m.modality} (${m.graded} of ${m.tasks} tasks graded)`
+      : `${m.modality} (${m.normalisable} of ${m.tasks} tasks)`,
+  );
+  const k = medals ? 100 : 1;
   const data = owner.presets[preset]!.arms.map((arm, i) => {
-    const stats = rows.map((m) => m.perArm.find((a) => a.arm === arm.id)!.score);
+    const stats = rows.map((m) => {
+      const a = m.perArm.find((p) => p.arm === arm.id)!;
+      return medals ? a.medal : a.score;
+    });
     return {
       type: "bar",
       name: arm.label,
       x,
-      y: stats.map((s) => (s.n ? s.mean : null)),
-      error_y: { type: "data", array: stats.map((s) => (s.n ? s.std : 0)), visible: true },
-      hovertemplate: `${arm.label}, %{x}: %{y:.3f}<extra></extra>`,
+      y: stats.map((s) => (s.n ? k * s.mean : null)),
+      error_y: { type: "data", array: stats.map((s) => (s.n ? k * s.std : 0)), visible: true },
+      hovertemplate: `${arm.label}, %{x}: ${medals ? "%{y:.0f}%" : "%{y:.3f}"}<extra></extra>`,
       marker: { color: PALETTE[i % PALETTE.length] },
     };
   });
   return {
     data,
     layout: {
-      title: `${spec.title} (${preset} preset)`,
+      title: `${spec.title} (${preset} preset): ${medals ? "medal rate" : "normalised score"} per modality`,
       barmode: "group",
-      yaxis: { title: { text: "normalised test score (0 = trivial, 1 = reference), avg@k" }, rangemode: "tozero" },
-      xaxis: { title: { text: "modality (normalisable tasks)" }, automargin: true },
+      yaxis: medals
+        ? { title: { text: `medal rate (% of graded tasks), avg@k${leaderboardWords(preset)}` }, range: [0, 100] }
+        : { title: { text: CREDIT_AXIS }, rangemode: "tozero" },
+      xaxis: {
+        title: { text: medals ? "modality (graded tasks)" : "modality (normalisable tasks)" },
+        automargin: true,
+      },
       legend: { orientation: "h", y: -0.25 },
     },
   };
 }
+
+/** The normalised score's axis where it is credited (max(0, ·), searchTable's rule). */
+export const CREDIT_AXIS = "normalised test score, clipped to [−1, 2], floored at 0 (1 = kit reference), avg@k";
+
+/** Where a preset's medals come from: the paper preset's MLE-bench Lite leaderboards, else the kit's own. */
+const leaderboardWords = (preset: ReproducePreset) =>
+  preset === "paper" ? "" : "; kit reference-zoo leaderboards, not the paper's";
 
 /**
  * Stacked bars: x = arm (with its graded runs), one segment per grade from the top grade up the stack's foot =
@@ -89,7 +113,9 @@ function ceilingFigure(
   return {
     data,
     layout: {
-      title: `${spec.title} (${preset} preset${st.medals ? "" : "; graded by normalised score, no leaderboards"})`,
+      title:
+        `${spec.title} (${preset} preset` +
+        `${st.medals ? leaderboardWords(preset) : "; graded by normalised score, no leaderboards"})`,
       barmode: "stack",
       yaxis: { title: { text: "share of graded runs (%)" }, range: [0, 100] },
       xaxis: { automargin: true, tickangle: 0 },

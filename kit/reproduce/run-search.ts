@@ -15,14 +15,17 @@ import {
   gradeScore,
   humanRank,
   isLowerBetter,
+  leaderboardsFor,
   liteCompetitionIds,
-  liteLeaderboardsFor,
+  perfectScore,
+  weakReference,
   type Leaderboard,
 } from "../eval/index.js";
 import {
   ensureCorpus,
   expandTaskList,
   metricDirections,
+  packageHash,
   resolveTask,
   TASK_JSON,
   type TaskPackage,
@@ -55,10 +58,19 @@ export interface CellResult {
   readonly normalisable: boolean;
   /** kit/eval's reference baseline's hidden test score on the task (the NatureBench-style SOTA), or null. */
   readonly reference: number | null;
+  /**
+   * The reference closes under 10 % of the way from the trivial score to a perfect one, so the task's normalised
+   * score says little (kit/eval weakReference). Null or absent: not known (no baselines or no perfect score; cells
+   * read back from reproduce_cells, which has no column for it).
+   */
+  readonly weakReference?: boolean | null;
   readonly higherIsBetter: boolean;
   /** The task's modality (the per-modality layout's rows). */
   readonly modality: string;
-  /** The champion's medal on the task's MLE-bench leaderboard (`medalGrade`); null when the task has none. */
+  /**
+   * The champion's medal on the task's leaderboard (`medalGrade`): the MLE-bench Lite one, else the kit's corpus
+   * leaderboard (kit/eval leaderboardsFor: the reference zoo's, the kit's construction); null when it has neither.
+   */
   readonly grade: Medal | null;
   /** The champion's Human Rank on that leaderboard (0 without a champion); null without one. */
   readonly humanRank: number | null;
@@ -155,9 +167,10 @@ export function presetConfig(preset: ReproducePreset, p: ExperimentPreset): Reco
 
 /**
  * 1. plan the cells (planExperiment); 2. per arm, its policy (a missing checkpoint or endpoint fails first);
- * 3. run the baselines of every task once;
- * 4. per cell, evolve (finished runs are read back, killed ones resume), normalise the champion's test score and
- *    store the cell (reproduce_cells).
+ * 3. run the baselines of every task once; the tasks' leaderboards (leaderboardsFor: MLE-bench Lite, else the kit's
+ *    corpus leaderboard on the task's current package);
+ * 4. per cell, evolve (finished runs are read back, killed ones resume), grade the champion's test score on the
+ *    task's leaderboard (medal, Human Rank), normalise it (clipped to [−1, 2]) and store the cell (reproduce_cells).
  */
 export async function runSearchExperiment(opts: RunnerOptions<CellEvent>): Promise<CellResult[]> {
   const { workspace: ws, spec, preset } = opts;
@@ -170,9 +183,22 @@ export async function runSearchExperiment(opts: RunnerOptions<CellEvent>): Promi
   for (const arm of p.arms) policies.set(arm.id, await armPolicy(arm, ws, opts.loopId, opts.endpoints)); // 2.
   const baselines: Baselines = await heldoutBaselines(ws, opts.tasks, true, { evaluate: opts.evaluate }); // 3.
   const canNormalise = normalisableTasks(baselines, metricDirections(opts.tasks));
-  // MLE-bench Lite tasks (by id, or an imported package's competitionId) are graded on their leaderboards.
+  // MLE-bench Lite tasks (by id, or an imported package's competitionId) are graded on their leaderboards, the
+  // others on the kit's corpus leaderboards built on their package as it is (a stale one is left out, with a warning).
   const compOf = (t: TaskPackage) => t.meta.competitionId ?? t.meta.id;
-  const boards = liteLeaderboardsFor(opts.tasks.map(compOf));
+  const dirOf = new Map(opts.tasks.map((t) => [compOf(t), t.dir]));
+  const hashOf = (id: string) => {
+    try {
+      return dirOf.has(id) ? packageHash(dirOf.get(id)!) : null;
+    } catch {
+      return null; // unreadable here: the leaderboard is not checked
+    }
+  };
+  const boards = leaderboardsFor(opts.tasks.map(compOf), {
+    packageHashOf: hashOf,
+    onWarning: opts.onWarning,
+    ...(opts.corpusLeaderboardsDir ? { dir: opts.corpusLeaderboardsDir } : {}),
+  });
   const out: CellResult[] = [];
   for (const [i, c] of plan.cells.entries()) {
     const arm = p.arms.find((a) => a.id === c.arm)!;
@@ -202,6 +228,10 @@ export async function runSearchExperiment(opts: RunnerOptions<CellEvent>): Promi
       normalized,
       normalisable,
       reference: b.reference,
+      weakReference:
+        b.trivial === null || b.reference === null
+          ? null
+          : weakReference({ trivial: b.trivial, reference: b.reference }, perfectScore(task.meta)),
       higherIsBetter: task.meta.higherIsBetter,
       modality: task.meta.modality,
       ...(boards.has(compOf(task))

@@ -20,6 +20,10 @@ export interface RunnerOptions<E> {
   /** rl cells: trainRL pools its groups on this executor's slots (the local and docker backends). */
   readonly executor?: Executor;
   readonly onEvent?: (e: E) => void;
+  /** Search cells: the corpus leaderboards' folder (default data/corpus-leaderboards: kit/eval leaderboardsFor). */
+  readonly corpusLeaderboardsDir?: string;
+  /** Told what was left out and why, one line each (search cells: a corpus leaderboard built on another package). */
+  readonly onWarning?: (message: string) => void;
 }
 
 /**

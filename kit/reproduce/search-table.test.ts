@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { experimentById } from "./catalogue.js";
 import { medalGrade, type CellResult } from "./run-search.js";
-import { referenceGapRates, searchTable } from "./search-table.js";
+import { referenceGapRates, searchTable, tableColumns, tableMarkdown } from "./search-table.js";
 
 const cell = (repeat: number, task: string, testScore: number | null, reference: number | null, higherIsBetter = true): CellResult => ({
   arm: "default-openmle", task, repeat, runId: `${task}-r${repeat}`, cached: true, validRate: 1, testScore,
@@ -58,5 +58,25 @@ describe("medalGrade and the medal columns (the paper preset's tasks carry leade
     expect(kit!.values).toMatchObject({ "medal-average": "75.00 ± 25.00", "human-rank": "0.7500 ± 0.0000" });
     const [plain] = searchTable(experimentById("harness-fixed-model"), "smoke", CELLS.map((c) => ({ ...c, arm: "openmle" })));
     expect(plain!.values).not.toHaveProperty("medal-average");
+  });
+});
+
+describe("the paper's measures lead; the normalised score follows, clipped and with weak references marked", () => {
+  const lb = { source: "corpus:a", scores: [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1] };
+  const g = (repeat: number, task: string, score: number, normalized: number, weak: boolean) => ({
+    ...cell(repeat, task, score, 0.5), arm: "openmle", normalized, normalisable: true, weakReference: weak, ...medalGrade(lb, score),
+  });
+  // a: gold, normalised 2 (the clip's top); b: none, 0.5, weak reference.
+  const cells = [g(1, "a", 1, 2, false), g(1, "b", 0.65, 0.5, true)];
+  it("kit rows: runs, valid rate, Medal Average, Human Rank, then the normalised score, marked", () => {
+    const [kit] = searchTable(experimentById("harness-fixed-model"), "smoke", cells);
+    expect(Object.keys(kit!.values)).toEqual(["runs", "valid-rate", "medal-average", "human-rank", "normalised-score", "k"]);
+    expect(kit!.values).toMatchObject({ "medal-average": "50.00 ± 0.00", "normalised-score": "1.250 ± 0.000 * (1 weak)" });
+  });
+  it("the table leads with the paper's columns even where only the paper's rows have medals", () => {
+    const plain = searchTable(experimentById("harness-fixed-model"), "smoke", CELLS.map((c) => ({ ...c, arm: "openmle" })));
+    expect(tableColumns(plain)).toEqual(["runs", "valid-rate", "medal-average", "human-rank", "normalised-score", "k"]);
+    expect(tableMarkdown(plain).split("\n")[0]).toBe(
+      "| source | setting | runs | valid-rate | medal-average | human-rank | normalised-score | k |");
   });
 });

@@ -14,12 +14,13 @@ export interface TableRow {
 }
 
 /**
- * Per arm and repeat r: valid_r = share of tasks whose run has a champion with a hidden test score;
- * score_r = mean over the normalisable tasks (reference beats trivial) of credit = max(0, normalised) (0 for a run
- * without a champion; erl's `credit`, as the loop's held-out measures).
- * On MLE-bench leaderboards also medal_r = share of the repeat's graded tasks whose champion won any medal
- * (Medal Average, %) and rank_r = their mean Human Rank.
- * The row: mean ± population std over repeats of each (avg@k, as the paper's tables), k = repeats.
+ * Per arm and repeat r: valid_r = share of tasks whose run has a champion with a hidden test score; on leaderboards
+ * (MLE-bench Lite, or the kit's corpus leaderboards: `repeatMedals`) medal_r = share of the repeat's graded tasks whose
+ * champion won any medal (Medal Average, %) and rank_r = their mean Human Rank; score_r = mean over the normalisable
+ * tasks (reference beats trivial) of credit = max(0, normalised), the normalised score clipped to [−1, 2] (0 for a run
+ * without a champion; erl's `credit`, as the loop's held-out measures), marked `weakMark` where a task's reference is
+ * weak. The row, in the paper's order (Valid Rate, Medal Average, Human Rank, then the normalised score): mean ±
+ * population std over repeats of each (avg@k, as the paper's tables), k = repeats.
  */
 export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells: readonly CellResult[]): TableRow[] {
   const p = spec.presets[preset]!;
@@ -34,17 +35,8 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
       const of = mine.filter((c) => c.repeat === r);
       return of.filter((c) => c.testScore !== null).length / of.length;
     });
+    const { medal, rank } = repeatMedals(mine);
     const score = repeatScores(mine);
-    // On leaderboards (the paper preset): Medal Average = share of the repeat's tasks with any medal, Human Rank.
-    const graded = mine.filter((c) => c.grade !== null);
-    const medal = repeats.flatMap((r) => {
-      const of = graded.filter((c) => c.repeat === r);
-      return of.length ? [of.filter((c) => c.grade !== "none").length / of.length] : [];
-    });
-    const rank = repeats.flatMap((r) => {
-      const of = graded.filter((c) => c.repeat === r);
-      return of.length ? [of.reduce((t, c) => t + c.humanRank!, 0) / of.length] : [];
-    });
     const gaps = spec.metrics.some((m) => m === "match-sota" || m === "surpass-sota") ? referenceGapRates(mine) : null;
     const pct = (xs: number[]) => {
       const m = meanStd(xs.map((x) => 100 * x));
@@ -56,8 +48,6 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
       values: {
         runs: String(mine.length),
         "valid-rate": fmt(valid, 2),
-        "normalised-score": fmt(score, 3),
-        ...(gaps ? { "match-sota": pct(gaps.match), "surpass-sota": pct(gaps.surpass) } : {}),
         ...(medal.length
           ? {
               "medal-average": fmt(
@@ -67,12 +57,38 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
               "human-rank": fmt(rank, 4),
             }
           : {}),
+        "normalised-score": weakMark(fmt(score, 3), weakTasks(mine)),
+        ...(gaps ? { "match-sota": pct(gaps.match), "surpass-sota": pct(gaps.surpass) } : {}),
         k: String(repeats.length),
       },
     };
   });
   return [...kit, ...referenceRows(spec)];
 }
+
+/**
+ * Medal Average and Human Rank of each repeat r (in repeat order) of some cells, over the repeat's cells graded on a
+ * leaderboard (grade not null): medal_r = share with any medal, rank_r = their mean Human Rank (0 without a
+ * champion). A repeat without a graded cell gives neither. searchTable, the per-modality layout and the figures
+ * average these.
+ */
+export function repeatMedals(cells: readonly CellResult[]): { medal: number[]; rank: number[] } {
+  const graded = cells.filter((c) => c.grade !== null);
+  const repeats = [...new Set(graded.map((c) => c.repeat))].sort((a, b) => a - b);
+  const of = (r: number) => graded.filter((c) => c.repeat === r);
+  return {
+    medal: repeats.map((r) => of(r).filter((c) => c.grade !== "none").length / of(r).length),
+    rank: repeats.map((r) => of(r).reduce((t, c) => t + (c.humanRank ?? 0), 0) / of(r).length),
+  };
+}
+
+/** How many distinct normalisable tasks of some cells have a weak reference (CellResult.weakReference). */
+export function weakTasks(cells: readonly CellResult[]): number {
+  return new Set(cells.filter((c) => c.normalisable && c.weakReference === true).map((c) => c.task)).size;
+}
+
+/** A normalised-score cell marked when `weak` of its tasks have a weak reference ("0.812 ± 0.050 * (1 weak)"). */
+export const weakMark = (text: string, weak: number) => (weak && text !== "–" ? `${text} * (${weak} weak)` : text);
 
 /**
  * The normalised score of each repeat r (in repeat order) of some cells: mean over the repeat's normalisable cells
@@ -119,9 +135,18 @@ export function referenceRows(spec: ExperimentSpec): TableRow[] {
   }));
 }
 
-/** The rows as a Markdown table: the union of the rows' columns, "–" where a row has none. */
+/** The columns a table leads with when it has them: the paper's measures, then the normalised score. */
+export const LEAD_COLUMNS = ["runs", "valid-rate", "medal-average", "human-rank", "normalised-score"];
+
+/** The union of the rows' columns: LEAD_COLUMNS first (those present), then the others in first-seen order. */
+export function tableColumns(rows: readonly TableRow[]): string[] {
+  const all = [...new Set(rows.flatMap((r) => Object.keys(r.values)))];
+  return [...LEAD_COLUMNS.filter((c) => all.includes(c)), ...all.filter((c) => !LEAD_COLUMNS.includes(c))];
+}
+
+/** The rows as a Markdown table: tableColumns, "–" where a row has none. */
 export function tableMarkdown(rows: readonly TableRow[]): string {
-  const cols = [...new Set(rows.flatMap((r) => Object.keys(r.values)))];
+  const cols = tableColumns(rows);
   const esc = (s: string) => s.replace(/\|/g, "\\|");
   return [
     `| source | setting | ${cols.join(" | ")} |`,
@@ -132,9 +157,9 @@ export function tableMarkdown(rows: readonly TableRow[]): string {
   ].join("\n");
 }
 
-/** The rows as records for an HTML table or a DataFrame: source, setting, every column ("–" where a row has none). */
+/** The rows as records for an HTML table or a DataFrame: source, setting, tableColumns ("–" where a row has none). */
 export function tableRecords(rows: readonly TableRow[]): Record<string, string>[] {
-  const cols = [...new Set(rows.flatMap((r) => Object.keys(r.values)))];
+  const cols = tableColumns(rows);
   return rows.map((r) => ({
     source: r.source,
     setting: r.row,

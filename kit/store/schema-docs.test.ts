@@ -49,7 +49,7 @@ describe("every table and column of the workspace is described", () => {
     expect(short).toEqual([]);
     for (const t of SCHEMA_DOCS) {
       expect(t.description.length, t.table).toBeGreaterThan(40);
-      expect(["store", "gym", "sandbox", "llm", "evo", "erl", "reproduce"]).toContain(t.owner);
+      expect(["store", "gym", "sandbox", "llm", "evo", "erl", "reproduce", "experiment"]).toContain(t.owner);
       expect(new Set(t.columns.map((c) => c.name)).size, `${t.table}: a column described twice`).toBe(t.columns.length);
     }
   });

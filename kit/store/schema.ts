@@ -11,6 +11,7 @@ import { MIGRATION_V9 } from "./migration-v9.js";
 import { MIGRATION_V10 } from "./migration-v10.js";
 import { MIGRATION_V11 } from "./migration-v11.js";
 import { MIGRATION_V12 } from "./migration-v12.js";
+import { MIGRATION_V13 } from "./migration-v13.js";
 
 export type { Migration } from "./migration.js";
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_V10,
   MIGRATION_V11,
   MIGRATION_V12,
+  MIGRATION_V13,
 ];
 
 /** The version of the newest migration (versions may skip numbers; each applies once, in order). */
@@ -54,5 +56,9 @@ export const TABLES = [
   "corpus_stages",
   "corpus_tasks",
   "reproduce_cells",
+  "experiments",
+  "experiment_runs",
+  "experiment_results",
+  "experiment_looks",
 ] as const;
 export type TableName = (typeof TABLES)[number];

@@ -20,7 +20,7 @@ export interface TaskFigure {
  *   credit = max(0, normalised) for a graded program, 0 for a failed one.
  * A failure and a program worse than the constant prediction are worth the same, as MLE-bench's Human Rank gives an
  * invalid submission 0: the mean then rewards valid, better programs and is not dominated by one catastrophic
- * regression (normalised scores are unbounded below).
+ * regression (normalised scores reach down to −1, kit/eval's clip).
  */
 export const credit = (graded: boolean, normalised: number | null): number =>
   graded && normalised !== null && Number.isFinite(normalised) ? Math.max(0, normalised) : 0;

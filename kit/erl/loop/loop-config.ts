@@ -44,7 +44,7 @@ export interface LoopStageSettings {
 
 /**
  * Stage sizes per preset. `smoke`: a couple of programs per stage (CI, minutes). `laptop`: one generation within an
- * hour on 2 cores for 60 training tasks (suite:train) and 20 held-out tasks (suite:heldout). Programs per generation
+ * hour on 2 cores for 60 training tasks (suite:train) and 20 held-out tasks (suite:dev). Programs per generation
  * at most: evolve 60 tasks × 2 seeds × 10 steps = 1,200, collect 60 × 12 attempts = 720, RL 12 steps × 4 groups × 8
  * = 384, held-out drafts 20 × 8 = 160, held-out search 10 tasks × 2 seeds × 6 steps = 120, plus the once-per-loop
  * baselines (2 programs per held-out task). Measured with the warm start on 2 cores (bench/erl/README.md, "Fifth

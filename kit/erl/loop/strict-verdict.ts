@@ -27,17 +27,20 @@ export function strictVerdict(estimates: Partial<Record<HeldoutMeasure, readonly
     estimates[m]!.every((e) => ok(e.tasks!) && ok(e.withDraws!));
   const beatsOn = measures.filter((m) => all(m, (i) => i.lo > 0));
   const worseOn = measures.filter((m) => all(m, (i) => i.hi < 0));
-  const verdict = !measures.length ? "unmeasured"
-    : beatsOn.length && worseOn.length ? "mixed"
-    : beatsOn.length ? "beats"
-    : worseOn.length ? "worse"
-    : "level";
+  const verdict = !measures.length
+    ? "unmeasured"
+    : beatsOn.length && worseOn.length
+      ? "mixed"
+      : beatsOn.length
+        ? "beats"
+        : worseOn.length
+          ? "worse"
+          : "level";
   return { verdict, beatsOn, worseOn };
 }
 
 /** strictVerdict on the direct estimator alone: one comparison's `pairedReadings`. */
-export const directVerdict = (r: PairedReadings): StrictVerdict =>
-  strictVerdict({ win: [r.win], score: [r.score] });
+export const directVerdict = (r: PairedReadings): StrictVerdict => strictVerdict({ win: [r.win], score: [r.score] });
 
 /** The verdict in words: "beats on win", "worse on score", "mixed (beats on win, worse on score)", "level". */
 export function describeVerdict(v: StrictVerdict): string {

@@ -45,9 +45,14 @@ export interface SftMetrics {
 
 /** One epoch: a full-batch step on the mean log-likelihood of `train` (weights 1/n). */
 const epochStep = (p: GrammarParams, train: readonly (readonly GrammarChoice[])[], cfg: SftTrainConfig) =>
-  gradientStep(p, train.map((choices) => ({ choices, weight: 1 / train.length })), cfg.lr, {
-    conditioned: cfg.conditioned,
-  });
+  gradientStep(
+    p,
+    train.map((choices) => ({ choices, weight: 1 / train.length })),
+    cfg.lr,
+    {
+      conditioned: cfg.conditioned,
+    },
+  );
 
 /**
  * SFT of the grammar policy: L_evo with w = 1 (spec §1), i.e. maximum likelihood of the kept programs' decisions.

@@ -80,8 +80,11 @@ describe("buildCorpus on a real sample", () => {
   test("suites split by study", () => {
     const bySuite = new Map<string, Set<string>>();
     for (const t of first.index.tasks) bySuite.set(t.suite, (bySuite.get(t.suite) ?? new Set()).add(t.study));
-    const [train, heldout] = [bySuite.get("train") ?? new Set(), bySuite.get("heldout") ?? new Set()];
-    expect([...train].filter((s) => heldout.has(s))).toEqual([]);
+    const suite = (name: string) => bySuite.get(name) ?? new Set<string>();
+    const [train, dev, confirm] = [suite("train"), suite("dev"), suite("confirm")];
+    expect([...train].filter((s) => dev.has(s) || confirm.has(s))).toEqual([]);
+    expect([...dev].filter((s) => confirm.has(s))).toEqual([]);
+    expect(first.suites.tasks.train + first.suites.tasks.dev + first.suites.tasks.confirm).toBe(first.index.tasks.length);
   });
 
   test("an unchanged candidate comes from the cache; a second build elsewhere gives the same package hashes", async () => {

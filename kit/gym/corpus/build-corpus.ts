@@ -14,7 +14,10 @@ import { frameCandidate, FramingConfig } from "./framing.js";
 import { HeadroomConfig } from "./headroom.js";
 import { loadManifest, ManifestError, manifestHash } from "./manifest.js";
 import { corpusPaths } from "./paths.js";
-import { assignSuites, mergeStudies, SuiteConfig } from "./suites.js";
+import { loadPinnedTrain } from "./pinned-train.js";
+import { assignSuites, SuiteConfig, type SuiteAssignment } from "./suites.js";
+import { loadContentProfile, writeStudies } from "./studies-file.js";
+import { mergeStudiesByContent } from "./study-merge.js";
 import { oneLine, runTaskStages } from "./task-stages.js";
 import type { Candidate, CorpusTask, ExportedTable, FunnelStage, StageRecord, TableProfile } from "./types.js";
 
@@ -78,6 +81,8 @@ export interface CorpusBuildSummary {
   readonly wallS: number;
   /** Candidates whose every stage came from the cache (unchanged since the last build). */
   readonly cached: number;
+  /** The suites' report (assignSuites: counts per suite and stratum, the minimums, the studies kept in train). */
+  readonly suites: Omit<SuiteAssignment, "suites">;
 }
 
 /** What one candidate left: its stage records (buildId filled in later) and its accepted tasks (study filled later). */
@@ -95,7 +100,7 @@ interface CandidateResult {
  *    unchanged; else export its table in the jail, frame it by the rules, and per framed task build the package
  *    (buildTask: prepare.py in the jail), verify the metric and run the quality checks (checkTask), measure the
  *    headroom, and run the semantic gate (skipped without a model); a failing stage ends that task with its reason;
- * 3. merge studies across the exports (same data shipped twice) and assign the train / heldout suites;
+ * 3. merge studies across the exports (same data shipped twice) and assign the train / dev / confirm suites;
  * 4. record every stage and the accepted tasks in the corpus workspace, and write index.json.
  */
 export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<CorpusBuildSummary> {
@@ -143,19 +148,25 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
     });
   });
 
-  // Step 3: studies over the exported tables, then the suites.
-  const studies = mergeStudies(
+  // Step 3: studies over the exported tables by content (study-identity.ts; each export's content profile is read
+  // once and cached as raw/<id>/content.json), their evidence in studies.json, then the suites.
+  const { studies, merges } = mergeStudiesByContent(
     cands
       .filter((c) => results.get(c.id)?.profile)
       .map((c) => {
         const p = results.get(c.id)!.profile!;
-        return { id: c.id, study: c.study ?? c.id, nRows: p.nRows, signatures: p.signatures };
+        const content = loadContentProfile(join(paths.raw, c.id));
+        const { nRows, signatures } = p;
+        return { id: c.id, study: c.study ?? c.id, package: c.package, nRows, signatures, content };
       }),
   );
+  if (!only) writeStudies({ buildId, merges }, opts.dir);
   const tasks: CorpusTask[] = cands.flatMap((c) =>
     results.get(c.id)!.tasks.map((t) => ({ ...t, study: studies.get(c.id) ?? c.study ?? c.id })),
   );
-  const suites = assignSuites(tasks, cfg.suites, BUILTIN_IDS).suites;
+  // The project's pinned training tasks (pinned-train.json) join the config's, for the project's own manifest only.
+  const pinnedTrain = [...cfg.suites.pinnedTrain, ...(opts.manifest ? [] : loadPinnedTrain())];
+  const { suites, ...suiteReport } = assignSuites(tasks, { ...cfg.suites, pinnedTrain }, BUILTIN_IDS);
   const records: StageRecord[] = cands.flatMap((c) => results.get(c.id)!.records.map((r) => ({ ...r, buildId })));
 
   // Step 4: the workspace and the index.
@@ -175,7 +186,7 @@ export async function buildCorpus(opts: CorpusBuildOptions = {}): Promise<Corpus
   if (!only) writeCorpusIndex(index, opts.dir);
   const wallS = (now() - t0) / 1000;
   opts.onEvent?.({ type: "done", buildId, accepted: tasks.length, wallS });
-  return { buildId, candidates: cands.length, records, index, wallS, cached };
+  return { buildId, candidates: cands.length, records, index, wallS, cached, suites: suiteReport };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The corpus index (corpusPaths().index): the accepted tasks of the last corpus build with their suites, and the
-// `suite:NAME` lists every command that takes task ids expands through it. The file is snake_case JSON (like
-// every file and --json output of the kit); in TypeScript it is the camelCase CorpusIndex, mapped here only.
+// `suite:NAME` lists every command that takes task ids expands through it (refusing the sealed suite:confirm:
+// sealed-suite.ts). The file is snake_case JSON (like every file and --json output of the kit); in TypeScript it is
+// the camelCase CorpusIndex, mapped here only.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
@@ -11,6 +12,8 @@ import { camelKeys, snakeKeys } from "../../util/index.js";
 import type { Modality, TaskType } from "../types.js";
 import type { SuitedTask } from "./corpus-store.js";
 import { corpusPaths } from "./paths.js";
+import { assertItemNotConfirm, confirmTaskIds, peekConfirmIds, sealedSuiteError } from "./sealed-suite.js";
+import { SUITE_NAMES, type SuiteName } from "./suites.js";
 
 /** No index file: the corpus has not been built (here, or under this OPENMLE_CACHE). */
 export class CorpusMissingError extends GymError {}
@@ -48,7 +51,7 @@ const IndexTaskFile = z
       .object({ constant: z.number(), reference: z.number(), reference_model: z.string(), normalised: z.number() })
       .strict(),
     synthesised: z.boolean(),
-    suite: z.enum(["train", "heldout"]),
+    suite: z.enum(SUITE_NAMES),
   })
   .strict();
 
@@ -91,7 +94,11 @@ export function writeCorpusIndex(index: CorpusIndex, dir?: string): string {
   return path;
 }
 
-/** Read the index of the corpus at `dir` (default corpusPaths()); CorpusMissingError when it was never built. */
+/**
+ * Read the index of the corpus at `dir` (default corpusPaths()); CorpusMissingError when it was never built,
+ * CorpusIndexError when it is not an index, or one written before the dev/confirm split (issue 60: a task of suite
+ * "heldout"), which is not mapped: its held-out tasks are to be split by the rules, so the index is rebuilt.
+ */
 export async function readCorpusIndex(dir?: string): Promise<CorpusIndex> {
   const path = corpusPaths(dir).index;
   let text: string;
@@ -113,6 +120,13 @@ export async function readCorpusIndex(dir?: string): Promise<CorpusIndex> {
       path,
     );
   }
+  const tasks = (json as { tasks?: unknown } | null)?.tasks;
+  if (Array.isArray(tasks) && tasks.some((t) => (t as { suite?: unknown } | null)?.suite === "heldout"))
+    throw new CorpusIndexError(
+      `${path} was written before the held-out suite was split into dev and confirm (it has suite "heldout"): ` +
+        "rebuild it with `openmle task build-corpus` (unchanged candidates come from its cache)",
+      path,
+    );
   const parsed = CorpusIndexFile.safeParse(json);
   if (!parsed.success)
     throw new CorpusIndexError(
@@ -125,14 +139,19 @@ export async function readCorpusIndex(dir?: string): Promise<CorpusIndex> {
   return fromFile(parsed.data);
 }
 
-/** core: the built-in tasks; train and heldout: the corpus's suites; all: train and heldout (not core). */
-export const SUITES = ["core", "train", "heldout", "all"] as const;
+/**
+ * core: the built-in tasks; train, dev and confirm: the corpus's suites (confirm is sealed: sealed-suite.ts); all:
+ * train and dev (not core, not confirm).
+ */
+export const SUITES = ["core", "train", "dev", "confirm", "all"] as const;
 export type SuiteListName = (typeof SUITES)[number];
+/** Old suite names still accepted: `heldout` (before issue 60) is `dev`, what recorded runs and bench scripts name. */
+export const SUITE_ALIASES: Readonly<Record<string, SuiteListName>> = { heldout: "dev" };
 
 /** A task of a suite as `openmle task list --suite` shows it (core tasks have no study or headroom). */
 export interface SuiteEntry {
   readonly id: string;
-  readonly suite: "core" | "train" | "heldout";
+  readonly suite: "core" | SuiteName;
   readonly modality: Modality;
   readonly taskType: TaskType;
   readonly metric: string;
@@ -141,13 +160,20 @@ export interface SuiteEntry {
   readonly headroom: number | null;
 }
 
+/** A suite's name, its aliases (SUITE_ALIASES) not included. */
 export function isSuiteName(name: string): name is SuiteListName {
   return (SUITES as readonly string[]).includes(name);
 }
 
-function checkSuite(name: string): asserts name is SuiteListName {
-  if (!isSuiteName(name))
-    throw new UnknownSuiteError(`unknown suite "${name}": the suites are ${SUITES.join(", ")}`, name);
+/** The suite a name or alias stands for; UnknownSuiteError listing the suites otherwise. */
+export function canonicalSuite(name: string): SuiteListName {
+  const suite = isSuiteName(name) ? name : SUITE_ALIASES[name];
+  if (suite === undefined)
+    throw new UnknownSuiteError(
+      `unknown suite "${name}": the suites are ${SUITES.join(", ")} (heldout is the old name of dev)`,
+      name,
+    );
+  return suite;
 }
 
 /** The core suite: the built-in tasks, in BUILTIN_IDS order (no index needed). */
@@ -163,14 +189,17 @@ export function coreSuite(): SuiteEntry[] {
   }));
 }
 
-/** A suite's tasks in a stable order: core in BUILTIN_IDS order, the corpus's by id. `index` is unused for core. */
-export function suiteTasks(index: CorpusIndex | null, name: string): SuiteEntry[] {
-  checkSuite(name);
+/**
+ * A suite's tasks (a name or an alias) in a stable order: core in BUILTIN_IDS order, the corpus's by id. `index` is
+ * unused for core. Listing confirm is allowed (ids, not scores); running it goes through expandTaskList's seal.
+ */
+export function suiteTasks(index: CorpusIndex | null, suite: string): SuiteEntry[] {
+  const name = canonicalSuite(suite);
   if (name === "core") return coreSuite();
   if (!index)
     throw new CorpusMissingError(`suite ${name} needs the corpus index: run \`openmle task build-corpus\``, name);
   return [...index.tasks]
-    .filter((t) => name === "all" || t.suite === name)
+    .filter((t) => (name === "all" ? t.suite !== "confirm" : t.suite === name))
     .sort(byId)
     .map((t) => ({
       id: t.id,
@@ -183,30 +212,46 @@ export function suiteTasks(index: CorpusIndex | null, name: string): SuiteEntry[
     }));
 }
 
+/** How expandTaskList finds the corpus index and whether the sealed suite may be expanded. */
+export interface ExpandTaskListOptions {
+  /** The corpus index, for `suite:NAME` items (may build the corpus: ensureCorpus). */
+  readonly loadIndex: () => Promise<CorpusIndex>;
+  /** Registered experiments only (kit/experiment): expand `suite:confirm` and pass confirm tasks. Default false. */
+  readonly allowConfirm?: boolean;
+  /** The confirm ids when no suite was named (default peekConfirmIds(): the index file as it is, never a build). */
+  readonly peekConfirm?: () => ReadonlySet<string>;
+}
+
 /**
- * A comma-separated task list with `suite:NAME` items expanded to that suite's ids (suiteTasks' order), the rest
- * kept as given (ids or folders), blanks dropped, duplicates removed (first one kept). The index is loaded once,
- * and only when a corpus suite is named (`suite:core` needs none).
+ * A comma-separated task list with `suite:NAME` items expanded to that suite's ids (suiteTasks' order; `heldout` is
+ * `dev`), the rest kept as given (ids or folders), blanks dropped, duplicates removed (first one kept). The index
+ * is loaded once, and only when a corpus suite is named (`suite:core` needs none). The seal: without
+ * `allowConfirm`, `suite:confirm` and every item that stands for a confirm task (an id, or a folder of one:
+ * itemTaskIds) throw SealedSuiteError; plain items are checked against the loaded index, else peekConfirm.
  */
-export async function expandTaskList(
-  list: string,
-  opts: { readonly loadIndex: () => Promise<CorpusIndex> },
-): Promise<string[]> {
+export async function expandTaskList(list: string, opts: ExpandTaskListOptions): Promise<string[]> {
   let index: Promise<CorpusIndex> | undefined;
   const out: string[] = [];
+  const plain: string[] = [];
   for (const item of list
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)) {
     if (!item.startsWith("suite:")) {
       out.push(item);
+      plain.push(item);
       continue;
     }
-    const name = item.slice("suite:".length);
-    checkSuite(name);
+    const name = canonicalSuite(item.slice("suite:".length));
+    if (name === "confirm" && !opts.allowConfirm) throw sealedSuiteError();
     const ids =
       name === "core" ? [...BUILTIN_IDS] : suiteTasks(await (index ??= opts.loadIndex()), name).map((t) => t.id);
     out.push(...ids);
+  }
+  const outside = plain.filter((x) => !(BUILTIN_IDS as readonly string[]).includes(x));
+  if (!opts.allowConfirm && outside.length) {
+    const confirm = index ? confirmTaskIds(await index) : (opts.peekConfirm ?? peekConfirmIds)();
+    for (const item of outside) assertItemNotConfirm(item, confirm);
   }
   return [...new Set(out)];
 }

@@ -30,12 +30,12 @@ describe("corpus store (real DuckDB)", () => {
     ];
     await recordStages(ws, old, at("2026-12-01T10:00:00Z"));
     await recordStages(ws, records, at("2026-12-02T10:00:00Z"));
-    const tasks = [suited("a-medv", { suite: "heldout", synthesised: true }), suited("a-crim")];
+    const tasks = [suited("a-medv", { suite: "dev", synthesised: true }), suited("a-crim")];
     await recordCorpusTasks(ws, "b-new", tasks, at("2026-12-02T10:05:00Z"));
     const f = await loadFunnel(ws);
     expect(f?.buildId).toBe("b-new");
     expect(f?.records).toEqual(records);
-    expect(f?.tasks).toEqual([suited("a-crim"), suited("a-medv", { suite: "heldout", synthesised: true })]);
+    expect(f?.tasks).toEqual([suited("a-crim"), suited("a-medv", { suite: "dev", synthesised: true })]);
     expect((await loadFunnel(ws, "b-old"))?.records).toEqual(old);
     expect(await loadFunnel(ws, "b-none")).toBeNull();
   });

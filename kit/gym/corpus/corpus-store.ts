@@ -5,7 +5,10 @@ import type { Modality, TaskType } from "../types.js";
 import type { SuiteName } from "./suites.js";
 import type { CorpusTask, FunnelStage, SourceKind, StageRecord } from "./types.js";
 
-/** The corpus suite a task was assigned (assignSuites); the built-in tasks are the separate core suite. */
+/**
+ * The corpus suite a task was assigned (assignSuites): train, dev or confirm (sealed); the built-in tasks are the
+ * separate core suite. Rows of builds before issue 60 hold "heldout" (what dev and confirm were carved from).
+ */
 export type Suite = SuiteName;
 /** An accepted task with the suite the rules gave it. */
 export type SuitedTask = CorpusTask & { readonly suite: Suite };

@@ -18,6 +18,7 @@ export {
 export {
   mergeStudies, assignSuites, SuiteConfig, MergeConfig, type SuiteAssignment, type SuiteName,
 } from "./suites.js";
+export { SUITE_NAMES, suiteCounts, type SuiteCount, type StratumCount } from "./suites.js";
 export {
   buildCorpus, ensureCorpus, CorpusBuildConfig, FUNNEL_VERSION, type CorpusEvent, type CorpusBuildOptions,
   type CorpusBuildSummary,
@@ -26,9 +27,23 @@ export {
   readCorpusIndex, writeCorpusIndex, suiteTasks, coreSuite, expandTaskList, isSuiteName, SUITES, CorpusMissingError,
   CorpusIndexError, UnknownSuiteError, type CorpusIndex, type SuiteEntry, type SuiteListName,
 } from "./corpus-index.js";
+export { canonicalSuite, SUITE_ALIASES, type ExpandTaskListOptions } from "./corpus-index.js";
+export {
+  SealedSuiteError, SEALED_RULE, confirmTaskIds, assertNotConfirm, peekConfirmIds, itemTaskIds, assertItemNotConfirm,
+  sealedSuiteError, type SuitedIds,
+} from "./sealed-suite.js";
 export {
   recordStages, recordCorpusTasks, loadFunnel, listCorpusBuilds, type StoredFunnel, type CorpusBuild,
 } from "./corpus-store.js";
 export { funnelTable, FunnelConfig, type FunnelTable, type FunnelStageRow } from "./funnel.js";
 export { funnelText } from "./funnel-text.js";
 export { PAPER_FUNNEL } from "./paper-funnel.js";
+export { contentProfile, ContentProfileConfig, type ContentProfile, type ContentColumn } from "./content-profile.js";
+export {
+  studyEvidence, StudyIdentityConfig, splitBase, type ContentStudyItem, type StudyEvidence, type StudyEvidenceKind,
+} from "./study-identity.js";
+export { mergeStudiesByContent, type StudyMerge, type StudyMerges } from "./study-merge.js";
+export {
+  loadContentProfile, readTableBounded, readStudies, writeStudies, studiesPath, evidenceText, StudiesFile,
+  type StudiesRecord,
+} from "./studies-file.js";

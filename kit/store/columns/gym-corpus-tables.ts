@@ -90,7 +90,9 @@ export const GYM_CORPUS_TABLES: readonly TableDoc[] = [
       col(
         "suite",
         "VARCHAR",
-        "train | heldout (kit/gym/corpus/suites.ts assignSuites); the built-in tasks are the separate core suite.",
+        "train | dev | confirm (kit/gym/corpus/suites.ts assignSuites; confirm is sealed: registered experiments " +
+          "only); builds before issue 60 wrote heldout (dev + confirm); the built-in tasks are the separate core " +
+          "suite.",
       ),
       recordedAt("the row"),
     ],

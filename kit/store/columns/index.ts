@@ -2,6 +2,7 @@
 import { TABLES } from "../schema.js";
 import { ERL_RL_TABLES } from "./erl-rl-tables.js";
 import { ERL_TABLES } from "./erl-tables.js";
+import { EXPERIMENT_TABLES } from "./experiment-tables.js";
 import { EVO_CARD_TABLES } from "./evo-cards.js";
 import { EVO_RUN_TABLES } from "./evo-runs.js";
 import { GYM_CORPUS_TABLES } from "./gym-corpus-tables.js";
@@ -18,7 +19,7 @@ export { schemaMarkdown, SCHEMA_DOC_BEGIN, SCHEMA_DOC_END } from "./schema-markd
 const BY_NAME = new Map(
   [
     [STORE_TABLES, GYM_TABLES, GYM_CORPUS_TABLES, SANDBOX_TABLES, LLM_TABLES],
-    [EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES, REPRODUCE_TABLES],
+    [EVO_RUN_TABLES, EVO_CARD_TABLES, ERL_TABLES, ERL_RL_TABLES, REPRODUCE_TABLES, EXPERIMENT_TABLES],
   ]
     .flat(2)
     .map((t) => [t.table, t]),

@@ -2,7 +2,7 @@
 // the tables (kit/store/columns/<owner>.ts), printed by `openmle workspace schema` and docs/schema.md.
 
 /** The layer that owns a table: the only one whose `*-store.ts` writes it (docs/architecture.md). */
-export type OwnerLayer = "store" | "gym" | "sandbox" | "llm" | "evo" | "erl" | "reproduce";
+export type OwnerLayer = "store" | "gym" | "sandbox" | "llm" | "evo" | "erl" | "reproduce" | "experiment";
 
 /** One column: its name, its DuckDB type as information_schema reports it, and what it means. */
 export interface ColumnDoc {
