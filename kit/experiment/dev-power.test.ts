@@ -73,6 +73,25 @@ describe("registrationPower", () => {
     expect(estimate).toMatchObject({ kind: "mde", devTasks: 2, mde: expect.closeTo(0.0391533, 6) });
   });
 
+  it("at the search level the loop's held-out searches pair with openmle arms of the same policy only", async () => {
+    await ws.append(
+      "loop_heldout",
+      DRAWS.flatMap(([task, checkpoint, generation, scores]) =>
+        scores.map((s, seed) => ({ loop_id: "L", generation, checkpoint, task_id: task, seed, test_score: s })),
+      ),
+    );
+    const search = (harness: "openmle" | "aira-evo"): ResolvedPlan => ({
+      ...plan("win_rate"),
+      arms: plan("win_rate").arms.map((a) => ({ ...a, harness })),
+      level: { kind: "search", seeds: 32, steps: 6 },
+    });
+    // The same rows as the drafts above, as seeds: the same spread, so the same MDE.
+    const openmle = await registrationPower(ws, search("openmle"), { readIndex: async () => INDEX });
+    expect(openmle.estimate).toMatchObject({ kind: "mde", devTasks: 2, mde: expect.closeTo(0.0391533, 6) });
+    const aira = await registrationPower(ws, search("aira-evo"), { readIndex: async () => INDEX });
+    expect(aira.estimate.kind).not.toBe("mde");
+  });
+
   it("without a corpus index the line says what to do", async () => {
     const { line } = await registrationPower(ws, plan("valid_rate"), { readIndex: async () => null });
     expect(line).toMatch(/^power: no corpus index, so no development rows to estimate power from: build the corpus/);

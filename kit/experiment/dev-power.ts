@@ -19,7 +19,8 @@ const armKey = (arm: Pick<ResolvedArm, "policy" | "harness">) =>
  * The power line of `plan` from the dev suite (suite:dev of the corpus index):
  *  1. the dev tasks' stored rows at the plan's level (devRows);
  *  2. each row's policy: an experiment cell's arm as its registration resolved it, a loop row's checkpoint name
- *     (loop rows at the search level never pair with an arm: their harness is the loop's);
+ *     (at the search level with harness openmle: a loop's held-out searches are OpenMLE-Evo runs of the loop's
+ *     steps and settings, close enough to estimate a spread; match the plan's steps to the loop's to keep it so);
  *  3. each row graded on its task's leaderboard, normalisable when its row set has a normalised score on the task;
  *  4. powerEstimate of the decision's measure and arms, put in words.
  */
@@ -51,7 +52,7 @@ export async function registrationPower(
     r.registrationId
       ? (keys.get(r.registrationId)?.get(r.armOrCheckpoint) ?? `?${r.armOrCheckpoint}`)
       : plan.level.kind === "search"
-        ? `${r.armOrCheckpoint}+loop`
+        ? `${r.armOrCheckpoint}+openmle`
         : r.armOrCheckpoint;
   const hashOf = new Map((index?.tasks ?? []).map((t) => [t.id, t.packageHash]));
   const boards = taskLeaderboards(devIds.map((id) => ({ id, packageHash: hashOf.get(id) }))); // 3.
