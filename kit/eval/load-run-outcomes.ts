@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   METRICS,
   packageHash,
+  peekConfirmIds,
   readCorpusIndex,
   storedTaskPackages,
   TASK_JSON,
@@ -151,10 +152,19 @@ async function packageHashes(stored: readonly TaskPackage[]): Promise<(taskId: s
  * Baselines without `perfect` get the perfect score of the task's stored metric (for the weak-reference flag).
  */
 export async function evaluate(ws: Workspace, opts: EvaluateOptions = {}): Promise<Evaluation> {
-  const outcomes = await loadRunOutcomes(ws);
+  // Runs on the sealed suite:confirm's tasks (a registered experiment's searches) are read only through
+  // `openmle experiment show`, which logs the look: they are left out here, and a warning says how many.
+  const confirm = peekConfirmIds();
+  const all = await loadRunOutcomes(ws);
+  const outcomes = all.filter((o) => !confirm.has(o.task_id));
   const ids = [...new Set(outcomes.map((o) => o.task_id))];
   const stored = await storedTaskPackages(ws, ids);
   const warnings: string[] = [];
+  if (outcomes.length < all.length)
+    warnings.push(
+      `${all.length - outcomes.length} run(s) on tasks of the sealed suite:confirm left out: read them through ` +
+        "their registered experiment (openmle experiment list; openmle experiment show ID)",
+    );
   const leaderboards =
     opts.leaderboards ??
     leaderboardsFor(ids, {
