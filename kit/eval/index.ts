@@ -15,8 +15,8 @@ export { packageRoot } from "./package-root.js";
 export { gradeScore, isLowerBetter, parseScore, type CompetitionReport, type GradeOptions } from "./grade-score.js";
 export { summarizeGrades, type GradeSummary } from "./grade-summary.js";
 export {
-  normalizedScore, weakReference, NormalizedScoreConfig, WeakReferenceConfig, type NormalizedScoreConfigInput,
-  type WeakReferenceConfigInput,
+  normalizedScore, clipNormalized, weakReference, NormalizedScoreConfig, WeakReferenceConfig,
+  type NormalizedScoreConfigInput, type WeakReferenceConfigInput,
 } from "./normalized-score.js";
 export {
   instanceGap, natureBench, SURPASS_MARGIN, type NatureInstance, type NatureTaskGap, type NatureSummary,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { normalizedScore, weakReference } from "./normalized-score.js";
+import { clipNormalized, normalizedScore, weakReference } from "./normalized-score.js";
 
 describe("normalizedScore: (score − trivial)/(reference − trivial) clipped to [low, high]", () => {
   test.each([
@@ -46,5 +46,18 @@ describe("weakReference: (reference − trivial)/(perfect − trivial) < minShar
     [Number.NaN, 0.6, 1, undefined, null],
   ] as const)("weakReference(%s, %s; perfect %s, minShare %s) = %s", (t, r, p, minShare, e) => {
     expect(weakReference({ trivial: t, reference: r }, p, minShare === undefined ? {} : { minShare })).toBe(e);
+  });
+});
+
+describe("clipNormalized (a stored unbounded ratio, bounded)", () => {
+  test.each([
+    [3.903, undefined, 2],
+    [0.5, undefined, 0.5],
+    [-9.2, undefined, -1],
+    [2, undefined, 2],
+    [3.903, [0, 5], 3.903],
+    [-0.5, [0, 1], 0],
+  ] as const)("clipNormalized(%s, clip %s) = %s", (ratio, clip, e) => {
+    expect(clipNormalized(ratio, clip === undefined ? {} : { clip: [...clip] })).toBe(e);
   });
 });

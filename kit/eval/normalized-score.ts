@@ -43,8 +43,16 @@ export function normalizedScore(
   if (!Number.isFinite(trivial) || !Number.isFinite(reference)) return null;
   const gain = (higherIsBetter ? 1 : -1) * (reference - trivial);
   if (gain <= 0) return null;
+  return clipNormalized((score - trivial) / (reference - trivial), config);
+}
+
+/**
+ * The clip alone: min(high, max(low, ratio)). For ratios stored before the score was bounded (issue 60): the clip
+ * is a function of the ratio, so a stored unclipped ratio gives exactly the bounded score.
+ */
+export function clipNormalized(ratio: number, config: NormalizedScoreConfigInput = {}): number {
   const [lo, hi] = NormalizedScoreConfig.parse(config).clip;
-  return Math.min(hi, Math.max(lo, (score - trivial) / (reference - trivial)));
+  return Math.min(hi, Math.max(lo, ratio));
 }
 
 /** Settings of the weak-reference flag. */

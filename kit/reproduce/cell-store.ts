@@ -1,5 +1,6 @@
 // Table `reproduce_cells`: the finished cells of search experiments, so a table lays out again from the workspace
 // alone (a recorded laptop run in data/recorded-runs/, on a machine without the corpus).
+import { clipNormalized } from "../eval/index.js";
 import type { Workspace } from "../store/index.js";
 import type { ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
@@ -67,7 +68,8 @@ export async function readCells(ws: Workspace, experiment: string, preset: Repro
     cached: true,
     validRate: r.valid_rate,
     testScore: r.test_score,
-    normalized: r.normalized,
+    // Cells stored before issue 60 hold the unbounded ratio; the bounded score is its clip.
+    normalized: r.normalized === null ? null : clipNormalized(r.normalized),
     normalisable: r.normalisable,
     reference: r.reference,
     higherIsBetter: r.higher_is_better,
