@@ -202,6 +202,14 @@ async function list(o: Flags): Promise<void> {
   }
 }
 
+/** A measure for people: rates and shares as percentages, Human Rank and scores to 3 decimals; none as "—". */
+function measureText(measure: string, v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return "—";
+  if (measure === "medal_average" || measure === "valid_rate" || measure === "win_rate")
+    return `${(100 * v).toFixed(1)} %`;
+  return v.toFixed(3);
+}
+
 function resultsText(r: ExperimentResults): string {
   const head = [r.label, `plan ${r.plan.name} (${r.registration.registrationId}): ${r.plan.question}`];
   if (!r.run || !r.summary)
@@ -212,7 +220,7 @@ function resultsText(r: ExperimentResults): string {
   const measures = formatTable(
     r.plan.arms.map((a) => ({
       arm: a.name,
-      ...Object.fromEntries(r.plan.measures.map((m) => [m, formatNumber(r.summary!.measures[a.name]?.[m] ?? null)])),
+      ...Object.fromEntries(r.plan.measures.map((m) => [m, measureText(m, r.summary!.measures[a.name]?.[m] ?? null)])),
     })),
   );
   const tasks = formatTable(
@@ -223,7 +231,7 @@ function resultsText(r: ExperimentResults): string {
       valid: formatNumber(t.validRate),
       "mean test": formatScore(t.meanTest),
       medals: t.medals ?? "—",
-      "human rank": formatNumber(t.humanRank),
+      "human rank": t.humanRank === null ? "—" : t.humanRank.toFixed(3),
     })),
   );
   return [

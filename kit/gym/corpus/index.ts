@@ -16,7 +16,7 @@ export {
   measureHeadroom, headroomVerdict, normalisedHeadroom, HeadroomConfig, type HeadroomVerdict,
 } from "./headroom.js";
 export {
-  mergeStudies, assignSuites, SuiteConfig, MergeConfig, type SuiteAssignment, type SuiteName,
+  assignSuites, SuiteConfig, type SuiteAssignment, type SuiteName,
 } from "./suites.js";
 export { SUITE_NAMES, suiteCounts, type SuiteCount, type StratumCount } from "./suites.js";
 export {

@@ -1,46 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Modality, TaskType } from "../types.js";
 import {
-  assignSuites, mergeStudies, suiteCounts, SuiteConfig, type StudyItem, type SuiteName, type SuiteTask,
+  assignSuites, suiteCounts, SuiteConfig, type SuiteName, type SuiteTask,
 } from "./suites.js";
-
-const item = (id: string, nRows: number, signatures: string[], study = id): StudyItem => ({ id, study, nRows, signatures });
-
-describe("mergeStudies", () => {
-  it("two shared non-trivial signatures at one row count make one study; one, or another row count, does not", () => {
-    const m = mergeStudies([
-      item("b", 100, ["x", "y", "z"]),
-      item("a", 100, ["x", "y"]),
-      item("c", 100, ["x", "q"]),
-      item("d", 200, ["x", "y"]),
-    ]);
-    expect(Object.fromEntries(m)).toEqual({ a: "a", b: "a", c: "c", d: "d" });
-  });
-  it("closed under both rules (union-find); the manifest's study names the group", () => {
-    const m = mergeStudies([
-      item("e", 506, ["s1", "s2"], "boston"),
-      item("f", 20, ["k"], "boston"),
-      item("g", 506, ["s1", "s2", "s3"]),
-      item("h", 506, ["s3", "s4"]),
-      item("i", 506, ["s4", "s5"]),
-    ]);
-    // g~e (s1, s2), f~e (same stated study); h shares only s3 with g, i only s4 with h: both stay apart.
-    expect(Object.fromEntries(m)).toEqual({ e: "boston", f: "boston", g: "boston", h: "h", i: "i" });
-    const chain = mergeStudies([item("p", 9, ["a", "b"]), item("q", 9, ["a", "b", "c", "d"]), item("r", 9, ["c", "d"])]);
-    expect(new Set(chain.values())).toEqual(new Set(["p"]));
-  });
-  it("a signature more than trivialCarriers items share (an index, a flag) does not merge", () => {
-    const five = ["h1", "h2", "h3", "h4", "h5"].map((id) => item(id, 50, ["idx", "flag"]));
-    expect(new Set(mergeStudies(five).values()).size).toBe(5);
-    expect(new Set(mergeStudies(five, { trivialCarriers: 5 }).values())).toEqual(new Set(["h1"]));
-  });
-  it("does not depend on input order", () => {
-    const xs = [item("b", 100, ["x", "y"]), item("a", 100, ["x", "y"], "s"), item("c", 100, ["y", "x"], "r")];
-    const one = Object.fromEntries(mergeStudies(xs));
-    expect(one).toEqual({ a: "r", b: "r", c: "r" });
-    expect(Object.fromEntries(mergeStudies([...xs].reverse()))).toEqual(one);
-  });
-});
 
 const t = (id: string, study: string, modality: Modality = "tabular", taskType: TaskType = "classification"): SuiteTask => ({
   id, study, modality, taskType,

