@@ -31,8 +31,15 @@ async function scripted(job: SandboxJob): Promise<ExecutionRecord> {
   const h = createHash("sha256").update(job.code ?? "").digest("hex");
   const ok = parseInt(h[0]!, 16) >= 4;
   const score = parseInt(h.slice(0, 4), 16) / 65536;
-  return { status: ok ? "success" : "runtime_error", validScore: ok ? score : null, testScore: ok ? score : null,
-    wallS: 0.1 } as unknown as ExecutionRecord;
+  const at = new Date(0);
+  return {
+    executionId: `x-${executed}`, idempotencyKey: h, taskId: job.task.meta.id, backend: "scripted",
+    status: ok ? "success" : "runtime_error", validScore: ok ? score : null, testScore: ok ? score : null,
+    errorType: ok ? null : "RuntimeError", errorSignature: ok ? null : "runtime_error", traceback: null,
+    stdoutTail: ok ? `Final Validation Score: ${score}` : "", stderrTail: "", wallS: 0.1, cpuS: 0.1, peakMemMb: 1,
+    artifacts: [], codeHash: h, limits: { timeoutS: 30, memoryMb: 1024, cpus: 1, gpus: 0, diskMb: 1024 },
+    startedAt: at, endedAt: at,
+  } as ExecutionRecord;
 }
 
 const plan = (o: Partial<ExperimentPlanInput> = {}) =>
@@ -107,6 +114,21 @@ describe("a registered experiment, start to end", () => {
       [1, "completed", true],
       [2, "completed", false],
     ]);
+  });
+
+  it("search cells side by side (--jobs 2) give the cells one at a time gives", async () => {
+    const search = plan({
+      arms: [{ name: "u", params: "uniform", harness: "openmle" }, { name: "d", params: "default", harness: "openmle" }],
+      level: { kind: "search", seeds: 2, steps: 3 },
+    });
+    const { registration: reg } = await registerExperiment({ workspace: ws, plan: search, ...index });
+    const id = reg.registrationId;
+    const side = await runExperiment({ workspace: ws, registrationId: id, evaluate: scripted, jobs: 2 });
+    const single = await runExperiment({ workspace: ws, registrationId: id, evaluate: scripted, jobs: 1 });
+    expect([side.cells, single.cells]).toEqual([4, 4]);
+    const cells = async (run: string) =>
+      (await readResults(ws, run)).map((c) => [c.arm, c.taskId, c.draw, c.testScore, c.validRate]);
+    expect(await cells(side.runId)).toEqual(await cells(single.runId));
   });
 
   it("the same plan is the same registration; a changed plan is a new one", async () => {
