@@ -39,7 +39,7 @@ describe("openmle reproduce (CLI)", () => {
       expect.stringMatching(/^cell 3 of 4: arm aira-evo, task penguins, repeat 1: /),
       expect.stringMatching(/^cell 4 of 4: arm aira-evo, task wine, repeat 1: /),
     ]);
-    expect(r.out).toMatch(/^\| kit \(smoke\) \| OpenMLE-Evo \| 2 \| 1\.00 ± 0\.00 \|/m);
+    expect(r.out).toMatch(/^\| kit \(smoke\), exploratory \| OpenMLE-Evo \| 2 \| 1\.00 ± 0\.00 \|/m);
     expect(r.out).toMatch(/^\| paper \(reference\) \| Frontis-MA1-35B \+ original AIRA-Evo \|.* 53\.03 \|/m);
     const md = readFileSync(join(dir, "out", "table.md"), "utf8");
     expect(md).toMatch(/Rows labelled "paper \(reference\)" are the paper's numbers.*commit \w+ · config \w+ · .* cores/);
@@ -58,8 +58,8 @@ describe("openmle reproduce (CLI)", () => {
     const eff = cli("reproduce", "search-efficiency", "--preset", "smoke", "--workspace", join(dir, "ws"));
     expect(eff.code, eff.err).toBe(0);
     expect(eff.err.trimEnd().split("\n").map((l) => l.replace(/^cell \d of 4: .*: /, ""))).toEqual(Array(4).fill("done earlier"));
-    expect(eff.out).toMatch(/^\| kit \(smoke\) \| OpenMLE-Evo \| 2 \| 2\.0 ± 0\.0 \| [\d.]+K ± [\d.]+K? chars \| [\d.]+ per 100K chars \|/m);
-    expect(eff.out).toMatch(/^\| kit \(smoke\) \| OpenMLE-Evo vs AIRA-Evo, 2 matched task-runs \| – \| [+−][\d.]+ % \| [+−][\d.]+ % \|/m);
+    expect(eff.out).toMatch(/^\| kit \(smoke\), exploratory \| OpenMLE-Evo \| 2 \| 2\.0 ± 0\.0 \| [\d.]+K ± [\d.]+K? chars \| [\d.]+ per 100K chars \|/m);
+    expect(eff.out).toMatch(/^\| kit \(smoke\), exploratory \| OpenMLE-Evo vs AIRA-Evo, 2 matched task-runs \| – \| [+−][\d.]+ % \| [+−][\d.]+ % \|/m);
     expect(eff.out).toMatch(/^\| paper \(reference\) \| OpenMLE-Evo vs AIRA-Evo, 66 task-runs \|/m);
   }, 600_000);
 
@@ -83,6 +83,8 @@ describe("openmle reproduce (CLI)", () => {
     [["reproduce", "model-fixed-harness", "--preset", "paper", "--workspace", join(tmpdir(), "openmle-rp-paper")], /^openmle: the paper preset needs the 22 MLE-bench Lite packages: import each with .* --mlebench-dir DIR$/],
     [["reproduce", "harness-fixed-model"], /^openmle: pass --workspace DIR to run harness-fixed-model, or --dry-run for the plan$/],
     [["reproduce", "--workspace", "/tmp/nope"], /^openmle: --workspace runs an experiment: pass its id/],
+    [["reproduce", "harness-fixed-model", "--registered", "exp-1a2b3c4d5e6f", "--arms", "openmle", "--preset", "smoke"], /^openmle: --registered reads a registration's stored plan and results: drop --arms, --preset \(the plan fixes arms, tasks and seeds\)$/],
+    [["reproduce", "harness-fixed-model", "--registered", "exp-1a2b3c4d5e6f"], /^openmle: --registered exp-1a2b3c4d5e6f: pass --workspace DIR, the workspace holding the registration$/],
   ])("%j fails in one line", (args, says) => {
     const r = cli(...args);
     expect(r.code).toBe(1);

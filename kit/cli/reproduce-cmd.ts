@@ -1,6 +1,6 @@
 // `openmle reproduce`: the paper's experiments (kit/reproduce). --list shows the catalogue with laptop costs;
 // `<id> --dry-run` prints an experiment's plan; `<id> --workspace DIR` runs its cells (search, rl, sft or funnel;
-// resumable) and prints its table beside the paper's rows.
+// resumable) and prints its table beside the paper's rows; `<id> --registered EXP` lays out a registration's results.
 import type { Command } from "commander";
 import {
   catalogueRows,
@@ -44,6 +44,7 @@ import type { SandboxBackend } from "../sandbox/index.js";
 import type { Workspace } from "../store/index.js";
 import { withCommandWorkspace } from "./command-workspace.js";
 import { llmConfigFromFlags } from "./llm-flags.js";
+import { checkRegisteredFlags, reproduceRegistered } from "./reproduce-registered.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 import {
   addSearchSandboxOptions,
@@ -67,6 +68,7 @@ interface ReproduceFlags extends SearchSandboxFlags {
   llmExtra?: string;
   mlebenchDir?: string;
   arms?: string;
+  registered?: string;
 }
 
 /** --recorded-loop NAME names a folder of data/recorded-runs (a plain name: no `../`, no link leading out). */
@@ -258,6 +260,11 @@ export function registerReproduce(program: Command): void {
     .option("--mlebench-dir <dir>", "the paper preset's tasks: the 22 MLE-bench Lite packages, DIR/<competition id>")
     .option("--arms <ids>", "run and lay out only these arms of the preset, comma-separated (e.g. base-35b)")
     .option(
+      "--registered <id>",
+      "lay out a registered experiment's results instead (openmle experiment list; a run id <id>-rN for a re-run): " +
+        "search experiments and their modality and solution-ceiling layouts; nothing runs, the read is a logged look",
+    )
+    .option(
       "--out <dir>",
       "also write table.md, table.html and table.png there (e.g. reports/<name>), and the experiment's " +
         "figure.html and figure.png (every kind but a layout of another experiment's cells)",
@@ -275,6 +282,10 @@ export function registerReproduce(program: Command): void {
       throw new UsageError(`--preset ${o.preset}: pass one of ${REPRODUCE_PRESETS.join(", ")}`);
     const preset = o.preset as ReproducePreset;
     const all = experimentById(id);
+    if (o.registered) {
+      checkRegisteredFlags({ ...o, registered: o.registered });
+      return reproduceRegistered(all, { ...o, registered: o.registered });
+    }
     const spec = o.arms
       ? selectArms(
           all,

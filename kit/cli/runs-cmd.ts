@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { formatRate, formatSplit, loadThroughput } from "../eval/index.js";
 import { runNodeCounts } from "../evo/index.js";
-import { taskDirections } from "../gym/index.js";
+import { peekConfirmIds, taskDirections } from "../gym/index.js";
 import { formatSeconds } from "../report/index.js";
 import { openWorkspace } from "../store/index.js";
 import { formatScore, formatTable } from "./format.js";
-import { output } from "./run-cli.js";
+import { output, printErr } from "./run-cli.js";
 import { registerRunsStats } from "./runs-stats-cmd.js";
 
 /** One row of `openmle runs list` (also its --json shape). */
@@ -34,12 +34,13 @@ export interface RunListRow {
  * The runs of a workspace with their node counts, best validation score and throughput. The direction of
  * "best" comes from the task row evolve records (higher_is_better); a run of an unknown task counts higher as
  * better. Throughput is kit/eval's rule (throughput.ts): nodes per minute of wall time and the share of the
- * workers' wall time spent in programs.
+ * workers' wall time spent in programs. Runs on tasks of the sealed suite:confirm are left out (sealedRunCount).
  */
 export async function listRuns(dir: string): Promise<RunListRow[]> {
   const ws = await openWorkspace(dir, { readOnly: true });
   try {
-    const rows = await runNodeCounts(ws);
+    const sealed = peekConfirmIds();
+    const rows = (await runNodeCounts(ws)).filter((r) => !sealed.has(r.task_id));
     const higherIsBetter = await taskDirections(ws);
     const speed = new Map((await loadThroughput(ws)).map((t) => [t.runId, t]));
     return rows.map((r) => {
@@ -67,6 +68,17 @@ export async function listRuns(dir: string): Promise<RunListRow[]> {
   }
 }
 
+/** How many runs of the workspace searched a task of the sealed suite:confirm (listRuns leaves them out). */
+export async function sealedRunCount(dir: string): Promise<number> {
+  const ws = await openWorkspace(dir, { readOnly: true });
+  try {
+    const sealed = peekConfirmIds();
+    return (await runNodeCounts(ws)).filter((r) => sealed.has(r.task_id)).length;
+  } finally {
+    ws.close();
+  }
+}
+
 export function registerRuns(program: Command): void {
   const runs = program.command("runs").description("List the search runs stored in a workspace");
   runs
@@ -79,6 +91,12 @@ export function registerRuns(program: Command): void {
     .option("--json", "machine-readable output (snake_case keys)")
     .action(async (o: { workspace: string; json?: boolean }) => {
       const rows = await listRuns(o.workspace);
+      const sealed = await sealedRunCount(o.workspace);
+      if (sealed)
+        printErr(
+          `openmle: ${sealed} run(s) on tasks of the sealed suite:confirm left out: read them through their ` +
+            "registered experiment (openmle experiment list; openmle experiment show ID)",
+        );
       output(!!o.json, rows, () =>
         rows.length === 0
           ? `no runs in ${o.workspace} (start one with: openmle evolve --workspace ${o.workspace} --task <id>)`

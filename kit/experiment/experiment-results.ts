@@ -13,6 +13,7 @@ import {
   readResults,
   type ExperimentRunRow,
   type RegistrationRow,
+  type ResultRow,
 } from "./experiment-store.js";
 import { summarizeCells, taskLines, type ExperimentSummary, type TaskLine } from "./experiment-summary.js";
 import { look, resultLabel, type Look } from "./registration.js";
@@ -27,6 +28,8 @@ export interface ExperimentResults {
   readonly label: string;
   readonly summary: Required<Pick<ExperimentSummary, "measures" | "verdict">> | null;
   readonly tasks: readonly TaskLine[];
+  /** The run's cells (none without a run). */
+  readonly cells: readonly ResultRow[];
   /** The looks of the registration, this one included. */
   readonly looks: readonly Look[];
 }
@@ -72,6 +75,7 @@ export async function readExperimentResults(
       label: none,
       summary: null,
       tasks: [],
+      cells: [],
       looks: await readLooks(ws, id),
     };
   }
@@ -88,6 +92,7 @@ export async function readExperimentResults(
     label: label + partial,
     summary,
     tasks: taskLines(plan, cells),
+    cells,
     looks: await readLooks(ws, id),
   };
 }

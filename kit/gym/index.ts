@@ -37,7 +37,9 @@ export {
 } from "./semantic-gate.js";
 export { recordTaskReview } from "./record-review.js";
 export { metricDirections } from "./metric-direction.js";
-export { taskDirections, storedTaskDir, storedTaskPackages, type TaskRow, type TaskReviewRow } from "./task-store.js";
+export {
+  taskDirections, taskModalities, storedTaskDir, storedTaskPackages, type TaskRow, type TaskReviewRow,
+} from "./task-store.js";
 export { importMlebench, liteLeaderboardPath, liteCompetitions, leaderboardHigherIsBetter } from "./mlebench-import.js";
 // The task corpus (issue 27): its own public API in corpus/index.ts.
 export * from "./corpus/index.js";

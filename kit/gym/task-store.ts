@@ -44,6 +44,12 @@ export async function appendTaskReviews(ws: Workspace, rows: readonly TaskReview
     );
 }
 
+/** Each stored task's modality (TaskMeta.modality), by task id. */
+export async function taskModalities(ws: Workspace): Promise<Map<string, string>> {
+  const rows = await ws.query<{ task_id: string; modality: string }>("SELECT task_id, modality FROM tasks");
+  return new Map(rows.map((r) => [r.task_id, r.modality]));
+}
+
 /** Whether each stored task's metric is better when higher (null: not recorded), by task id. */
 export async function taskDirections(ws: Workspace): Promise<Map<string, boolean | null>> {
   const rows = await ws.query<{ task_id: string; higher_is_better: boolean | null }>(

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { EvolveConfig, loadNodes, upgradeStoredConfig, type EvoNode } from "../evo/index.js";
+import { peekConfirmIds } from "../gym/index.js";
 import type { Workspace } from "../store/index.js";
 import { EmptyRunError, UnknownRunError } from "./errors.js";
 import { readNodeRecords, readReportRuns } from "./report-store.js";
@@ -49,11 +50,14 @@ const obj = (v: unknown): Record<string, unknown> | null => {
 export const isWorkspaceDir = (dir: string) => existsSync(join(dir, "openmle.duckdb"));
 
 /**
- * The runs of a workspace (or the one `runId`) with their nodes, records and cards, in run order.
+ * The runs of a workspace (or the one `runId`) with their nodes, records and cards, in run order; runs on tasks of
+ * the sealed suite:confirm are left out (openmle experiment show reads them, logging the look).
  * Throws UnknownRunError for a run that is not there and EmptyRunError when there is nothing to show.
  */
 export async function loadRunViews(ws: Workspace, runId?: string): Promise<RunView[]> {
-  const runs = await readReportRuns(ws);
+  // Runs on the sealed suite:confirm's tasks are read only through their registered experiment (a logged look).
+  const sealed = peekConfirmIds();
+  const runs = (await readReportRuns(ws)).filter((r) => !sealed.has(String(r.task_id)));
   const chosen = runId === undefined ? runs : runs.filter((r) => r.run_id === runId);
   if (runId !== undefined && !chosen.length)
     throw new UnknownRunError(

@@ -38,8 +38,8 @@ describe("modalityTable", () => {
   it("per modality and arm: mean credit over its normalisable tasks, mean ± population std over repeats", () => {
     const rows = modalityTable(experimentById("modality"), MFH, "smoke", CELLS);
     expect(rows.slice(0, 2)).toEqual([
-      { source: "kit (smoke)", row: "tabular", values: { tasks: "2 (2 normalisable)", uniform: "0.625 ± 0.375", trained: "1.000 ± 0.000" } },
-      { source: "kit (smoke)", row: "text", values: { tasks: "1 (0 normalisable)", uniform: "–", trained: "–" } },
+      { source: "kit (smoke), exploratory", row: "tabular", values: { tasks: "2 (2 normalisable)", uniform: "0.625 ± 0.375", trained: "1.000 ± 0.000" } },
+      { source: "kit (smoke), exploratory", row: "text", values: { tasks: "1 (0 normalisable)", uniform: "–", trained: "–" } },
     ]);
     expect(rows.slice(2).every((r) => r.source === "paper (reference)")).toBe(true);
   });

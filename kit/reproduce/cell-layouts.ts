@@ -1,7 +1,7 @@
 // Other layouts of a search experiment's finished cells, for the experiments that share them (sharesCellsWith):
 // per modality (rows = modalities, one column per arm) and the solution ceiling (rows = grades, one column per arm).
 import { meanStd } from "../eval/index.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { kitSource, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
 import { referenceRows, repeatMedals, repeatScores, weakMark, weakTasks, type TableRow } from "./search-table.js";
 
@@ -75,7 +75,7 @@ export function modalityTable(
   const stats = modalityStats(owner, preset, cells);
   const medals = stats.some((m) => m.graded > 0);
   const kit = stats.map((m) => ({
-    source: `kit (${preset})`,
+    source: kitSource(owner, preset),
     row: m.modality,
     values: {
       tasks: medals
@@ -180,12 +180,12 @@ export function ceilingTable(
 ): TableRow[] {
   const st = ceilingStats(owner, preset, cells);
   const kit = st.grades.map((g) => ({
-    source: `kit (${preset})`,
+    source: kitSource(owner, preset),
     row: g.label,
     values: Object.fromEntries(g.perArm.map((a) => [a.arm, fmtStat(a.share, 0, " %")])),
   }));
   const counts = {
-    source: `kit (${preset})`,
+    source: kitSource(owner, preset),
     row: st.medals ? "graded runs (tasks × repeats)" : "graded runs (normalisable tasks × repeats)",
     values: Object.fromEntries(st.graded.map((g) => [g.arm, String(g.runs)])),
   };

@@ -1,7 +1,7 @@
 // The search-efficiency layout of a search experiment's cells (spec §5/§6): per arm its runs' nodes, prompt sizes,
 // new-record updates and late Improve/Crossover share; then the first arm against the second on matched task-runs.
 import { meanStd, relativeChange, searchEfficiency, type EffCall, type EffNode } from "../eval/index.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { kitSource, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
 import { referenceRows, type TableRow } from "./search-table.js";
 
@@ -70,7 +70,7 @@ export function efficiencyTable(
   rows: EfficiencyRows,
 ): TableRow[] {
   const arms = owner.presets[preset]!.arms;
-  const source = `kit (${preset})`;
+  const source = kitSource(owner, preset);
   const kit: TableRow[] = arms.map((arm) => {
     const t = runTotals(
       cells.filter((c) => c.arm === arm.id).map((c) => c.runId),

@@ -97,6 +97,14 @@ export const ExperimentPreset = z
       .describe(
         "funnel: ids of the candidates to build (a sample, as build-corpus --only); unset = the whole manifest.",
       ),
+    source: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The source column of the kit's rows; unset: `kit (<preset>), exploratory`. A registration's view " +
+          "(registered-view.ts) sets its label, e.g. `registered exp-1a2b3c4d5e6f`.",
+      ),
     group: z.number().int().positive().default(1).describe("rl: programs per rollout group (G)."),
     groupsPerStep: z.number().int().positive().default(1).describe("rl: rollout groups per trainer step."),
   })
@@ -169,3 +177,14 @@ export const ExperimentSpec = z
   });
 export type ExperimentSpec = z.infer<typeof ExperimentSpec>;
 export type ExperimentSpecInput = z.input<typeof ExperimentSpec>;
+
+/**
+ * The source column of an experiment's kit rows at a preset: the preset's `source`, else `kit (<preset>),
+ * exploratory` (every result that did not come from a registered experiment's run is exploratory).
+ */
+export const kitSource = (spec: ExperimentSpec, preset: ReproducePreset): string =>
+  spec.presets[preset]?.source ?? `kit (${preset}), exploratory`;
+
+/** How a title names the rows' origin: the preset's `source` (a registration's label), else `<preset> preset`. */
+export const presetTitle = (spec: ExperimentSpec, preset: ReproducePreset): string =>
+  spec.presets[preset]?.source ?? `${preset} preset`;

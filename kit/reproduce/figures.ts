@@ -8,7 +8,7 @@ import { meanStd, type MeanStd } from "../eval/index.js";
 import { OPERATORS } from "../policy/index.js";
 import { PAPER_FUNNEL } from "../gym/index.js";
 import { corpusFunnelFigure, PALETTE, type Figure } from "../report/index.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { presetTitle, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import { experimentScales, fixedGroupBest } from "./rl-fixed-scale.js";
 import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
@@ -77,7 +77,7 @@ function bars(
       },
     ],
     layout: {
-      title: `${spec.title} (${preset} preset): ${o.what} per arm`,
+      title: `${spec.title} (${presetTitle(spec, preset)}): ${o.what} per arm`,
       yaxis: { title: { text: o.yTitle }, rangemode: "tozero" },
       xaxis: { automargin: true },
       showlegend: false,
@@ -106,7 +106,7 @@ export function rlFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: r
   return {
     data,
     layout: {
-      title: `${spec.title} (${preset} preset)`,
+      title: `${spec.title} (${presetTitle(spec, preset)})`,
       xaxis: { title: { text: "trainer step" }, dtick: 1 },
       yaxis: { title: { text: yTitle }, range: [0, 1.05] },
       legend: { orientation: "h", y: -0.2 },
@@ -135,7 +135,7 @@ function stepTimeFigure(spec: ExperimentSpec, preset: ReproducePreset, cells: re
   return {
     data,
     layout: {
-      title: `${spec.title} (${preset} preset)`,
+      title: `${spec.title} (${presetTitle(spec, preset)})`,
       xaxis: { title: { text: "trainer step" }, dtick: 1 },
       yaxis: { title: { text: "step wall time (min; mean over repeats)" }, rangemode: "tozero" },
       legend: { orientation: "h", y: -0.2 },
@@ -217,7 +217,7 @@ export function sftFigure(
   return {
     data: [...kit, paper],
     layout: {
-      title: `${spec.title} (${preset} preset)`,
+      title: `${spec.title} (${presetTitle(spec, preset)})`,
       barmode: "group",
       yaxis: { title: { text: "share of the dataset's examples (%)" }, rangemode: "tozero" },
       xaxis: { title: { text: "operator" } },
@@ -233,5 +233,5 @@ export function sftFigure(
 export function funnelFigure(spec: ExperimentSpec, preset: ReproducePreset, r: FunnelResult): Figure | null {
   if (!r.candidates) return null;
   const fig = corpusFunnelFigure(r.table, PAPER_FUNNEL);
-  return { ...fig, layout: { ...fig.layout, title: { text: `${spec.title} (${preset} preset)` } } };
+  return { ...fig, layout: { ...fig.layout, title: { text: `${spec.title} (${presetTitle(spec, preset)})` } } };
 }

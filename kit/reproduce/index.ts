@@ -1,7 +1,8 @@
 // kit/reproduce: the paper's experiments as specs (issue 31): arms × tasks × repeats per preset, the paper's rows
 // attached as reference, the plan (cells, programs, cost) of each, and the runner of search experiments' cells.
 export {
-  ExperimentSpec, ExperimentPreset, ArmSpec, TaskSet, ReferenceRow, REPRODUCE_PRESETS, EXPERIMENT_KINDS,
+  ExperimentSpec, ExperimentPreset, ArmSpec, TaskSet, ReferenceRow, REPRODUCE_PRESETS, EXPERIMENT_KINDS, kitSource,
+  presetTitle,
   type ReproducePreset, type ExperimentSpecInput,
 } from "./experiment-spec.js";
 export { EXPERIMENTS, experimentById, selectArms } from "./catalogue.js";
@@ -48,3 +49,6 @@ export { efficiencyTable, runTotals, type EfficiencyRows } from "./efficiency-ta
 export { layoutSharedExperiment, layoutCells, storedTable, cellOwner, cellsFigure } from "./run-shared.js";
 export { layoutFigure } from "./layout-figures.js";
 export { writeCell, readCells } from "./cell-store.js";
+export {
+  registeredTable, registeredView, registeredArmLabel, type RegisteredTable, type TaskFacts,
+} from "./registered-view.js";

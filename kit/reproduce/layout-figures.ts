@@ -3,7 +3,7 @@
 // efficiency mixes units (nodes, characters, shares), so it stays a table.
 import { PALETTE, wrapLabel, type Figure } from "../report/index.js";
 import { ceilingStats, modalityStats } from "./cell-layouts.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { presetTitle, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
 
 /** Grade colours from the top grade down: the best green, the worst grey. */
@@ -61,7 +61,9 @@ function modalityFigure(
   return {
     data,
     layout: {
-      title: `${spec.title} (${preset} preset): ${medals ? "medal rate" : "normalised score"} per modality`,
+      title:
+        `${spec.title} (${presetTitle(owner, preset)}): ${medals ? "medal rate" : "normalised score"} ` +
+        "per modality",
       barmode: "group",
       yaxis: medals
         ? { title: { text: `medal rate (% of graded tasks), avg@k${leaderboardWords(preset)}` }, range: [0, 100] }

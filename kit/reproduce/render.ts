@@ -8,7 +8,7 @@ import { packageRoot } from "../eval/index.js";
 import { CHROMIUM_PATH, figureHtml, htmlTable, openInChromium, pagePng, type Figure } from "../report/index.js";
 import { configHash } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { presetTitle, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import { tableMarkdown, tableRecords, type TableRow } from "./search-table.js";
 
 export interface Provenance {
@@ -66,7 +66,7 @@ export function experimentMarkdown(
   p: Provenance,
 ): string {
   return [
-    `# ${spec.title} (${preset} preset)`,
+    `# ${spec.title} (${presetTitle(spec, preset)})`,
     "",
     `${spec.paperItem}. ${spec.question}`,
     "",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { buildCorpus, funnelTable, loadManifest, type CorpusEvent, type FunnelTable } from "../gym/index.js";
 import type { Workspace } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { kitSource, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import { referenceRows, type TableRow } from "./search-table.js";
 
 export interface FunnelResult {
@@ -59,12 +59,12 @@ const pct = (x: number | null) => (x === null ? "–" : `${(100 * x).toFixed(1)}
  */
 export function funnelRows(spec: ExperimentSpec, preset: ReproducePreset, r: FunnelResult): TableRow[] {
   const kit = r.table.stages.map((s): TableRow => ({
-    source: `kit (${preset})`,
+    source: kitSource(spec, preset),
     row: `${s.stage} (${s.unit})`,
     values: { count: String(s.kept), share: pct(s.candidateShare) },
   }));
   const accepted: TableRow = {
-    source: `kit (${preset})`,
+    source: kitSource(spec, preset),
     row: `accepted tasks (${r.table.accepted.candidates} of ${r.candidates} candidates)`,
     values: { count: String(r.table.accepted.tasks), share: pct(r.table.accepted.candidates / (r.candidates || 1)) },
   };

@@ -75,7 +75,7 @@ describe("runRlExperiment", () => {
       const again = await runRlExperiment({ workspace: ws, spec, preset: "smoke", tasks });
       expect(again.map((c) => c.cached)).toEqual([true, true]);
       const rows = rlTable(spec, "smoke", again);
-      expect(rows.map((r) => r.source)).toEqual(["kit (smoke)", "kit (smoke)", "paper (reference)", "paper (reference)"]);
+      expect(rows.map((r) => r.source)).toEqual(["kit (smoke), exploratory", "kit (smoke), exploratory", "paper (reference)", "paper (reference)"]);
       expect(JSON.stringify(rows)).not.toMatch(/NaN|undefined/);
       // laid out again from the workspace alone (as notebook 06 does from a recording): the same rows and a figure
       const stored = await storedRlTable(ws, spec, "smoke");

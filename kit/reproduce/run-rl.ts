@@ -4,7 +4,7 @@
 import { readRlRun, trainRL, type StoredRlRun } from "../erl/index.js";
 import { meanStd } from "../eval/index.js";
 import { ReproduceError } from "./errors.js";
-import type { ArmSpec, ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { kitSource, type ArmSpec, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import { referenceRows, type TableRow } from "./search-table.js";
 import { armCheckpoint, armRepeatCells, type RunnerOptions } from "./runner-common.js";
 import { rlFigure } from "./figures.js";
@@ -139,7 +139,7 @@ export function rlTable(spec: ExperimentSpec, preset: ReproducePreset, cells: re
       "per-task-steps-cv": fmt(col("per-task-steps-cv"), 1, true),
     };
     const values = Object.fromEntries(["runs", ...spec.metrics].map((m) => [m, all[m] ?? "–"]));
-    return { source: `kit (${preset})`, row: arm.label, values };
+    return { source: kitSource(spec, preset), row: arm.label, values };
   });
   return [...kit, ...referenceRows(spec)];
 }

@@ -56,7 +56,7 @@ describe("runSearchExperiment", () => {
       const rows = searchTable(spec, "smoke", again);
       expect(rows.filter((r) => r.source === REFERENCE_SOURCE).map((r) => r.row)).toEqual(spec.reference.map((r) => r.row));
       expect(rows.slice(0, 2).map((r) => [r.source, r.row, r.values.runs, r.values.k])).toEqual([
-        ["kit (smoke)", "OpenMLE-Evo", "2", "1"], ["kit (smoke)", "AIRA-Evo", "2", "1"],
+        ["kit (smoke), exploratory", "OpenMLE-Evo", "2", "1"], ["kit (smoke), exploratory", "AIRA-Evo", "2", "1"],
       ]);
       const md = tableMarkdown(rows);
       // The paper's measures lead (here only the paper's rows have them), then the normalised score.

@@ -25,7 +25,7 @@ describe("sftTable", () => {
     const rows = sftTable(spec, "smoke", cells);
     const draft = rows.find((r) => r.row.includes(": draft"))!;
     const improve = rows.find((r) => r.row.includes(": improve"))!;
-    expect(draft).toEqual({ source: "kit (smoke)", row: "default teacher: draft (2.0 parallel + 0.0 evolution)", values: { examples: "2.0", share: "87.5%" } });
+    expect(draft).toEqual({ source: "kit (smoke), exploratory", row: "default teacher: draft (2.0 parallel + 0.0 evolution)", values: { examples: "2.0", share: "87.5%" } });
     expect(improve.values).toEqual({ examples: "0.5", share: "12.5%" });
     expect(rows.filter((r) => r.source === REFERENCE_SOURCE).map((r) => [r.row, r.values.share])).toEqual([
       ["draft", "74.0%"], ["debug", "16.5%"], ["improve", "6.6%"], ["crossover", "2.8%"],
@@ -72,7 +72,7 @@ describe("runFunnelExperiment", () => {
       expect(again.cached).toBe(2);
       expect(again.table.accepted.tasks).toBe(first.table.accepted.tasks);
       const rows = funnelRows(spec, "smoke", again);
-      expect(rows[0]).toEqual({ source: "kit (smoke)", row: "export (candidates)", values: { count: "2", share: "100.0%" } });
+      expect(rows[0]).toEqual({ source: "kit (smoke), exploratory", row: "export (candidates)", values: { count: "2", share: "100.0%" } });
       expect(rows.filter((r) => r.source === REFERENCE_SOURCE)).toHaveLength(4);
     } finally {
       ws.close();

@@ -8,7 +8,7 @@ import { meanStd } from "../eval/index.js";
 import { OPERATORS } from "../policy/index.js";
 import { ReproduceError } from "./errors.js";
 import { sftFigure } from "./figures.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { kitSource, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import { armPolicy, cellRunId } from "./run-search.js";
 import { referenceRows, type TableRow } from "./search-table.js";
 import { armRepeatCells, type RunnerOptions } from "./runner-common.js";
@@ -171,7 +171,7 @@ export function sftTable(spec: ExperimentSpec, preset: ReproducePreset, cells: r
     const mine = cells.filter((c) => c.arm === arm.id);
     if (!mine.length) return [];
     return operatorStats(mine).map((o): TableRow => ({
-      source: `kit (${preset})`,
+      source: kitSource(spec, preset),
       row: `${arm.label}: ${o.operator} (${o.parallel.toFixed(1)} parallel + ${o.evolution.toFixed(1)} evolution)`,
       values: { examples: o.total.toFixed(1), share: `${o.share.mean.toFixed(1)}%` },
     }));

@@ -1,7 +1,7 @@
 // The table of a search experiment: one row per arm (avg@k over repeats), the paper's rows below it, labelled.
 import { credit } from "../erl/index.js";
 import { meanStd, natureBench } from "../eval/index.js";
-import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
+import { kitSource, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
 
 export const REFERENCE_SOURCE = "paper (reference)";
@@ -43,7 +43,7 @@ export function searchTable(spec: ExperimentSpec, preset: ReproducePreset, cells
       return m.n ? `${m.mean.toFixed(0)} ± ${m.std.toFixed(0)} %` : "–";
     };
     return {
-      source: `kit (${preset})`,
+      source: kitSource(spec, preset),
       row: arm.label,
       values: {
         runs: String(mine.length),
