@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { evaluate, runBaselines, type Evaluation, type MeanStd } from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
-import { evaluateSome, LEADERBOARD_NOTE, NORMALISED_NOTE } from "../report/index.js";
+import { LEADERBOARD_NOTE, NORMALISED_NOTE } from "../report/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 import { formatTable } from "./format.js";
@@ -120,7 +120,7 @@ export function registerEvaluate(program: Command): void {
           if (o.runBaselines) await addRunBaselines(ws, run, baselines, o.leaderboards);
           if (o.saveBaselines) writeFileSync(o.saveBaselines, `${JSON.stringify(baselines, null, 2)}\n`);
           const opts = { baselines, ...(o.leaderboards ? { corpusLeaderboardsDir: o.leaderboards } : {}) };
-          const ev = run === undefined ? await evaluate(ws, opts) : await evaluateSome(ws, [run], opts);
+          const ev = await evaluate(ws, run === undefined ? opts : { ...opts, runIds: [run] });
           for (const w of ev.warnings ?? []) printErr(`openmle: ${w}`);
           output(!!o.json, ev, () => evaluationText(ev));
         } finally {

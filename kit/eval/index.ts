@@ -25,7 +25,9 @@ export {
   evaluateRuns, groupKey, type RunOutcome, type GradedRun, type Grade, type EvaluateOptions, type Evaluation,
   type TaskRow, type GroupRow,
 } from "./evaluate-runs.js";
-export { evaluate, loadRunOutcomes, liteLeaderboardsFor, leaderboardsFor, perfectScore } from "./load-run-outcomes.js";
+export {
+  evaluate, loadRunOutcomes, liteLeaderboardsFor, leaderboardsFor, perfectScore, type EvaluateWorkspaceOptions,
+} from "./load-run-outcomes.js";
 export {
   searchEfficiency, recordTrace, relativeChange, lateShare, matchedEfficiency, type EffNode, type EffCall,
   type TracePoint, type RunEfficiency, type OperatorEfficiency, type SearchEfficiency, type MatchedTotals,

@@ -144,18 +144,27 @@ async function packageHashes(stored: readonly TaskPackage[]): Promise<(taskId: s
   };
 }
 
+/** evaluate()'s options: evaluateRuns' and the runs to evaluate. */
+export interface EvaluateWorkspaceOptions extends EvaluateOptions {
+  /** Evaluate only these runs (default: every run of the workspace). */
+  readonly runIds?: readonly string[];
+}
+
 /**
  * evaluate(workspace): Valid Rate, Medal Average and Human Rank (avg@k), grade distribution and
  * per-modality rates of every run in the workspace. Unless `opts.leaderboards` says otherwise, tasks that are
  * MLE-bench Lite competitions are graded against their bundled leaderboards and corpus tasks against their
  * corpus leaderboards (leaderboardsFor; one built on another package is left out, and `warnings` says so).
  * Baselines without `perfect` get the perfect score of the task's stored metric (for the weak-reference flag).
+ * `runIds`: only those runs (a report of one run, `openmle evaluate --run`), graded as above and averaged over
+ * themselves; the warnings are those of their tasks.
  */
-export async function evaluate(ws: Workspace, opts: EvaluateOptions = {}): Promise<Evaluation> {
+export async function evaluate(ws: Workspace, opts: EvaluateWorkspaceOptions = {}): Promise<Evaluation> {
   // Runs on the sealed suite:confirm's tasks (a registered experiment's searches) are read only through
   // `openmle experiment show`, which logs the look: they are left out here, and a warning says how many.
   const confirm = peekConfirmIds();
-  const all = await loadRunOutcomes(ws);
+  const keep = opts.runIds ? new Set(opts.runIds) : null;
+  const all = (await loadRunOutcomes(ws)).filter((o) => !keep || keep.has(o.run_id));
   const outcomes = all.filter((o) => !confirm.has(o.task_id));
   const ids = [...new Set(outcomes.map((o) => o.task_id))];
   const stored = await storedTaskPackages(ws, ids);

@@ -1,14 +1,13 @@
 // The report's evaluation tables and figures lead with the paper's measures (Valid Rate, Medal Average, Human Rank),
-// the normalised score after them, clipped and with weak references marked; evaluateSome grades some runs as
+// the normalised score after them, clipped and with weak references marked; evaluate() with runIds grades some runs as
 // evaluate() grades the workspace (a corpus task on its corpus leaderboard).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { evaluateRuns, searchEfficiency, writeLeaderboardManifest, type RunOutcome } from "../eval/index.js";
+import { evaluate, evaluateRuns, searchEfficiency, writeLeaderboardManifest, type RunOutcome } from "../eval/index.js";
 import { packageHash, resolveTask } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
-import { evaluateSome } from "./evaluate-some.js";
 import { evaluationTables, LEADERBOARD_NOTE, NORMALISED_COLUMN } from "./evaluation-tables.js";
 import { NORMALISED_AXIS, reportFigureSet } from "./report-figures.js";
 
@@ -56,7 +55,7 @@ describe("reportFigureSet", () => {
   });
 });
 
-describe("evaluateSome", () => {
+describe("evaluate() of some runs (runIds)", () => {
   test("one run of a corpus task: graded on the corpus leaderboard, its weak flag from the stored metric", async () => {
     const task = await resolveTask("penguins");
     const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "report-some-")), "ws"));
@@ -74,12 +73,12 @@ describe("evaluateSome", () => {
       await ws.append("runs", [0.95, 0.75].map((s, i) => ({ run_id: `r${i + 1}`, task_id: "penguins",
         harness: "openmle", seed: i + 1, config_hash: "h", status: "finished", summary: { test_score: s } })));
       const opts = { corpusLeaderboardsDir: dir, baselines: { penguins: { trivial: 0.5, reference: 0.52 } } };
-      const one = await evaluateSome(ws, ["r2"], opts);
+      const one = await evaluate(ws, { ...opts, runIds: ["r2"] });
       const row = one.runs.map((r) => [r.run_id, r.grade, r.human_rank, r.weak_reference]);
       expect(row).toEqual([["r2", "none", 0.6, true]]);
       expect(one.tasks).toMatchObject([{ runs: 1, medal_rate: 0, weak_reference: true, normalized: 2 }]);
       expect(one.groups[0]!.k).toBe(1);
-      expect((await evaluateSome(ws, undefined, opts)).runs.map((r) => r.grade)).toEqual(["gold", "none"]);
+      expect((await evaluate(ws, opts)).runs.map((r) => r.grade)).toEqual(["gold", "none"]);
     } finally {
       ws.close();
     }

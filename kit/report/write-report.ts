@@ -1,6 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadRunStats, loadSearchRows, loadThroughput, searchEfficiency, type EvaluateOptions } from "../eval/index.js";
+import {
+  evaluate,
+  loadRunStats,
+  loadSearchRows,
+  loadThroughput,
+  searchEfficiency,
+  type EvaluateOptions,
+} from "../eval/index.js";
 import { openWorkspace, WorkspaceLockedError, type Workspace } from "../store/index.js";
 import { openInChromium, type DrawnFigure } from "./chromium.js";
 import { ReportConfig } from "./config.js";
@@ -9,7 +16,6 @@ import { escapeHtml, formatNumber } from "./format.js";
 import { analysisFigureSet } from "./analysis-figures.js";
 import { htmlTable } from "./html-table.js";
 import { timeSplit, timeSplitTable } from "./time-split.js";
-import { evaluateSome } from "./evaluate-some.js";
 import { evaluationTables } from "./evaluation-tables.js";
 import { figureHtml, plotlyScriptTag } from "./plotly.js";
 import { omittedHtml, reportFigureSet, type NamedFigure, type OmittedFigure } from "./report-figures.js";
@@ -132,7 +138,7 @@ export async function writeReport(
     // 1.–2. Runs and their evaluation.
     const views = await loadRunViews(ws, cfg.run);
     const runIds = views.map((v) => v.runId);
-    const evaluation = await evaluateSome(ws, runIds, opts);
+    const evaluation = await evaluate(ws, { ...opts, runIds });
     const graded = new Map(evaluation.runs.map((r) => [r.run_id, r]));
     const loaded = await loadSearchRows(ws);
     const shown = new Set(runIds);
