@@ -2,13 +2,12 @@
 // arm on a task, executed and graded on the hidden test. Composed from kit/erl's pieces (the held-out drafts'
 // context and draw seeds, the loop's evolveRun and normalisation), so a cell is measured exactly as the loop's
 // held-out rows are.
-import { draftContext, evolveRun, normalisedUnder, type Baselines } from "../erl/index.js";
+import { evolveRun, heldoutDraft, normalisedUnder, type Baselines } from "../erl/index.js";
 import type { EvolveConfigInput } from "../evo/index.js";
 import type { TaskPackage } from "../gym/index.js";
 import type { Policy } from "../policy/index.js";
 import type { ExecutionRecord, SandboxJob } from "../sandbox/index.js";
 import type { Workspace } from "../store/index.js";
-import { createRng, keyedSeed } from "../util/index.js";
 import type { Leaderboard } from "../eval/index.js";
 import { EVO_MAX_WORKERS, type ResolvedPlan, type SearchHarness } from "./experiment-plan.js";
 import type { ResultRow } from "./experiment-store.js";
@@ -52,33 +51,26 @@ function row(
 }
 
 /**
- * A fresh Draft, as kit/erl's heldoutDrafts draws it: no parents, no memory (draftContext), the policy's rng seeded
- * keyedSeed(plan seed, "<task>#<draw>") so every arm drafts from the same draws; executed under the plan's limits,
+ * A fresh Draft, as kit/erl's heldoutDrafts draws it (heldoutDraft: no parents, no memory, the policy's rng seeded
+ * keyedSeed(plan seed, "<task>#<draw>") so every arm drafts from the same draws), executed under the plan's limits,
  * valid when it succeeded with a finite hidden test score.
  */
 export async function draftCell(c: CellContext, cell: Cell, policy: Policy): Promise<ResultRow> {
-  const id = cell.task.meta.id;
-  const out = await policy.propose(
-    cell.task,
-    "draft",
-    draftContext(c.plan.timeoutS),
-    createRng(keyedSeed(c.plan.seed, `${id}#${cell.draw}`)),
-  );
-  const rec = await c.evaluate({
-    task: cell.task,
-    code: out.code,
-    limits: { timeoutS: c.plan.timeoutS, memoryMb: c.plan.memoryMb },
+  const d = await heldoutDraft(cell.task, cell.draw, {
+    policy,
+    seed: c.plan.seed,
+    timeoutS: c.plan.timeoutS,
+    memoryMb: c.plan.memoryMb,
+    evaluate: c.evaluate,
   });
-  const ok = rec.status === "success";
-  const test = ok && rec.testScore !== null && Number.isFinite(rec.testScore) ? rec.testScore : null;
   return row(c, cell, {
-    status: rec.status,
-    valid: test !== null,
-    validScore: ok ? rec.validScore : null,
-    testScore: test,
+    status: d.status,
+    valid: d.testScore !== null,
+    validScore: d.validScore,
+    testScore: d.testScore,
     validRate: null,
     evolveRunId: null,
-    sandboxS: rec.wallS,
+    sandboxS: d.sandboxS,
   });
 }
 

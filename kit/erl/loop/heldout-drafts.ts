@@ -33,35 +33,19 @@ export async function heldoutDrafts(opts: {
   readonly onTask?: (taskId: string, rows: readonly HeldoutDraftRow[], done: number, of: number) => void;
 }): Promise<HeldoutDraftRow[]> {
   const all: HeldoutDraftRow[] = [];
-  const ctx = draftContext(opts.perRunTimeoutS); // no parents, no memory: as the SFT parallel path
   for (const task of opts.tasks) {
     await recordTaskReview(opts.workspace, task, {});
     const b = opts.baselines[task.meta.id];
     const one = async (i: number): Promise<HeldoutDraftRow> => {
-      const out = await opts.policy.propose(
-        task,
-        "draft",
-        ctx,
-        createRng(keyedSeed(opts.seed, `${task.meta.id}#${i}`)),
-      );
-      const rec = await opts.evaluate({
-        task,
-        code: out.code,
-        limits: { timeoutS: opts.perRunTimeoutS, ...(opts.memoryMb ? { memoryMb: opts.memoryMb } : {}) },
-      });
-      const ok = rec.status === "success";
-      const test = ok && rec.testScore !== null && Number.isFinite(rec.testScore) ? rec.testScore : null;
+      const d = await heldoutDraft(task, i, { ...opts, timeoutS: opts.perRunTimeoutS });
       return {
         loopId: opts.loopId,
         generation: opts.generation,
         checkpoint: opts.checkpoint,
         taskId: task.meta.id,
         draft: i,
-        status: rec.status,
-        validScore: ok ? rec.validScore : null,
-        testScore: test,
-        normalized: normalisedUnder(test, b, task.meta.higherIsBetter),
-        sandboxS: rec.wallS,
+        ...d,
+        normalized: normalisedUnder(d.testScore, b, task.meta.higherIsBetter),
       };
     };
     const rows: HeldoutDraftRow[] = [];
@@ -74,4 +58,47 @@ export async function heldoutDrafts(opts: {
     opts.onTask?.(task.meta.id, rows, opts.tasks.indexOf(task) + 1, opts.tasks.length);
   }
   return all;
+}
+
+/** One held-out draft's graded outcome. */
+export interface DraftOutcome {
+  readonly status: string;
+  /** The program's own validation score, when it succeeded. */
+  readonly validScore: number | null;
+  /** The hidden test score: null unless the program succeeded with a finite score. */
+  readonly testScore: number | null;
+  readonly sandboxS: number;
+}
+
+/**
+ * Draw `draw` of a fresh Draft on `task`: no parents, no memory (draftContext, as the SFT parallel path), the
+ * policy's rng seeded keyedSeed(seed, "<task>#<draw>") so every policy drafts from the same draws; executed under
+ * `timeoutS` (and `memoryMb` when given) and graded on the hidden test. heldoutDrafts and kit/experiment's draft
+ * cells both draw through it.
+ */
+export async function heldoutDraft(
+  task: TaskPackage,
+  draw: number,
+  o: {
+    readonly policy: Policy;
+    readonly seed: number;
+    readonly timeoutS: number;
+    readonly memoryMb?: number;
+    readonly evaluate: (job: SandboxJob) => Promise<ExecutionRecord>;
+  },
+): Promise<DraftOutcome> {
+  const out = await o.policy.propose(
+    task,
+    "draft",
+    draftContext(o.timeoutS),
+    createRng(keyedSeed(o.seed, `${task.meta.id}#${draw}`)),
+  );
+  const rec = await o.evaluate({
+    task,
+    code: out.code,
+    limits: { timeoutS: o.timeoutS, ...(o.memoryMb ? { memoryMb: o.memoryMb } : {}) },
+  });
+  const ok = rec.status === "success";
+  const test = ok && rec.testScore !== null && Number.isFinite(rec.testScore) ? rec.testScore : null;
+  return { status: rec.status, validScore: ok ? rec.validScore : null, testScore: test, sandboxS: rec.wallS };
 }

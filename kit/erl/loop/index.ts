@@ -14,7 +14,7 @@ export {
 } from "./loop-store.js";
 export { evaluateHeldout, evolveRun, heldoutBaselines, normalisedUnder, type Baselines } from "./heldout-eval.js";
 export { loadHeldout, type HeldoutRow } from "./heldout-store.js";
-export { heldoutDrafts } from "./heldout-drafts.js";
+export { heldoutDrafts, heldoutDraft, type DraftOutcome } from "./heldout-drafts.js";
 export { loadHeldoutDrafts, replaceHeldoutDrafts, type HeldoutDraftRow } from "./heldout-drafts-store.js";
 export {
   credit, taskFigures, levelSummary, pairedGenerations, normalisableTasks, heldoutReport, drawnCredits, pairedWithDraws,
