@@ -73,7 +73,7 @@ describe("openmle evaluate", () => {
     const r = await cli("--workspace", ws, "--leaderboards", fresh, "--baselines", b);
     expect(r.error).toBeNull();
     expect(r.stderr).toBe("");
-    const [head, rule, row, blank, boardsNote, normNote] = r.stdout.trimEnd().split("\n");
+    const [head, rule, row, blank, exploratory, boardsNote, normNote] = r.stdout.trimEnd().split("\n");
     expect(head!.split(/\s{2,}/)).toEqual(["group", "tasks", "k", "valid rate", "medal average", "human rank",
       "normalised (clipped)", "gold/silver/bronze/none/invalid/ungraded"]);
     expect(rule).toMatch(/^-+/);
@@ -81,6 +81,7 @@ describe("openmle evaluate", () => {
     expect(row!.split(/\s{2,}/).slice(1)).toEqual(["1", "2", "100.0 ± 0.0 %", "50.0 ± 50.0 %", "0.8000 ± 0.2000",
       "2.000 ± 0.000 * (1 weak)", "1/0/0/1/0/0"]);
     expect(blank).toBe("");
+    expect(exploratory).toMatch(/^Exploratory: this workspace's own runs, not a registered experiment/);
     expect(boardsNote).toMatch(/^Medal Average and Human Rank: .*corpus tasks on the kit's reference-zoo leaderboards/);
     expect(boardsNote).toContain("(the kit's construction, not the paper's");
     expect(normNote).toMatch(/clipped to \[−1, 2\].*\* = a weak reference/);

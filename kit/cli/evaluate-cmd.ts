@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { evaluate, runBaselines, type Evaluation, type MeanStd } from "../eval/index.js";
 import { resolveTask } from "../gym/index.js";
-import { LEADERBOARD_NOTE, NORMALISED_NOTE } from "../report/index.js";
+import { EXPLORATORY_NOTE, LEADERBOARD_NOTE, NORMALISED_NOTE } from "../report/index.js";
 import { openWorkspace, type Workspace } from "../store/index.js";
 import { output, printErr, UsageError } from "./run-cli.js";
 import { formatTable } from "./format.js";
@@ -80,6 +80,7 @@ export function evaluationText(ev: Evaluation): string {
   return [
     table,
     "",
+    `${EXPLORATORY_NOTE}.`,
     `${LEADERBOARD_NOTE}${ungraded ? ` (here ${ungraded} of ${tasks} tasks)` : ""}.`,
     ...(ev.groups.some((g) => g.normalized.n > 0) ? [`${NORMALISED_NOTE}.`] : []),
   ].join("\n");

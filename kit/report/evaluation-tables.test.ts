@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { evaluate, evaluateRuns, searchEfficiency, writeLeaderboardManifest, type RunOutcome } from "../eval/index.js";
 import { packageHash, resolveTask } from "../gym/index.js";
 import { openWorkspace } from "../store/index.js";
-import { evaluationTables, LEADERBOARD_NOTE, NORMALISED_COLUMN } from "./evaluation-tables.js";
+import { evaluationTables, EXPLORATORY_NOTE, LEADERBOARD_NOTE, NORMALISED_COLUMN } from "./evaluation-tables.js";
 import { NORMALISED_AXIS, reportFigureSet } from "./report-figures.js";
 
 const o = (run_id: string, task_id: string, harness: string, seed: number, score: number | null): RunOutcome => ({
@@ -34,6 +34,7 @@ describe("evaluationTables", () => {
     // a on u: (0.51 − 0.5)/0.02 = 0.5; b: 1.5; each group has one task with a normalised score, weak.
     expect(groups).toContain("<td>0.5 ± 0 (n=1) * (1 weak)</td>");
     expect(groups).toContain(LEADERBOARD_NOTE);
+    expect(groups).toContain(EXPLORATORY_NOTE);
     expect([...tasks!.matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1])).toEqual([
       "group", "task", "modality", "runs", "valid rate", "medal rate", "human rank", NORMALISED_COLUMN,
     ]);

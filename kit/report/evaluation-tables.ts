@@ -6,6 +6,11 @@ import { htmlTable } from "./html-table.js";
 const ms = (m: MeanStd) => (m.n ? `${formatNumber(m.mean, 3)} ± ${formatNumber(m.std, 3)} (n=${m.n})` : null);
 
 /** Where the leaderboard measures come from; the kit's corpus leaderboards are its own construction. */
+/** Every evaluation of a workspace's own runs is exploratory: registered results are read through kit/experiment. */
+export const EXPLORATORY_NOTE =
+  "Exploratory: this workspace's own runs, not a registered experiment (registered results: openmle experiment " +
+  "show ID; runs on sealed confirm tasks are left out)";
+
 export const LEADERBOARD_NOTE =
   "Medal Average and Human Rank: MLE-bench Lite tasks on their Kaggle leaderboards, corpus tasks on the kit's " +
   "reference-zoo leaderboards (the kit's construction, not the paper's, which uses Kaggle's); a task without either " +
@@ -68,7 +73,7 @@ export function evaluationTables(
     htmlTable(groupRows, {
       caption:
         "Evaluation by group (harness + policy + settings), avg@k over runs: mean ± std. " +
-        `${LEADERBOARD_NOTE}. ${NORMALISED_NOTE}.`,
+        `${EXPLORATORY_NOTE}. ${LEADERBOARD_NOTE}. ${NORMALISED_NOTE}.`,
       reasons: missing,
     }),
     htmlTable(taskRows, { caption: `Per task. ${NORMALISED_NOTE}.`, maxRows: 200, reasons: missing }),

@@ -43,6 +43,6 @@ export {
 export { PortInUseError, HostUnavailableError, hostAllowed } from "./dashboard-host.js";
 export { openRecordedRuns, recordedRunsDir, recordedRunsFolder } from "./recorded-runs.js";
 export { writeReport, reportHtml, type ReportOptions, type ReportResult } from "./write-report.js";
-export { LEADERBOARD_NOTE, NORMALISED_NOTE, NORMALISED_COLUMN } from "./evaluation-tables.js";
+export { EXPLORATORY_NOTE, LEADERBOARD_NOTE, NORMALISED_NOTE, NORMALISED_COLUMN } from "./evaluation-tables.js";
 export { ReportError, UnknownRunError, EmptyRunError, MissingWorkspaceError } from "./errors.js";
 export { ReportConfig } from "./config.js";
