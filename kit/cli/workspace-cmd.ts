@@ -5,7 +5,11 @@ import { familyBoard } from "../evo/index.js";
 import {
   checkParquetJson,
   exportParquet,
+  exportTable,
+  formatOfFile,
   importParquet,
+  EXPORT_FORMATS,
+  type ExportFormat,
   openWorkspace,
   SCHEMA_VERSION,
   startRun,
@@ -29,6 +33,18 @@ import {
 
 const DIR_ARG = "workspace folder (the same as --workspace DIR)";
 const WS_FLAG = "workspace folder (or give it as the first argument)";
+
+/** --format, else the file's extension; a name that says neither is refused (a .csv file must hold CSV). */
+function exportFormat(file: string, flag: string | undefined): ExportFormat {
+  if (flag !== undefined) {
+    if (!(EXPORT_FORMATS as readonly string[]).includes(flag))
+      throw new UsageError(`--format ${flag}: pass one of ${EXPORT_FORMATS.join(", ")}`);
+    return flag as ExportFormat;
+  }
+  const f = formatOfFile(file);
+  if (!f) throw new UsageError(`${file}: name the file .parquet or .csv, or pass --format parquet|csv`);
+  return f;
+}
 
 export function registerWorkspace(program: Command): void {
   const ws = program.command("workspace").description("Create, inspect, query, export and import workspaces (DuckDB)");
@@ -111,19 +127,28 @@ export function registerWorkspace(program: Command): void {
     .usage("[options] [dir] <tableOrSql> <file>")
     .argument("[dir]", DIR_ARG)
     .argument("[tableOrSql]", "a table name or one SELECT")
-    .argument("[file]", "the Parquet file to write")
-    .description("Export a table or a SELECT to Parquet")
+    .argument("[file]", "the file to write: .parquet (or .pq) or .csv, or any name with --format")
+    .description("Export a table or a SELECT to Parquet or CSV (by the file's extension, or --format)")
     .option("--workspace <dir>", WS_FLAG)
-    .action(async (d: string | undefined, a: string | undefined, b: string | undefined, o: { workspace?: string }) => {
-      const { dir, rest } = workspaceArgs(o.workspace, [d, a, b], ["tableOrSql", "file"], "workspace export");
-      const [what, file] = rest as [string, string];
-      const w = await openWorkspace(dir, { readOnly: true });
-      try {
-        process.stdout.write(`${await exportParquet(w, what, file)}\n`);
-      } finally {
-        w.close();
-      }
-    });
+    .option("--format <f>", `${EXPORT_FORMATS.join(" | ")} (default: from the file's extension)`)
+    .action(
+      async (
+        d: string | undefined,
+        a: string | undefined,
+        b: string | undefined,
+        o: { workspace?: string; format?: string },
+      ) => {
+        const { dir, rest } = workspaceArgs(o.workspace, [d, a, b], ["tableOrSql", "file"], "workspace export");
+        const [what, file] = rest as [string, string];
+        const format = exportFormat(file, o.format);
+        const w = await openWorkspace(dir, { readOnly: true });
+        try {
+          process.stdout.write(`${await exportTable(w, what, file, format)}\n`);
+        } finally {
+          w.close();
+        }
+      },
+    );
 
   ws.command("import")
     .usage("[options] [dir] <file> <table>")

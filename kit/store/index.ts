@@ -14,7 +14,9 @@ export {
 } from "./columns/index.js";
 export { tableCounts } from "./table-counts.js";
 export { toArrow, fromArrow } from "./arrow.js";
-export { exportParquet, importParquet } from "./parquet.js";
+export {
+  exportParquet, exportTable, formatOfFile, importParquet, EXPORT_FORMATS, type ExportFormat,
+} from "./parquet.js";
 export { toDanfo, rowsToDanfo } from "./danfo.js";
 export { stableHash, configHash, canonicalJson } from "./hash.js";
 export {

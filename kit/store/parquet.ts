@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { extname, resolve } from "node:path";
 import { WorkspaceError } from "./errors.js";
 import { AFTER_IMPORT, importSelectList } from "./import-upgrades.js";
 import { quoteIdent } from "./quote-ident.js";
@@ -11,9 +11,30 @@ function sqlString(s: string): string {
 
 /** Export a table name or a SELECT to a Parquet file (DuckDB writes it natively). */
 export async function exportParquet(ws: Workspace, tableOrQuery: string, file: string): Promise<string> {
+  return exportTable(ws, tableOrQuery, file, "parquet");
+}
+
+/** The formats `exportTable` writes. */
+export const EXPORT_FORMATS = ["parquet", "csv"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The format a file's name asks for: `.csv` → csv, `.parquet` / `.pq` → parquet; null for any other name. */
+export function formatOfFile(file: string): ExportFormat | null {
+  const ext = extname(file).toLowerCase();
+  return ext === ".csv" ? "csv" : ext === ".parquet" || ext === ".pq" ? "parquet" : null;
+}
+
+/** Export a table name or a SELECT to Parquet or CSV (with a header row); DuckDB writes both natively. */
+export async function exportTable(
+  ws: Workspace,
+  tableOrQuery: string,
+  file: string,
+  format: ExportFormat,
+): Promise<string> {
   const source = /^\s*(select|with)\b/i.test(tableOrQuery) ? `(${tableOrQuery})` : quoteIdent(tableOrQuery);
   const out = resolve(file);
-  await ws.queryColumns(`COPY ${source} TO ${sqlString(out)} (FORMAT parquet)`);
+  const how = format === "csv" ? "FORMAT csv, HEADER" : "FORMAT parquet";
+  await ws.queryColumns(`COPY ${source} TO ${sqlString(out)} (${how})`);
   return out;
 }
 
