@@ -3,7 +3,7 @@
 // numeric flag given a word each end in ONE stderr line and exit 1. Spawns the built CLI (dist/, as
 // `npm test` builds it first) a few at a time.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
@@ -196,6 +196,21 @@ describe("every command's bad input gives one line and exit 1", () => {
     expect(bad).toEqual([]);
     expect(cases.length).toBeGreaterThan(50);
   }, 600_000);
+
+  it("a file where a workspace folder goes is one line, and the file is left as it was", async () => {
+    const file = join(TMP, "a-file");
+    writeFileSync(file, "kept\n");
+    const runs = [
+      ["evolve", "--task", "cars", "--steps", "1", "--workspace", file],
+      ["reproduce", "harness-fixed-model", "--preset", "smoke", "--workspace", file],
+      ["workspace", "query", file, "SELECT 1"],
+    ];
+    for (const args of runs) {
+      const r = await cli(args);
+      expect([r.code, r.err]).toEqual([1, `openmle: ${file} is a file, not a workspace folder. Pass a folder path.\n`]);
+    }
+    expect(readFileSync(file, "utf8")).toBe("kept\n");
+  });
 
   it("a numeric flag given a word names the flag and its range", async () => {
     const r = await cli(["evolve", "--task", DUMMY, "--steps", "abc"]);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { openWorkspace, tableCounts, type TableName, type Workspace } from "../store/index.js";
 import { addResumeHint } from "./run-cli.js";
@@ -46,6 +46,8 @@ export async function withCommandWorkspace<T>(
   opts: CommandWorkspaceOptions = {},
 ): Promise<T> {
   const abs = resolve(dir);
+  // A file where the folder should be: openWorkspace says so in one line (it refuses a file, never overwrites one).
+  if (existsSync(abs) && !statSync(abs).isDirectory()) return withWorkspaceOpenedFirst(abs, fn);
   const isNew = !existsSync(abs) || readdirSync(abs).length === 0;
   const folderExisted = existsSync(abs);
   const ws = await openWorkspace(abs);
@@ -89,4 +91,14 @@ export function sameCommand(argv: readonly string[], flag?: string, value?: stri
   }
   if (flag && value !== undefined) args.push(flag, value);
   return ["openmle", ...args].map((a) => (SHELL_SAFE.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(" ");
+}
+
+/** Open (which fails with openWorkspace's own error for a path that is not a folder), then run `fn`. */
+async function withWorkspaceOpenedFirst<T>(abs: string, fn: (ws: Workspace) => Promise<T>): Promise<T> {
+  const ws = await openWorkspace(abs);
+  try {
+    return await fn(ws);
+  } finally {
+    ws.close();
+  }
 }
