@@ -20,7 +20,7 @@ export function formatGrade(r: CompetitionReport): string {
     `  thresholds (${dir}): gold ${r.gold_threshold}, silver ${r.silver_threshold}, bronze ` +
       `${r.bronze_threshold}, median ${r.median_threshold}`,
     `  human rank ${r.human_rank === null ? "—" : r.human_rank.toFixed(4)} (share of leaderboard ` +
-      `teams beaten, ties count half)`,
+      `teams strictly beaten; a tie is not a win)`,
   ].join("\n");
 }
 
