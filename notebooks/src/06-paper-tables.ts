@@ -241,6 +241,13 @@ await laidOut("harness-fixed-model", "Table 1, harness rows: one policy, three h
   tslab.display.html(htmlTable(reproduce.tableRecords(pilot.rows), { caption: `Table 1's harness rows from registration exp-c5fe072d252f (${pilot.results.label}; ${pilot.cells.length} cells)` }));
   regs.close();
 }
+// %% [markdown]
+// The history is the point: each registration says when it was fixed, whether it has run, and how often its results
+// were read. The learning claim's drafts plan (`exp-d5916ae40a44`) has its registered result (notebook 09 and
+// bench/erl/README.md: generation 2 ahead of `uniform` on the win rate, +0.052 [+0.023, +0.081], as registered). The
+// registered harness comparison (`exp-7866d787fb01`) and the search-level learning claim have not run yet, so no
+// registered harness rows exist; the pilot above is exploratory (6 dev tasks, 2 seeds), and its two harnesses are
+// level on Medal Average (83 %) with OpenMLE-Evo a little ahead on Human Rank, within the seeds' spread.
 // %%
 await laidOut("search-efficiency", "Search efficiency of the same runs");
 // %% [markdown]
