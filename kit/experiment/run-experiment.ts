@@ -57,10 +57,7 @@ export interface RunExperimentOptions {
   readonly registrationId: string;
   /** Runs one program (drafts, baselines, evolve). Default: runSandbox on the local backend. */
   readonly evaluate?: (job: SandboxJob) => Promise<ExecutionRecord>;
-  /**
-   * Cells at once: drafts in flight (default the plan's concurrency) or search cells side by side (default 1, each
-   * evolve run with the plan's own workers). Results do not depend on it: each draw or seed has its own rng.
-   */
+  /** Drafts in flight; default the plan's concurrency (results do not depend on it: each draw has its seed). */
   readonly jobs?: number;
   /** The policy of LLM arms (the CLI builds the endpoint's model). */
   readonly llmPolicy?: LlmPolicyFactory;
@@ -130,8 +127,7 @@ const needsBaselines = (plan: ResolvedPlan) => plan.measures.some((m) => m === "
  *    run is opened, so a drifted plan leaves nothing behind;
  * 2. the run: the latest one resumed while not completed, else a new one (nextRun);
  * 3. the baselines (when a measure normalises; kept in the run's summary, so a resume does not rerun them);
- * 4. every cell not stored yet, `jobs` at a time (drafts: programs in flight, default the plan's concurrency;
- *    search: evolve runs side by side, default one, each with the plan's own workers); each batch stored as it ends;
+ * 4. every cell not stored yet: drafts `jobs` at a time, search runs one by one; each batch stored as it ends;
  * 5. the measures and the verdict (summarizeCells), stored; the run completed, THE registered result when it is the
  *    registration's first completed run. A failure marks the run failed (resumable) and rethrows.
  */
@@ -188,7 +184,9 @@ export async function runExperiment(opts: RunExperimentOptions): Promise<RunExpe
       stored: have.size,
       total: all.length,
     });
-    const jobs = Math.max(1, opts.jobs ?? (plan.level.kind === "drafts" ? plan.concurrency : 1));
+    // Search cells run one at a time: evolve runs side by side on one workspace connection would interleave their
+    // transactions (the workspace does not queue its callers).
+    const jobs = plan.level.kind === "drafts" ? Math.max(1, opts.jobs ?? plan.concurrency) : 1;
     let done = have.size;
     for (let i = 0; i < todo.length; i += jobs) {
       const batch = todo.slice(i, i + jobs);

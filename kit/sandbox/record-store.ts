@@ -118,11 +118,21 @@ export async function executionRow(ws: Workspace, executionId: string | null): P
  * duplicate submit) is a no-op that returns the record already stored.
  */
 export async function writeExecution(ws: Workspace, record: ExecutionRecord): Promise<ExecutionRecord> {
-  // Concurrent jobs share one connection: ws.transaction queues their transactions.
-  return ws.transaction(async () => {
-    const existing = await findExecution(ws, record.idempotencyKey);
-    if (existing) return existing;
-    await ws.append("executions", [recordToRow(record)]);
-    return record;
-  });
+  return serialized(ws, () =>
+    ws.transaction(async () => {
+      const existing = await findExecution(ws, record.idempotencyKey);
+      if (existing) return existing;
+      await ws.append("executions", [recordToRow(record)]);
+      return record;
+    }),
+  );
+}
+
+/** Concurrent jobs share one connection: their transactions must not interleave. */
+const chains = new WeakMap<Workspace, Promise<unknown>>();
+function serialized<T>(ws: Workspace, fn: () => Promise<T>): Promise<T> {
+  const prev = chains.get(ws) ?? Promise.resolve();
+  const next = prev.catch(() => undefined).then(fn);
+  chains.set(ws, next);
+  return next;
 }

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType } from "@duckdb/node-api";
@@ -30,10 +29,6 @@ export class Workspace {
   private closedBecause: string | null = null;
   /** Statements running on the connection (a take-over waits for them before closing). */
   private readonly running = new Set<Promise<unknown>>();
-  /** The last caller queued for the connection (see `turn`). */
-  private tail: Promise<void> = Promise.resolve();
-  /** Set inside a transaction's callback: its statements and a nested `transaction` run in it. */
-  private readonly inTransaction = new AsyncLocalStorage<true>();
 
   private constructor(
     readonly dir: string,
@@ -104,19 +99,15 @@ export class Workspace {
 
   /** Run a statement without results (read-only handles: one SELECT only). */
   async exec(sql: string, params?: Params): Promise<void> {
-    await this.turn(async (conn) => {
-      if (this.readOnly) await readOnlyStatement(conn, this.dir, (st) => this.track(st), sql, params, this.limits);
-      else await this.track(conn.run(sql, params as never));
-    });
+    if (this.readOnly) await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params, this.limits);
+    else await this.track(this.live.run(sql, params as never));
   }
 
   /** Run a query; rows as plain JS objects. Read-only handles run exactly one SELECT statement. */
   async query<T = Row>(sql: string, params?: Params): Promise<T[]> {
-    const rows = await this.turn(async (conn) =>
-      this.readOnly
-        ? await readOnlyStatement(conn, this.dir, (st) => this.track(st), sql, params, this.limits)
-        : (await this.track(conn.runAndReadAll(sql, params as never))).getRowObjectsJS(),
-    );
+    const rows = this.readOnly
+      ? await readOnlyStatement(this.live, this.dir, (st) => this.track(st), sql, params, this.limits)
+      : (await this.track(this.live.runAndReadAll(sql, params as never))).getRowObjectsJS();
     return rows.map((r) => toPlain(r) as T);
   }
 
@@ -125,7 +116,7 @@ export class Workspace {
     sql: string,
     params?: Params,
   ): Promise<{ names: string[]; types: DuckDBType[]; columns: unknown[][] }> {
-    const reader = await this.turn((conn) => this.track(conn.runAndReadAll(sql, params as never)));
+    const reader = await this.track(this.live.runAndReadAll(sql, params as never));
     return { names: reader.columnNames(), types: reader.columnTypes(), columns: reader.getColumnsJS() as unknown[][] };
   }
 
@@ -138,57 +129,24 @@ export class Workspace {
     );
   }
 
-  /**
-   * Run `fn` in one transaction: all of its writes land, or none. Statements inside `fn` (and a nested
-   * `transaction`) run in it; other callers' statements wait until it ends.
-   */
+  /** Run `fn` in one transaction: all of its writes land, or none. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.inTransaction.getStore()) return fn();
-    return this.turn(() =>
-      this.inTransaction.run(true, async () => {
-        await this.exec("BEGIN TRANSACTION");
-        try {
-          const out = await fn();
-          await this.exec("COMMIT");
-          return out;
-        } catch (e) {
-          if (!this.closedBecause) await this.track(this.conn.run("ROLLBACK"));
-          throw e;
-        }
-      }),
-    );
-  }
-
-  /**
-   * Run `fn` when the connection is free. Concurrent callers (evolve workers, experiment cells side by side) share
-   * one connection, which holds one transaction and must not flush an appender while a query is pending: they take
-   * turns. Inside a transaction `fn` runs at once (the transaction holds the turn). The connection is taken at the
-   * call (WorkspaceClosedError once closed) and the call counts as running from then, so a take-over lets it end.
-   */
-  private turn<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const conn = this.live;
-    if (this.inTransaction.getStore()) return fn(conn);
-    const prev = this.tail;
-    let release!: () => void;
-    this.tail = new Promise<void>((r) => (release = r));
-    return this.track(
-      (async () => {
-        await prev;
-        try {
-          return await fn(conn);
-        } finally {
-          release();
-        }
-      })(),
-    );
+    await this.exec("BEGIN TRANSACTION");
+    try {
+      const out = await fn();
+      await this.exec("COMMIT");
+      return out;
+    } catch (e) {
+      if (!this.closedBecause) await this.track(this.conn.run("ROLLBACK"));
+      throw e;
+    }
   }
 
   /** Columns of a table, in order (cached; call `forgetColumns` after ALTER). */
   async columns(table: string): Promise<{ names: string[]; types: DuckDBType[] }> {
     let cols = this.columnCache.get(table);
     if (!cols) {
-      const sql = `SELECT * FROM ${quoteIdent(table)} LIMIT 0`;
-      const reader = await this.turn((conn) => this.track(conn.runAndReadAll(sql)));
+      const reader = await this.track(this.live.runAndReadAll(`SELECT * FROM ${quoteIdent(table)} LIMIT 0`));
       cols = { names: reader.columnNames(), types: reader.columnTypes() };
       this.columnCache.set(table, cols);
     }
@@ -247,26 +205,24 @@ export class Workspace {
     const createdAt = names.indexOf("created_at");
     const writer = new ColumnWriter(types, new Map(createdAt >= 0 ? [[createdAt, new Date()]] : []), names);
     const ordered = names.map((name) => columns[name]);
-    await this.turn(async (conn) => {
-      const appender = await this.track(conn.createAppender(table));
-      try {
-        for (let start = 0; start < rowCount; start += CHUNK_ROWS) {
-          const n = Math.min(CHUNK_ROWS, rowCount - start);
-          const chunk = DuckDBDataChunk.create(types, n);
-          try {
-            writer.fill(chunk, ordered, start, n);
-          } catch (e) {
-            if (e instanceof UnsupportedColumnTypeError)
-              throw new WorkspaceError(`appendColumns(${table}): ${e.message}.`, this.dir);
-            throw e;
-          }
-          appender.appendDataChunk(chunk);
+    const appender = await this.track(this.live.createAppender(table));
+    try {
+      for (let start = 0; start < rowCount; start += CHUNK_ROWS) {
+        const n = Math.min(CHUNK_ROWS, rowCount - start);
+        const chunk = DuckDBDataChunk.create(types, n);
+        try {
+          writer.fill(chunk, ordered, start, n);
+        } catch (e) {
+          if (e instanceof UnsupportedColumnTypeError)
+            throw new WorkspaceError(`appendColumns(${table}): ${e.message}.`, this.dir);
+          throw e;
         }
-        appender.flushSync();
-      } finally {
-        appender.closeSync();
+        appender.appendDataChunk(chunk);
       }
-    });
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
     return rowCount;
   }
 
