@@ -10,6 +10,7 @@ import {
   writeExperimentPng,
   type ExperimentSpec,
 } from "../reproduce/index.js";
+import { resolveExperimentId } from "../experiment/index.js";
 import { withCommandWorkspace } from "./command-workspace.js";
 import { output, UsageError } from "./run-cli.js";
 
@@ -48,13 +49,11 @@ export function checkRegisteredFlags(o: RegisteredFlags): void {
 
 /** Reads and prints (or writes with --out) `spec`'s table from registration `o.registered`. */
 export async function reproduceRegistered(spec: ExperimentSpec, o: RegisteredFlags): Promise<void> {
-  const m = /^(.+)-r\d+$/.exec(o.registered);
   await withCommandWorkspace(o.workspace!, async (ws) => {
     const t0 = Date.now();
     const command = `reproduce ${spec.id} --registered ${o.registered}`;
-    const opts = m ? { runId: o.registered, command } : { command };
-    const id = m ? m[1]! : o.registered;
-    const t = await registeredTable(ws, spec, id, opts);
+    const { registrationId, runId } = await resolveExperimentId(ws, o.registered); // an id, or a run id <id>-rN
+    const t = await registeredTable(ws, spec, registrationId, runId ? { runId, command } : { command });
     const run = t.results.run!;
     const ranS = run.finishedAt ? (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 : null;
     const p = {
