@@ -91,8 +91,9 @@ export function normaliseText(text, root) {
   return s;
 }
 
-// `<svg` right after the div: the page-side script's own text spells `<div class="openmle-snapshot">'+svg`.
-const SNAPSHOT = /<div class="openmle-snapshot"><svg[\s\S]*?<\/svg><\/div>/g;
+// A PNG `<img>` with a data URL (or, in notebooks committed before PNG snapshots, an `<svg>`) right after the
+// div: the page-side script's own text spells `<div class="openmle-snapshot"><img src="'+url`.
+const SNAPSHOT = /<div class="openmle-snapshot">(<img src="data:image\/png;base64,[^"]*"[^>]*>|<svg[\s\S]*?<\/svg>)<\/div>/g;
 /** A figure's static snapshot (written by `addSnapshots`) is derived from its payload: compare the payload only. */
 const withoutSnapshots = (html) => html.replace(SNAPSHOT, "<!--openmle-snapshot-->").replace(/<!--openmle-snapshot:[^>]*-->/g, "<!--openmle-snapshot-->");
 
@@ -167,7 +168,7 @@ export function prepareForCommit(nb, name) {
     if (c.cell_type !== "code") return { ...c, metadata };
     const outputs = (c.outputs ?? []).map((o) => {
       if (!o.data?.["text/html"]) return o;
-      let html = joined(o.data["text/html"]).replace(/<script>([\s\S]*?)<\/script>/g, (m, body) => {
+      let html = joined(o.data["text/html"]).replace(/<script[^>]*>([\s\S]*?)<\/script>/g, (m, body) => {
         if (body.length < BUNDLE_BYTES) return m;
         removed += m.length;
         return "";
@@ -193,13 +194,27 @@ export function figuresIn(html) {
   return [...html.matchAll(FIGURE)].map((m) => ({ id: m[1], figure: JSON.parse(m[2]) }));
 }
 
-/** Put each figure's SVG (by id) where its snapshot mark is, as the page-side script does in Jupyter. */
-export function insertSnapshots(html, svgs) {
+/** Put each figure's snapshot (by id: the `<img>` of `snapshotImg`) where its mark is, as the page-side script does. */
+export function insertSnapshots(html, snaps) {
   let out = html;
-  for (const [id, svg] of Object.entries(svgs)) {
-    out = out.replace(`<!--openmle-snapshot:${id}-->`, () => `<div class="openmle-snapshot">${svg}</div>`);
+  for (const [id, snap] of Object.entries(snaps)) {
+    out = out.replace(`<!--openmle-snapshot:${id}-->`, () => `<div class="openmle-snapshot">${snap}</div>`);
   }
   return out;
+}
+
+/** A figure's snapshot as an image: a PNG data URL at its drawn size, with the figure's title as its text. */
+export function snapshotImg({ url, width, height, title }) {
+  const alt = String(title || "figure").replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  return `<img src="${url}" width="${width}" height="${height}" alt="${alt}">`;
+}
+
+/** Each figure's snapshot back to its mark, so `figuresIn` finds it again (to redraw the snapshots). */
+export function clearSnapshots(html) {
+  return html.replace(
+    new RegExp(`(<div id="([^"]+)" class="openmle-figure"[^>]*>)${SNAPSHOT.source}`, "g"),
+    (m, open, id) => `${open}<!--openmle-snapshot:${id}-->`,
+  );
 }
 
 /**

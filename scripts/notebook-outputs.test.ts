@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM script without types
-import { carryOutputs, compareNotebooks, figuresIn, insertSnapshots, maskTableColumns, maskTimeFigures, normaliseText, prepareForCommit } from "./notebook-outputs.mjs";
+import { carryOutputs, clearSnapshots, compareNotebooks, figuresIn, insertSnapshots, snapshotImg, maskTableColumns, maskTimeFigures, normaliseText, prepareForCommit } from "./notebook-outputs.mjs";
 
 // Issue 26 item 5: committed notebooks carry their outputs, and the headless run fails when a fresh run's
 // outputs differ from them after masking what legitimately varies between runs.
@@ -123,13 +123,25 @@ describe("prepareForCommit and snapshots", () => {
   it("finds a figure's payload and puts its snapshot in place of the mark; the comparison ignores snapshots", () => {
     const text = fig(7, 2);
     expect(figuresIn(text)).toEqual([{ id: "openmle-fig-7-2", figure: { data: [{ y: [1, 2] }], layout: { height: 300 } } }]);
-    const snap = insertSnapshots(text, { "openmle-fig-7-2": "<svg>$&</svg>" });
-    // The page-side script spells the snapshot div in its text; only a real one (with its <svg>) is one.
-    const pageScript = `<script>replace(mark,function(){return '<div class="openmle-snapshot">'+svg+"</div>";})</script>`;
+    const img = snapshotImg({ url: "data:image/png;base64,iVBO$&", width: 900, height: 420, title: 'a "b" <c>' });
+    expect(img).toBe('<img src="data:image/png;base64,iVBO$&" width="900" height="420" alt="a &quot;b&quot; &lt;c&gt;">');
+    const snap = insertSnapshots(text, { "openmle-fig-7-2": img });
+    // The page-side script spells the snapshot div in its text; only a real one (an image with a data URL) is one.
+    const pageScript = `<script>var img='<div class="openmle-snapshot"><img src="'+url+'" width="'+w+'">';</script>`;
     expect(compareNotebooks(notebook(cell("plot", [html(pageScript + snap + pageScript)])), notebook(cell("plot", [html(pageScript + text + pageScript)])), { name: "n" })).toBeNull();
-    expect(snap).toContain('<div id="openmle-fig-7-2" class="openmle-figure"><div class="openmle-snapshot"><svg>$&</svg></div></div>');
+    expect(snap).toContain(`<div id="openmle-fig-7-2" class="openmle-figure"><div class="openmle-snapshot">${img}</div></div>`);
     expect(figuresIn(snap)).toEqual([]);
     expect(compareNotebooks(notebook(cell("plot", [html(snap)])), notebook(cell("plot", [html(text)])), { name: "n" })).toBeNull();
+  });
+
+  it("clearSnapshots puts the marks back (image or older SVG snapshots), so the snapshots can be redrawn", () => {
+    const text = fig(7, 2);
+    const png = insertSnapshots(text, { "openmle-fig-7-2": snapshotImg({ url: "data:image/png;base64,AA==", width: 1, height: 1, title: "" }) });
+    const svg = insertSnapshots(text, { "openmle-fig-7-2": '<svg class="main-svg"><text>1</text></svg>' });
+    expect(clearSnapshots(png)).toBe(text);
+    expect(clearSnapshots(svg)).toBe(text);
+    expect(clearSnapshots(text)).toBe(text);
+    expect(figuresIn(clearSnapshots(png))).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -16,6 +16,7 @@ const hasNotebook = spawnSync("jupyter", ["notebook", "--version"]).status === 0
 const skip = !existsSync(CHROMIUM_PATH) || !kernel || !hasNotebook || !existsSync(join(root, "dist", "kit", "index.js"));
 if (skip) console.warn("notebook-server test skipped: needs chromium, jupyter-notebook, the tslab kernel (bash scripts/setup.sh) and the built kit (npm run build)");
 
+const committed = readdirSync(join(root, "notebooks")).filter((f) => f.endsWith(".ipynb")).sort();
 const code = (id: string, ...lines: string[]) => ({ cell_type: "code", id, metadata: {}, execution_count: null, outputs: [], source: lines.map((l, i) => (i < lines.length - 1 ? `${l}\n` : l)) });
 
 describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScript kernel", () => {
@@ -47,6 +48,9 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
           'tslab.display.html(report.notebookFigure({ data: [{ type: "bar", x: ["a", "b"], y: [1, 2] }] }));'),
       ],
     }));
+    // The committed notebooks as a fresh clone has them: never opened here, so Jupyter does not trust them.
+    mkdirSync(join(dir, "committed"));
+    for (const f of committed) copyFileSync(join(root, "notebooks", f), join(dir, "committed", f));
     server = spawn(process.execPath, [join(root, "scripts", "notebook-server.mjs"), "--port", "0", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     server.stdout!.on("data", (b) => (out += String(b)));
@@ -93,23 +97,58 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
   test("a figure cell, run twice, still draws after the notebook is saved and the page reloaded", async () => {
     const drawn = () => cell(2).locator('.openmle-figure[data-drawn="1"]').count();
     const savedOutput = () => page.evaluate("JSON.stringify(Jupyter.notebook.get_cell(2).output_area.outputs)") as Promise<string>;
-    await run(2); // the kernel's first figure: its output carries plotly.js
+    await run(2); // the kernel's first figure: its output carries plotly.js, dropped once the figure is drawn
     await expect.poll(drawn, { timeout: 30_000 }).toBe(1);
+    await expect.poll(savedOutput, { timeout: 30_000 }).toContain('class=\\"openmle-snapshot\\"><img src=\\"data:image/png;base64,');
+    expect(await savedOutput()).not.toContain("plotly.js v");
     await run(2); // the re-run's output, without plotly.js, is all that is left of the cell
     await expect.poll(drawn, { timeout: 30_000 }).toBe(1);
     expect(await savedOutput()).not.toContain("plotly.js v");
-    // The drawn figure is kept in the output as a static SVG, which the save writes to the file.
-    await expect.poll(savedOutput, { timeout: 30_000 }).toContain('class=\\"openmle-snapshot\\"><svg');
+    // The drawn figure is kept in the output as a static PNG, which the save writes to the file.
+    await expect.poll(savedOutput, { timeout: 30_000 }).toContain('class=\\"openmle-snapshot\\"><img src=\\"data:image/png;base64,');
     await page.evaluate("Jupyter.notebook.save_notebook()");
     await expect.poll(() => page.evaluate("Jupyter.notebook.dirty"), { timeout: 15_000 }).toBe(false);
     await page.reload();
     await kernelReady();
     expect(await page.evaluate("Jupyter.notebook.trusted")).toBe(true);
     expect(await page.evaluate("typeof window.Plotly")).toBe("undefined");
-    const snapshot = cell(2).locator(".openmle-figure .openmle-snapshot svg.main-svg").first();
-    await expect.poll(() => snapshot.boundingBox().then((b) => (b ? Math.round(b.width) : 0)), { timeout: 30_000 }).toBeGreaterThan(300);
-    expect(await cell(2).locator(".openmle-figure .openmle-snapshot svg .trace.bars .point").count()).toBe(2);
+    const snapshot = cell(2).locator(".openmle-figure .openmle-snapshot img").first();
+    await expect.poll(() => snapshot.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 30_000 }).toBeGreaterThan(300);
     mkdirSync(join(root, "reports", "screenshots"), { recursive: true });
     await page.screenshot({ path: join(root, "reports", "screenshots", "notebook-after-reload.png") });
   }, 120_000);
+
+  test("every figure of every committed notebook, opened untrusted in a fresh Jupyter, shows as an image", async () => {
+    const token = new URL(page.url()).searchParams.get("token");
+    const origin = new URL(page.url()).origin;
+    for (const f of committed) {
+      const figures = (readFileSync(join(root, "notebooks", f), "utf8").match(/class=\\"openmle-figure\\"/g) ?? []).length;
+      await page.goto(`${origin}/notebooks/committed/${f}?token=${token}`);
+      await page.waitForFunction("window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded", undefined, { timeout: 60_000 });
+      expect(await page.evaluate("Jupyter.notebook.trusted"), f).toBe(false);
+      // Sanitised (untrusted) HTML keeps no script and no SVG: what shows of a figure is its snapshot image, at
+      // its drawn size, and no text (an SVG's labels would run together as text).
+      const shown = await page.evaluate(() =>
+        [...document.querySelectorAll(".output_html")].flatMap((out) =>
+          [...out.querySelectorAll("img")].filter((i) => i.src.startsWith("data:image/png")).map((i) => ({
+            width: i.naturalWidth,
+            height: i.naturalHeight,
+            onScreen: Math.round(i.getBoundingClientRect().width),
+            textBeside: (i.closest(".output_html") as HTMLElement).innerText.trim().length,
+            svgs: out.querySelectorAll("svg").length,
+          }))));
+      expect(shown.length, f).toBe(figures);
+      for (const img of shown) {
+        expect(img.width, f).toBeGreaterThan(300);
+        expect(img.height, f).toBeGreaterThan(200);
+        expect(img.onScreen, f).toBeGreaterThan(300);
+        expect(img.svgs, f).toBe(0);
+      }
+      // Outputs that are only a figure show no text at all.
+      expect(shown.filter((i) => i.textBeside === 0).length, f).toBeGreaterThanOrEqual(figures - 1);
+      // One kernel at a time: the page starts one for each notebook; shut it down before the next.
+      await page.waitForFunction("!!(Jupyter.notebook.session && Jupyter.notebook.session.kernel)", undefined, { timeout: 60_000 });
+      await page.evaluate("Jupyter.notebook.session.delete()");
+    }
+  }, 240_000);
 });

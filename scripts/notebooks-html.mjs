@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A static HTML gallery of the committed notebooks (their outputs as committed; nothing is executed):
 // one page per notebook (jupyter nbconvert --to html), an index page, and plotly.js beside them so the
-// figures, which show their static SVG snapshot first, redraw interactive.
+// figures, which show their static PNG snapshot first, redraw interactive.
 // Usage: node scripts/notebooks-html.mjs [--out reports/notebooks] [name-substring ...]
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -45,10 +45,11 @@ let counter = 0;
  * offline); otherwise the page must already have loaded it (see `plotlyScriptTag`).
  *
  * In Jupyter Notebook (a page with `Jupyter.notebook`), once the figure has drawn, its cell's output is
- * rewritten to hold a static SVG of it (`Plotly.toImage`) inside the figure's div, so the saved
- * notebook shows the figure after a page reload even when no output loads plotly.js any more (a
- * re-run cell, a cleared output); where plotly.js is loaded, the figure is drawn interactive again
- * over the snapshot. Elsewhere (reports, the dashboard, nbconvert) nothing changes.
+ * rewritten to hold a static PNG of it (`Plotly.toImage`, an `<img>` inside the figure's div) and to drop
+ * the inlined plotly.js bundle, so the saved notebook stays small and shows the figure after a page reload,
+ * trusted or not (an untrusted notebook's HTML is sanitised: scripts and SVG go, an `<img>` stays); where
+ * plotly.js is loaded, the figure is drawn interactive again over the snapshot. Elsewhere (reports, the
+ * dashboard, nbconvert) nothing changes.
  */
 export function figureHtml(
   fig: Figure,
@@ -70,25 +71,41 @@ export function figureHtml(
   );
 }
 
+/**
+ * The opening tag of the inlined plotly.js bundle, found and dropped by the page-side snapshot script (whose
+ * own text spells it in pieces, so its pattern never matches itself).
+ */
+const BUNDLE_OPEN = "<script data-openmle-bundle>";
+
+/**
+ * Page-side JS expression: the snapshot's HTML from `url` (a PNG data URL), `w`, `h` and title `t`; the same
+ * markup scripts/notebook-snapshots.mjs writes (`snapshotImg`).
+ */
+const SNAPSHOT_IMG = `'<div class="openmle-snapshot"><img src="'+url+'" width="'+w+'" height="'+h+'" alt="'+
+String(t).replace(/&/g,"&amp;").replace(/"/g,"&quot;").replace(/</g,"&lt;").replace(/>/g,"&gt;")+'"></div>'`;
+
 /** Where a notebook output's static snapshot of figure `id` goes (an HTML comment until then). */
 const snapshotMark = (id: string) => `<!--openmle-snapshot:${id}-->`;
 
 /**
  * Page-side: in Jupyter Notebook, replace the figure's snapshot mark in its cell's saved output by a static
- * SVG of the drawn figure and mark the notebook changed (saved by the next save or autosave).
+ * PNG of the drawn figure, drop the plotly.js bundle from that output (the page has run it already; saved, it
+ * would make the file megabytes) and mark the notebook changed (saved by the next save or autosave).
  * The mark is spelled in pieces so the script's own text never contains it (nor an HTML comment opener).
  */
 const SNAPSHOT_SCRIPT = `(function(g,id){var nb=window.Jupyter&&window.Jupyter.notebook;if(!nb||!nb.get_cells)return;
 var mark="<!-"+"-openmle-snapshot:"+id+"-"+"->",text=function(h){return Array.isArray(h)?h.join(""):typeof h==="string"?h:"";};
 var cell=nb.get_cells().filter(function(c){return c.output_area&&c.output_area.element&&c.output_area.element[0].contains(g);})[0];if(!cell)return;
 var outs=cell.output_area.outputs.filter(function(o){return o.data&&text(o.data["text/html"]).indexOf(mark)>=0;});if(!outs.length)return;
-Plotly.toImage(g,{format:"svg",width:g._fullLayout.width,height:g._fullLayout.height}).then(function(url){
-var svg=decodeURIComponent(url.slice(url.indexOf(",")+1));
-outs.forEach(function(o){o.data["text/html"]=text(o.data["text/html"]).replace(mark,function(){return '<div class="openmle-snapshot">'+svg+"</div>";});});
+var w=g._fullLayout.width,h=g._fullLayout.height,t=g._fullLayout.title&&g._fullLayout.title.text||"figure";
+Plotly.toImage(g,{format:"png",width:w,height:h}).then(function(url){
+var img=${SNAPSHOT_IMG};
+outs.forEach(function(o){o.data["text/html"]=text(o.data["text/html"]).replace(mark,function(){return img;})
+.replace(new RegExp("<scr"+"ipt data-openmle-bundle>[\\\\s\\\\S]*?</scr"+"ipt>","g"),"");});
 nb.set_dirty(true);});})`;
 
 export function plotlyScriptTag(): string {
-  return `<script>${plotlyBundle().replaceAll("</script", "<\\/script")}</script>`;
+  return `${BUNDLE_OPEN}${plotlyBundle().replaceAll("</script", "<\\/script")}</script>`;
 }
 
 let notebookLoaded = false;

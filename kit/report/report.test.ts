@@ -130,7 +130,7 @@ describe("writeReport over a real evolve run (tiny task, real Python programs)",
     const r = await writeReport(join(root, "ws"), join(root, "out"), { run: runId });
     const html = readFileSync(r.html, "utf8");
     expect(html).not.toMatch(/<script[^>]+src=/);
-    expect(html.replace(/<script>[\s\S]*?<\/script>/g, "")).not.toMatch(/NaN|undefined/);
+    expect(html.replace(/<script[^>]*>[\s\S]*?<\/script>/g, "")).not.toMatch(/NaN|undefined/);
     expect(readFileSync(r.bestSolution!, "utf8")).toContain(r.results[0]!.champion!.code.split("\n")[0]);
     for (const f of r.figures) {
       expect(f, f.id).toMatchObject({ drawn: true, hasSvg: true });
