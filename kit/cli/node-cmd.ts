@@ -4,7 +4,7 @@ import { cardTableRow, nodeIdsOfRun, nodeTableRow, type CardTableRow, type NodeT
 import { executionRow, type ExecutionRow } from "../sandbox/index.js";
 import { openWorkspace, readRun, type Workspace } from "../store/index.js";
 import { printableLine } from "../util/index.js";
-import { formatNumber, formatScore } from "./format.js";
+import { formatScore } from "./format.js";
 import { output, UsageError } from "./run-cli.js";
 import { resolveRunFlag } from "./run-flag.js";
 
@@ -118,7 +118,8 @@ export function renderNode(d: NodeDetail): string {
     e = d.execution,
     c = d.card;
   const score = (v: unknown) => formatScore(typeof v === "number" ? v : null);
-  const num = (v: unknown) => formatNumber(typeof v === "number" ? v : null);
+  // Times, memory and novelty read at 4 significant digits too (formatNumber's 6 are noise here).
+  const num = score;
   const str = (v: unknown) => printableLine(String(v));
   const parents = ((n.parents as string[] | null) ?? []).map(str).join(", ") || "none";
   const out = [

@@ -42,8 +42,9 @@ describe("openmle reproduce (CLI)", () => {
     expect(r.out).toMatch(/^\| kit \(smoke\), exploratory \| OpenMLE-Evo \| 2 \| 1\.00 ± 0\.00 \|/m);
     expect(r.out).toMatch(/^\| paper \(reference\) \| Frontis-MA1-35B \+ original AIRA-Evo \|.* 53\.03 \|/m);
     const md = readFileSync(join(dir, "out", "table.md"), "utf8");
-    expect(md).toMatch(/Rows labelled "paper \(reference\)" are the paper's numbers.*commit \w+ · config \w+ · .* cores/);
-    expect(existsSync(join(dir, "out", "table.html"))).toBe(true);
+    expect(md).toMatch(/Rows labelled "paper \(reference\)" are the paper's numbers.*\n\ncommit \w+ · config \w+ · .* cores/);
+    // The page (and so table.png) carries the notes under the table, as table.md does.
+    expect(readFileSync(join(dir, "out", "table.html"), "utf8")).toMatch(/<p>Rows labelled &quot;paper \(reference\)&quot;|<p>Rows labelled "paper \(reference\)"/);
     // table.png: the page at 2× device pixels (PNG signature, at least 2 × 1100 px wide)
     const png = readFileSync(join(dir, "out", "table.png"));
     expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");

@@ -39,7 +39,7 @@ async function fixture(): Promise<string> {
   ]);
   await ws.append("executions", [{ execution_id: "r1-n0002", run_id: "r1", node_id: "n0002", backend: "local", status: "runtime_error",
     traceback: "Traceback (most recent call last):\nKeyError: 'price'", wall_s: 1.5, cpu_s: 1.2, peak_mem_mb: 80 }]);
-  await ws.append("cards", [{ run_id: "r1", node_id: "n0001", operator: "improve", method_family: "xgboost", imports: ["pandas", "xgboost"], novelty: 0.7071 }]);
+  await ws.append("cards", [{ run_id: "r1", node_id: "n0001", operator: "improve", method_family: "xgboost", imports: ["pandas", "xgboost"], novelty: 0.70710678 }]);
   ws.close();
   return dir;
 }
@@ -67,6 +67,7 @@ describe("openmle runs / node", () => {
     expect(r.out).toContain("## code\nimport pandas as pd");
     const j = await showNode(dir, "r1", "n0001");
     expect(j).toMatchObject({ runId: "r1", nodeId: "n0001", node: { operator: "improve" }, card: { method_family: "xgboost" }, execution: null });
+    expect(renderNode(j)).toContain("novelty 0.7071,"); // 4 significant digits, not 6
   });
 
   it("node diff compares with the parent by default, or --against any node of any run", async () => {

@@ -72,10 +72,18 @@ export function experimentMarkdown(
     "",
     tableMarkdown(rows),
     "",
-    ...(spec.laptopNote && preset !== "paper" ? [`Note: ${spec.laptopNote}.`, ""] : []),
-    `Rows labelled "paper (reference)" are the paper's numbers (spec §6), not the kit's. ${footer(p)}`,
+    ...experimentNotes(spec, preset).flatMap((n) => [n, ""]),
+    footer(p),
     "",
   ].join("\n");
+}
+
+/** What the table's numbers mean beyond its header: the laptop note (units, scale) and whose rows are whose. */
+export function experimentNotes(spec: ExperimentSpec, preset: ReproducePreset): string[] {
+  return [
+    ...(spec.laptopNote && preset !== "paper" ? [`Note: ${spec.laptopNote}.`] : []),
+    `Rows labelled "paper (reference)" are the paper's numbers (spec §6), not the kit's.`,
+  ];
 }
 
 // Plain and print-like: the PNG is this page as Chromium draws it.
@@ -105,6 +113,9 @@ export function writeExperiment(
     `<!doctype html><meta charset="utf-8"><title>${esc(spec.title)}</title>\n<style>${PAGE_CSS}</style>\n` +
       `<h1>${esc(spec.title)}</h1>\n` +
       `<p>${esc(`${spec.paperItem}. ${spec.question}`)}</p>\n${htmlTable(full, { caption: `${preset} preset` })}\n` +
+      experimentNotes(spec, preset)
+        .map((n) => `<p>${esc(n)}</p>\n`)
+        .join("") +
       `<p><small>${esc(footer(p))}</small></p>\n`,
   );
   return { markdown, html };
