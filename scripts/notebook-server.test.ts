@@ -113,7 +113,7 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
     expect(await page.evaluate("Jupyter.notebook.trusted")).toBe(true);
     expect(await page.evaluate("typeof window.Plotly")).toBe("undefined");
     const snapshot = cell(2).locator(".openmle-figure .openmle-snapshot img").first();
-    await expect.poll(() => snapshot.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 30_000 }).toBeGreaterThan(300);
+    await expect.poll(() => snapshot.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth), { timeout: 30_000 }).toBeGreaterThan(300);
     mkdirSync(join(root, "reports", "screenshots"), { recursive: true });
     await page.screenshot({ path: join(root, "reports", "screenshots", "notebook-after-reload.png") });
   }, 120_000);
@@ -128,15 +128,15 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
       expect(await page.evaluate("Jupyter.notebook.trusted"), f).toBe(false);
       // Sanitised (untrusted) HTML keeps no script and no SVG: what shows of a figure is its snapshot image, at
       // its drawn size, and no text (an SVG's labels would run together as text).
-      const shown = await page.evaluate(() =>
-        [...document.querySelectorAll(".output_html")].flatMap((out) =>
-          [...out.querySelectorAll("img")].filter((i) => i.src.startsWith("data:image/png")).map((i) => ({
-            width: i.naturalWidth,
-            height: i.naturalHeight,
-            onScreen: Math.round(i.getBoundingClientRect().width),
-            textBeside: (i.closest(".output_html") as HTMLElement).innerText.trim().length,
-            svgs: out.querySelectorAll("svg").length,
-          }))));
+      type Shown = { width: number; height: number; onScreen: number; textBeside: number; svgs: number };
+      const shown = (await page.evaluate(`[...document.querySelectorAll(".output_html")].flatMap((out) =>
+        [...out.querySelectorAll("img")].filter((i) => i.src.startsWith("data:image/png")).map((i) => ({
+          width: i.naturalWidth,
+          height: i.naturalHeight,
+          onScreen: Math.round(i.getBoundingClientRect().width),
+          textBeside: out.innerText.trim().length,
+          svgs: out.querySelectorAll("svg").length,
+        }))))`)) as Shown[];
       expect(shown.length, f).toBe(figures);
       for (const img of shown) {
         expect(img.width, f).toBeGreaterThan(300);

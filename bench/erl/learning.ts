@@ -34,7 +34,7 @@ const config = LoopConfig.parse({
 const wsDir = arg("workspace", "workspaces/bench-learning");
 const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(d));
 const ci = (x: PairedInterval | null) => (x ? `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}] n ${x.n}` : "–");
-const PAPER = { draft: 74.0, debug: 16.5, improve: 6.6, crossover: 2.8 }; // spec §3.1
+const PAPER = { draft: 74.0, debug: 16.5, improve: 6.6, crossover: 2.8 }; // docs/paper-map.md: SFT composition
 
 async function main() {
   const load = async (ids: string[]) => { const ts: TaskPackage[] = []; for (const id of ids) ts.push(await resolveTask(id)); return ts; };

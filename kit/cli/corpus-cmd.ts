@@ -1,4 +1,4 @@
-// `openmle task funnel` (the corpus funnel of a build, spec §2.2), `openmle task list --suite NAME` (which may
+// `openmle task funnel` (the corpus funnel of a build, the paper's Fig. 3), `openmle task list --suite NAME` (which may
 // list the sealed suite:confirm: ids, not scores) and `openmle task studies` (the studies that merge candidates).
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -127,8 +127,8 @@ export function registerTaskFunnel(task: Command): void {
   task
     .command("funnel")
     .description(
-      "The corpus funnel of a build (spec §2.2): per stage entered, passed, failed, skipped and the shares kept, " +
-        "beside the paper's; rejection reasons; the accepted tasks' modalities, task types, sizes and headroom",
+      "The corpus funnel of a build (the paper's Fig. 3): per stage entered, passed, failed, skipped and the shares " +
+        "kept, beside the paper's; rejection reasons; the accepted tasks' modalities, task types, sizes and headroom",
     )
     .option("--workspace <dir>", "the workspace the corpus build recorded into (default: the corpus's own)")
     .option("--build <id>", "a build id (default: the newest build)")

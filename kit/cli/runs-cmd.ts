@@ -6,6 +6,7 @@ import { formatSeconds } from "../report/index.js";
 import { openWorkspace } from "../store/index.js";
 import { formatScore, formatTable } from "./format.js";
 import { output, printErr } from "./run-cli.js";
+import { registerRunsCompare } from "./runs-compare-cmd.js";
 import { registerRunsStats } from "./runs-stats-cmd.js";
 
 /** One row of `openmle runs list` (also its --json shape). */
@@ -118,4 +119,5 @@ export function registerRuns(program: Command): void {
       );
     });
   registerRunsStats(runs);
+  registerRunsCompare(runs);
 }

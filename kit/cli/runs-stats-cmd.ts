@@ -7,6 +7,8 @@ import {
   type ChampionDraftState,
   type ChampionVsDraft,
   type RunStats,
+  type ValidationScheme,
+  type ValidationTransfer,
 } from "../eval/index.js";
 import { openWorkspace } from "../store/index.js";
 import { formatScore, formatTable } from "./format.js";
@@ -88,7 +90,7 @@ export function renderRunStats(s: RunStats): string {
     `late improve/crossover: ${pct(g.late_improve_crossover_share)} of validation gains ` +
       `(improve/crossover over the whole run: ${pct(g.improve_crossover_share)})`,
     "",
-    ...championVsDraftLines(s.champion_vs_draft),
+    ...transferLines(s.transfer),
   ].join("\n");
 }
 
@@ -101,24 +103,48 @@ const CVD_READING: Record<ChampionDraftState, string> = {
   "no-champion": "no node produced a validation score",
 };
 
-/** Validation–test agreement: the champion against the best draft on both splits. */
-function championVsDraftLines(c: ChampionVsDraft): string[] {
-  const side = (label: string, x: ChampionVsDraft["champion"]) =>
-    x ? { "": label, node: x.nodeId, validation: formatScore(x.valid), "hidden test": formatScore(x.test) } : null;
-  const rows = [side("best draft", c.bestDraft), side("champion", c.champion)].filter(
-    (r): r is NonNullable<typeof r> => r !== null,
-  );
+/**
+ * Validation → test transfer: the champion against the best draft on both splits (with the validation scheme
+ * each score came from), the node best on the hidden test, and what picking by validation cost there.
+ */
+function transferLines(t: ValidationTransfer): string[] {
+  const c = t.champion_vs_draft;
+  const side = (label: string, x: ChampionVsDraft["champion"], scheme: ValidationScheme | null) =>
+    x
+      ? {
+          "": label,
+          node: x.nodeId,
+          validation: formatScore(x.valid),
+          "hidden test": formatScore(x.test),
+          "validated by": scheme?.label ?? "unknown",
+        }
+      : null;
+  const rows = [
+    side("best draft", c.bestDraft, t.best_draft_scheme),
+    side("champion", c.champion, t.champion_scheme),
+  ].filter((r): r is NonNullable<typeof r> => r !== null);
   if (c.validGain !== null)
     rows.push({
       "": "gain (> 0 better)",
       node: "",
       validation: formatScore(c.validGain),
       "hidden test": formatScore(c.testGain),
+      "validated by": "",
     });
+  const b = t.best_on_test;
   return [
-    "## champion vs the best draft (validation–test agreement)",
+    "## validation → hidden test transfer (champion vs the best draft)",
     ...(rows.length ? [formatTable(rows)] : []),
     CVD_READING[c.state],
+    ...(b
+      ? [
+          `best node on the hidden test: ${b.node_id} (${b.operator}) ${formatScore(b.test)}; the champion leaves ` +
+            `${formatScore(t.regret)} on the test (regret, metric units)`,
+        ]
+      : []),
+    `over ${t.points.length} nodes with both scores: validation vs test rank correlation ρ ` +
+      `${t.spearman === null ? "—" : t.spearman.toFixed(2)}, mean optimism ${formatScore(t.optimism)} ` +
+      "(validation minus test, > 0 = validation promised more)",
   ];
 }
 

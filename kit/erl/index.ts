@@ -1,4 +1,5 @@
-// kit/erl: execution-grounded training of policies from what evo stored (spec §3), in three parts:
+// kit/erl: execution-grounded training of policies from what evo stored (docs/paper-map.md: SFT collection,
+// RL mechanisms), in three parts:
 // sft/ (collect SFT data, train on it), rl/ (trainRL), loop/ (the closed loop over both). Each part's
 // index.ts is its whole API; the checkpoint store and the layer's errors are shared by all three.
 export {

@@ -7,7 +7,7 @@ import {
   loadLiteLeaderboard, medalPositions, median, parseLeaderboardCsv, parseScore, summarizeGrades, UnknownCompetitionError,
 } from "./index.js";
 
-describe("medalPositions (spec §5 table, hand-computed)", () => {
+describe("medalPositions (MLE-bench's medal table, hand-computed)", () => {
   test.each([
     // N, gold, silver, bronze
     [1, 1, 1, 1],

@@ -42,6 +42,11 @@ export {
   championVsDraft, type ChampionVsDraft, type ChampionDraftState, type ComparedNode, type ComparedScores,
 } from "./champion-vs-draft.js";
 export {
+  validationTransfer, spearman, averageRanks, type ValidationTransfer, type TransferNode, type TransferPoint,
+} from "./validation-transfer.js";
+export { compareRuns, RunsCompareConfig, type RunsComparison, type ComparedPair } from "./runs-compare.js";
+export { validationScheme, type ValidationScheme, type ValidationSchemeKind } from "./validation-scheme.js";
+export {
   runBaselines, baselineProgram, featureCode, type BaselineKind, type BaselineScores,
 } from "./run-baselines.js";
 export {

@@ -6,7 +6,8 @@ export interface MedalPositions {
 }
 
 /**
- * MLE-bench's medal positions for a leaderboard of `teams` teams (spec §5 table):
+ * MLE-bench's medal positions for a leaderboard of `teams` teams (MLE-bench's medal table; docs/paper-map.md:
+ * Evaluation rules):
  *   N < 100      gold max(1,⌊0.1N⌋)     silver max(1,⌊0.2N⌋)  bronze max(1,⌊0.4N⌋)
  *   100–249      gold 10                silver ⌊0.2N⌋         bronze ⌊0.4N⌋
  *   250–999      gold 10+⌊0.002N⌋       silver 50             bronze 100

@@ -1,5 +1,5 @@
 /**
- * NatureBench metrics (spec §5). Per instance the relative gap to the state of the art
+ * NatureBench metrics (docs/paper-map.md: Evaluation rules). Per instance the relative gap to the state of the art
  *     g = dir · (agent − SOTA) / |SOTA|,   dir = +1 if higher is better, −1 if lower is better,
  * and a failed instance (no valid result) counts g = −1. A task's gap is the mean over its
  * instances; Match-SOTA = share of tasks with gap >= 0, Surpass-SOTA = share with gap > 0.1.

@@ -1,5 +1,5 @@
 // Loads runs' trajectories from a workspace and computes the analysis helpers' figures for each.
-import { championVsDraft, type ChampionVsDraft } from "./champion-vs-draft.js";
+import type { ChampionVsDraft } from "./champion-vs-draft.js";
 import { rowsToDanfo, type Workspace } from "../store/index.js";
 import { bestScoreCurve, type CurvePoint } from "./trajectory-curve.js";
 import { gainShare, type GainShare, type GainShareConfig } from "./trajectory-gain-share.js";
@@ -7,6 +7,7 @@ import { championLineage, championOf, type LineageStep } from "./trajectory-line
 import type { TrajectoryRun } from "./trajectory-node.js";
 import { operatorStats, type OperatorStatsRow } from "./trajectory-operators.js";
 import { readTrajectoryNodes, readTrajectoryRuns } from "./trajectory-store.js";
+import { validationTransfer, type ValidationTransfer } from "./validation-transfer.js";
 
 /** The workspace's runs (or those of `runIds`) with their nodes; a task without a tasks row counts higher-is-better. */
 export async function loadTrajectories(ws: Workspace, runIds?: readonly string[]): Promise<TrajectoryRun[]> {
@@ -39,9 +40,12 @@ export interface RunStats {
   readonly gain_share: GainShare;
   /** Validation–test agreement: the champion's gain over the best draft on both splits (champion-vs-draft.ts). */
   readonly champion_vs_draft: ChampionVsDraft;
+  /** Validation → test transfer: gain over the best draft, regret, optimism, ρ, schemes (validation-transfer.ts). */
+  readonly transfer: ValidationTransfer;
 }
 
 export function runStats(run: TrajectoryRun, cfg: Partial<GainShareConfig> = {}): RunStats {
+  const transfer = validationTransfer(run.nodes, run.higher_is_better, championOf(run));
   return {
     run_id: run.run_id,
     task_id: run.task_id,
@@ -53,17 +57,8 @@ export function runStats(run: TrajectoryRun, cfg: Partial<GainShareConfig> = {})
     curve: bestScoreCurve(run),
     lineage: championLineage(run),
     gain_share: gainShare(run, cfg),
-    champion_vs_draft: championVsDraft(
-      run.nodes.map((n) => ({
-        nodeId: n.node_id,
-        operator: n.operator,
-        status: n.status ?? "",
-        validScore: n.valid_score,
-        testScore: n.test_score ?? null,
-      })),
-      run.higher_is_better,
-      championOf(run),
-    ),
+    champion_vs_draft: transfer.champion_vs_draft,
+    transfer,
   };
 }
 

@@ -90,9 +90,9 @@ export interface SearchEfficiency {
 const tokensOf = (c: EffCall) => (c.prompt_tokens ?? 0) + (c.completion_tokens ?? 0);
 
 /**
- * Search-efficiency statistics over runs (spec §5): nodes, tokens, prompt-size percentiles, records per
- * token, gain shares. `humanRankOf(runId)`, when it gives a function for a run, maps that run's
- * validation scores to Human Rank on its task's leaderboard, the units of the late share.
+ * Search-efficiency statistics over runs (docs/paper-map.md: Search efficiency): nodes, tokens, prompt-size
+ * percentiles, records per token, gain shares. `humanRankOf(runId)`, when it gives a function for a run, maps that
+ * run's validation scores to Human Rank on its task's leaderboard, the units of the late share.
  */
 export function searchEfficiency(
   nodes: readonly EffNode[],

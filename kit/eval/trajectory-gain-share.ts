@@ -4,10 +4,10 @@ import { TRAJECTORY_OPERATORS, type TrajectoryRun } from "./trajectory-node.js";
 
 /**
  * The share of validation gains by operator and budget phase, as the paper reports it ("late Improve/Crossover
- * produce 85.0 % of validation gains", spec §6). A validation gain is what a step adds to the best validation
- * score so far, gain_t of the best-score curve (trajectory-curve.ts), in the metric's units; the spec does not
- * define "late", so the phase boundary is a setting: with B the step budget (the run's configured steps, else
- * the steps it made, last step + 1) and f = `lateFrom`,
+ * produce 85.0 % of validation gains"; docs/paper-map.md: Long-horizon cases). A validation gain is what a step adds
+ * to the best validation score so far, gain_t of the best-score curve (trajectory-curve.ts), in the metric's units;
+ * the paper does not define "late", so the phase boundary is a setting: with B the step budget (the run's configured
+ * steps, else the steps it made, last step + 1) and f = `lateFrom`,
  *   late_from_step = ⌈f·B⌉,  phase(t) = late when t ≥ late_from_step, else early (steps are 0-based);
  *   G = Σ_t gain_t,  share(o, p) = Σ_{t : op_t = o, phase(t) = p} gain_t / G   (null when G = 0);
  *   late_improve_crossover_share = share(improve, late) + share(crossover, late);

@@ -25,6 +25,8 @@ export interface TrajectoryNode {
   readonly valid_score: number | null;
   /** The hidden test score where the node's submission was graded (optional: hand-built trees may omit it). */
   readonly test_score?: number | null;
+  /** The program, where loaded (optional: for the validation scheme of its score). */
+  readonly code?: string | null;
 }
 
 export interface TrajectoryRun {

@@ -26,6 +26,8 @@ export interface TrajectoryNodeRow {
   readonly status: string | null;
   readonly valid_score: number | null;
   readonly test_score: number | null;
+  /** The program (its validation scheme is read from it: validation-scheme.ts). */
+  readonly code: string | null;
 }
 
 const filter = (col: string, runIds?: readonly string[]) => ({
@@ -50,7 +52,7 @@ export async function readTrajectoryNodes(ws: Workspace, runIds?: readonly strin
   const { where, params } = filter("run_id", runIds);
   return ws.query<TrajectoryNodeRow>(
     `SELECT run_id, node_id, step, coalesce(operator, 'unknown') AS operator, coalesce(parents, []) AS parents,
-            status, valid_score, test_score
+            status, valid_score, test_score, code
      FROM nodes ${where} ORDER BY run_id, step, node_id`,
     params,
   );

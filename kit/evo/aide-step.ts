@@ -10,8 +10,8 @@ export interface AideLimits {
 export const AIDE_DEFAULTS: AideLimits = { numDrafts: 5, debugProb: 0.5, maxDebugDepth: 3 };
 
 /**
- * AIDE greedy (spec §4): draft until `numDrafts` drafts exist; then with probability `debugProb`
- * debug a random buggy leaf whose debug depth <= `maxDebugDepth`; otherwise improve the best node;
+ * AIDE greedy (docs/paper-map.md: Fig. 5 search loop): draft until `numDrafts` drafts exist; then with probability
+ * `debugProb` debug a random buggy leaf whose debug depth <= `maxDebugDepth`; otherwise improve the best node;
  * draft when no good node exists. `pending` are actions already in flight (async workers).
  */
 export function aideStep(

@@ -17,9 +17,9 @@ export function underExplored(b: Pick<ExperienceBoard, "familyStats">): string[]
 }
 
 /**
- * The board Improve and Crossover see, as data (spec §4 point 4; Draft and Debug get none), from the board's
- * DuckDB queries: the best node of the two best families, per-family stats, under-explored families, repeated
- * errors and the last `window` score deltas; `lines` is `boardLines` of those fields.
+ * The board Improve and Crossover see, as data (docs/paper-map.md: Cards and memory; Draft and Debug get none), from
+ * the board's DuckDB queries: the best node of the two best families, per-family stats, under-explored families,
+ * repeated errors and the last `window` score deltas; `lines` is `boardLines` of those fields.
  */
 export function shownBoard(b: ExperienceBoard, window = 5): ShownBoard {
   const best = (r: ExperienceBoard["bestPerFamily"][number] | undefined): ShownBest | null =>

@@ -1,7 +1,7 @@
 import type { Workspace } from "../store/index.js";
 import { METHOD_FAMILIES } from "./method-family.js";
 
-/** The experience board (spec §4 point 1): deterministic DuckDB queries over a run's cards. */
+/** The experience board (docs/paper-map.md: Cards and memory): deterministic DuckDB queries over a run's cards. */
 export interface ExperienceBoard {
   readonly familyStats: {
     method_family: string;

@@ -222,8 +222,8 @@ const EvolveConfigObject = z
   })
   .strict();
 
-/** Everything `evolve` does (unknown keys are errors: a typo would silently use a default) (spec §4): the preset's
- * values fill the fields not given, then the schema's defaults. */
+/** Everything `evolve` does (unknown keys are errors: a typo would silently use a default) (the paper's Fig. 5): the
+ * preset's values fill the fields not given, then the schema's defaults. */
 export const EvolveConfig = z
   .preprocess(
     (x) =>

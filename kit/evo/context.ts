@@ -19,7 +19,7 @@ import {
 } from "./three-factor-selection.js";
 import { isGood, type EvoNode } from "./types.js";
 
-/** The nodes an operator is shown, by role (spec §4 point 4). Pure: chosen from the tree alone. */
+/** The nodes an operator is shown, by role (docs/paper-map.md: Cards and memory). Pure: chosen from the tree alone. */
 export interface ContextSelection {
   readonly parents: readonly EvoNode[];
   readonly ancestors: readonly EvoNode[];
@@ -159,8 +159,8 @@ export const exploredIdeas = (all: readonly EvoNode[], k: number): string[] =>
   exploredIdeaNodes(all, k).map((e) => e.text);
 
 /**
- * Which nodes each operator sees (spec §4 point 4): Draft none (it gets `exploredIdeas`); Improve the
- * parent, its nearest ancestors and top siblings by utility; Crossover per parent the same; Debug the
+ * Which nodes each operator sees (docs/paper-map.md: Cards and memory): Draft none (it gets `exploredIdeas`);
+ * Improve the parent, its nearest ancestors and top siblings by utility; Crossover per parent the same; Debug the
  * failing node and its related nodes (`relatedNodes`).
  */
 export function selectContext(

@@ -60,7 +60,7 @@ export function parentProbabilities(
 }
 
 /**
- * One step of the island loop (spec §4, reference code):
+ * One step of the island loop (the paper's Fig. 5, reference code):
  * 1. a buggy last node continues its Debug chain (or drafts afresh after terminal failures);
  * 2. the step's island (steps rotate over islands) is in loop generation g = floor(individuals /
  *    gen0Drafts); generation 0 drafts;

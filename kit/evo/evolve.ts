@@ -46,7 +46,7 @@ export interface EvolveResult {
 }
 
 /**
- * Long-horizon search (spec §4). Each step (node-step.ts): the harness picks an operator and parents from
+ * Long-horizon search (the paper's Fig. 5). Each step (node-step.ts): the harness picks an operator and parents from
  * the stored tree; the context is built (memory synthesised on demand); the policy writes a program; it
  * is executed; the node, its execution record and its experience card are written in one transaction (an
  * evaluate that stores records itself writes the record first; a resume detaches a record whose node a

@@ -1,7 +1,7 @@
 import type { EvoNode } from "./types.js";
 import { isGood } from "./types.js";
 
-/** One row of the cards table: every experience-card field of spec §4 point 1. */
+/** One row of the cards table: every experience-card field (docs/paper-map.md: Cards and memory). */
 export interface ExperienceCard {
   readonly run_id: string;
   readonly node_id: string;
@@ -42,7 +42,7 @@ export interface ExperienceCard {
 }
 
 /**
- * The execution-grounded reward of a node (spec §3.2, reference code), from the signed scores of the
+ * The execution-grounded reward of a node (the paper's Fig. 6, reference code), from the signed scores of the
  * run's earlier successes plus its own, sorted descending x(1) >= … >= x(K): B = x(1), anchor =
  * x(16) (the lowest when K < 16), W = anchor − 0.25·(B − anchor);
  *   r = clip((s̃ − W)/(B − W), 0, 1); the only finite score gets 1; a failure or non-finite score 0;

@@ -16,8 +16,8 @@ export function globalNormalisedFitness(f: number | null, lo: number, hi: number
 }
 
 /**
- * AIRA-Evo's parent selection (spec §4): P(i) = softmax(f̃_i / T) over the island members, f̃ by
- * `globalNormalisedFitness` with lo/hi taken over `all` (the run's scored nodes; default the members).
+ * AIRA-Evo's parent selection (docs/paper-map.md: Fig. 5 search loop): P(i) = softmax(f̃_i / T) over the island
+ * members, f̃ by `globalNormalisedFitness` with lo/hi taken over `all` (the run's scored nodes; default the members).
  */
 export function fitnessSoftmax(
   fitness: readonly number[],

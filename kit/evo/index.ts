@@ -1,4 +1,4 @@
-// kit/evo: long-horizon search (spec §4): OpenMLE-Evo with experience cards, three-factor selection and
+// kit/evo: long-horizon search (the paper's Fig. 5): OpenMLE-Evo with experience cards, three-factor selection and
 // operator-conditioned memory; the AIRA-Evo, AIDE greedy and MCTS baselines; Evo-Max; resume.
 export { evolve, type EvolveOptions, type EvolveResult } from "./evolve.js";
 export { stepRng } from "./node-step.js";

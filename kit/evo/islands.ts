@@ -20,7 +20,7 @@ export function islandMembers(nodes: readonly EvoNode[], islands: number, maxSiz
 }
 
 /**
- * Admission (spec §4): every successful generation-0 node (the island's initial drafts and their
+ * Admission (the paper's Fig. 5 loop): every successful generation-0 node (the island's initial drafts and their
  * repairs) joins its island; from loop generation 1 on a scored child joins when its fitness >=
  * the island's average (an empty island admits).
  */

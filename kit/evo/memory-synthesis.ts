@@ -30,7 +30,7 @@ export function memoryPrompt(node: CardMemoryRow, parents: readonly CardMemoryRo
 }
 
 /**
- * Operator-triggered memory synthesis (spec §4 point 3): summaries only for the nodes an operator
+ * Operator-triggered memory synthesis (docs/paper-map.md: Cards and memory): summaries only for the nodes an operator
  * selected. Without a model: the deterministic card summary. With one: a cached LLM summary per
  * node (memory_cache keyed by run, node and model; also stored as the card's rich_summary), so a
  * node is summarised at most once whichever operator asks again. The model's prompt (`memoryPrompt`)

@@ -1,4 +1,7 @@
-/** Method families of spec §4 point 1; a program's label joins several of them (e.g. `lightgbm+xgboost`). */
+/**
+ * Method families of the cards (docs/paper-map.md: Cards and memory); a program's label joins several of them
+ * (e.g. `lightgbm+xgboost`).
+ */
 export const METHOD_FAMILIES = [
   "ensemble",
   "catboost",

@@ -45,7 +45,7 @@ export interface NodeTableRow {
   readonly created_at: Date | null;
 }
 
-/** A row of `cards`: a node's experience card (spec §4 point 1). */
+/** A row of `cards`: a node's experience card (docs/paper-map.md: Cards and memory). */
 export interface CardTableRow {
   readonly run_id: string;
   readonly node_id: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { minMax, rankNormalise, softmax } from "./softmax.js";
 
 /**
- * Three-factor parent selection (spec §4 point 2):
+ * Three-factor parent selection (the paper's Eq. 4):
  *   s̃_i = normalised validation score over the island (direction-aware: candidates carry
  *         fitness, i.e. the score signed so that higher is better),
  *   Δ̃_i = positive improvement over the best parent / the largest such gain in the island,

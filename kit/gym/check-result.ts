@@ -14,7 +14,7 @@ export interface QualityReport {
   readonly dir: string;
   /** No check failed. */
   readonly passed: boolean;
-  /** Every metric-verification check passed (spec §2.2 "metric-valid"). */
+  /** Every metric-verification check passed ("metric-valid", the paper's Fig. 3). */
   readonly metricValid: boolean;
   readonly checks: readonly CheckResult[];
   readonly durationMs: number;

@@ -20,7 +20,7 @@ export interface CheckOptions {
 }
 
 /**
- * The deterministic quality checks of spec §2.2 and issue 3, with evidence: metric verification,
+ * The deterministic quality checks of the paper's Fig. 3 funnel and issue 3, with evidence: metric verification,
  * id overlap, answers alignment, duplicates across the split, target leakage, degenerate target,
  * too little data, answers visible under public/, and prepare determinism. The harnesses run
  * concurrently; nothing in the package is modified.

@@ -1,4 +1,4 @@
-// kit/gym: task packages (spec §2.1), buildTask, checks, the semantic gate, the built-in suite.
+// kit/gym: task packages (docs/paper-map.md: Task packages), buildTask, checks, the semantic gate, the built-in suite.
 export type { TaskMeta, TaskPackage, ColumnInfo, Modality, TaskType } from "./types.js";
 export { loadTask, packagePaths, inspectMetric, probeMetric, profilePublic, TASK_JSON } from "./load-task.js";
 export { scoreSubmission, scoreMany, metricOptions, type ScoreResult, type ScoreCase } from "./score-submission.js";

@@ -17,7 +17,7 @@ export const TASK_JSON = "task.json";
 const TASK_JSON_MAX_BYTES = 64 * 1024 * 1024;
 const DESCRIPTION_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Paths of a package's parts (spec §2.1 layout). */
+/** Paths of a package's parts (docs/paper-map.md: Task packages). */
 export function packagePaths(dir: string) {
   const root = resolve(dir);
   return {

@@ -7,7 +7,7 @@ import { packagePaths } from "./load-task.js";
 import { scoreSubmission } from "./score-submission.js";
 import type { TaskPackage } from "./types.js";
 
-/** The five axes of the semantic quality gate (spec §2.2). */
+/** The five axes of the semantic quality gate (the paper's Fig. 3). */
 export const GATE_AXES = [
   "task_validity",
   "data_sufficiency",

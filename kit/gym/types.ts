@@ -1,4 +1,4 @@
-/** Shared task types: what every layer above gym knows about a task package (spec §2.1). */
+/** Shared task types: what every layer above gym knows about a task package (docs/paper-map.md: Task packages). */
 export type Modality = "tabular" | "image" | "text" | "time_series" | "audio" | "multimodal" | "other";
 export type TaskType = "classification" | "regression" | "ranking" | "other";
 

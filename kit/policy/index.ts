@@ -1,4 +1,4 @@
-// kit/policy: whatever writes programs for the four operators (spec §1). One interface (types.ts);
+// kit/policy: whatever writes programs for the four operators (docs/paper-map.md: Operators). One interface (types.ts);
 // the embedded grammar policy (grammar/) and the LLM policy (llm/).
 export {
   OPERATORS, type Operator, type NodeView, type OperatorContext, type Choice, type PolicyUsage, type PolicyOutput,

@@ -2,7 +2,7 @@ import type { TaskPackage } from "../gym/types.js";
 import type { FeedbackMode } from "../sandbox/types.js";
 import type { Rng } from "../util/rng.js";
 
-/** The four atomic operators of spec §1. */
+/** The four atomic operators (docs/paper-map.md: Operators). */
 export const OPERATORS = ["draft", "improve", "debug", "crossover"] as const;
 export type Operator = (typeof OPERATORS)[number];
 
@@ -112,7 +112,7 @@ export interface ContextShown {
   readonly budget: boolean;
 }
 
-/** Everything the search hands an operator (spec §4 point 4). */
+/** Everything the search hands an operator (docs/paper-map.md: Cards and memory). */
 export interface OperatorContext {
   /** improve/debug: one parent; crossover: two; draft: none. */
   readonly parents: readonly NodeView[];
@@ -135,7 +135,7 @@ export interface OperatorContext {
   readonly nodeId?: string;
 }
 
-/** One sampled decision of a policy, with its log-probability (for SFT/RL, spec §1 L_evo). */
+/** One sampled decision of a policy, with its log-probability (for SFT/RL: L_evo, docs/paper-map.md: Operators). */
 export interface Choice {
   readonly name: string;
   readonly value: unknown;

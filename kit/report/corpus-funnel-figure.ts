@@ -1,4 +1,4 @@
-// The gym corpus's funnel beside the paper's (spec §2.2), for notebook 01. Report does not import gym (no such
+// The gym corpus's funnel beside the paper's (Fig. 3), for notebook 01. Report does not import gym (no such
 // edge): the figure takes the shapes it reads structurally, which kit/gym's funnelTable(...) and PAPER_FUNNEL have.
 import type { Figure } from "./plotly.js";
 

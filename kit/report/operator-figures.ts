@@ -24,7 +24,7 @@ export function operatorGainsFigure(
   };
 }
 
-/** P(i) = softmax(u_i / T) over a pool (spec §4 three-factor selection); the one implementation is in kit/util. */
+/** P(i) = softmax(u_i / T) over a pool (the paper's Eq. 4); the one implementation is in kit/util. */
 import { softmax } from "../util/softmax.js";
 export { softmax };
 

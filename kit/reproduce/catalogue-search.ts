@@ -1,5 +1,5 @@
-// The paper's search experiments (spec §6, MLE-bench Lite and NatureBench) as specs. Reference rows are the
-// paper's numbers as spec §6 prints them; the kit's rows come only from running the arms.
+// The paper's search experiments (MLE-bench Lite and NatureBench; docs/paper-map.md) as specs. Reference rows are
+// the paper's numbers; the kit's rows come only from running the arms.
 import type { ExperimentSpecInput } from "./experiment-spec.js";
 
 const SMOKE_TASKS = { from: "builtin" as const, ids: ["penguins", "wine"] };

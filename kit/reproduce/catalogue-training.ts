@@ -1,5 +1,6 @@
-// The paper's training experiments (spec §2.2, §3, §6): RL reward design, asynchronous rollout, SFT composition and
-// the Gym funnel, as specs. Reference rows are the spec's numbers; the kit's come only from running the arms.
+// The paper's training experiments (Fig. 3, Fig. 6 and the rows of docs/paper-map.md): RL reward design, asynchronous
+// rollout, SFT composition and the Gym funnel, as specs. Reference rows are the paper's numbers; the kit's come only
+// from running the arms.
 import { LOOP_PRESET_SETTINGS, PAPER_COMPOSITION } from "../erl/index.js";
 import { PAPER_FUNNEL } from "../gym/index.js";
 import type { ExperimentSpecInput } from "./experiment-spec.js";

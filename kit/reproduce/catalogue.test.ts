@@ -28,7 +28,7 @@ describe("the catalogue", () => {
     }
   });
 
-  it("carries the paper's numbers as spec §6 prints them", () => {
+  it("carries the paper's numbers (docs/paper-map.md)", () => {
     expect(experimentById("model-fixed-harness").reference.map((r) => r.values["medal-average"])).toEqual([
       "39.39 ± 5.67", "60.61 ± 7.73", "34.85", "53.03",
     ]);

@@ -1,5 +1,6 @@
-// The search-efficiency layout of a search experiment's cells (spec §5/§6): per arm its runs' nodes, prompt sizes,
-// new-record updates and late Improve/Crossover share; then the first arm against the second on matched task-runs.
+// The search-efficiency layout of a search experiment's cells (docs/paper-map.md): per arm its runs' nodes, prompt
+// sizes, new-record updates and late Improve/Crossover share; then the first arm against the second on matched
+// task-runs.
 import { meanStd, relativeChange, searchEfficiency, type EffCall, type EffNode } from "../eval/index.js";
 import { kitSource, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";

@@ -124,7 +124,7 @@ export const ExperimentSpec = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
     title: z.string().min(1),
-    paperItem: z.string().min(1).describe("Where the paper reports it (table, figure or section of spec §6)."),
+    paperItem: z.string().min(1).describe("Where the paper reports it (table, figure or section; docs/paper-map.md)."),
     kind: z.enum(EXPERIMENT_KINDS),
     question: z.string().min(1).describe("What the kit's rows can answer, in one sentence."),
     metrics: z.array(z.string().min(1)).min(1).describe("The table's columns (metric ids of the kit)."),

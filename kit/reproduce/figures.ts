@@ -177,7 +177,7 @@ function stepLines(
 /**
  * Grouped bars per operator: each arm's share of its examples (sftTable's rule: mean over repeats of the operator's
  * % of the repeat's examples; error bar = population std over repeats; the hover splits parallel / evolution), and
- * the paper's composition (spec §3.1) as a grey reference bar. Null when no arm has a cell.
+ * the paper's composition (docs/paper-map.md: SFT composition) as a grey reference bar. Null when no arm has a cell.
  */
 export function sftFigure(
   spec: ExperimentSpec,

@@ -82,7 +82,7 @@ export function experimentMarkdown(
 export function experimentNotes(spec: ExperimentSpec, preset: ReproducePreset): string[] {
   return [
     ...(spec.laptopNote && preset !== "paper" ? [`Note: ${spec.laptopNote}.`] : []),
-    `Rows labelled "paper (reference)" are the paper's numbers (spec §6), not the kit's.`,
+    `Rows labelled "paper (reference)" are the paper's numbers (docs/paper-map.md), not the kit's.`,
   ];
 }
 

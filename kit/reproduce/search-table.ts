@@ -106,8 +106,8 @@ export function repeatScores(cells: readonly CellResult[]): number[] {
 }
 
 /**
- * NatureBench-style rates of one arm's cells, per repeat (spec §5, kit/eval `natureBench`): each task's relative
- * gap g = dir · (test − reference) / |reference| to kit/eval's reference baseline (−1 for a run without a
+ * NatureBench-style rates of one arm's cells, per repeat (docs/paper-map.md, kit/eval `natureBench`): each task's
+ * relative gap g = dir · (test − reference) / |reference| to kit/eval's reference baseline (−1 for a run without a
  * champion); Match = share of tasks with g ≥ 0, Surpass = share with g > 0.1. Tasks without a reference score, or
  * with a reference of 0 (the relative gap is undefined), are left out; a repeat without any task gives no rate.
  */

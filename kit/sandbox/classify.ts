@@ -31,7 +31,7 @@ export interface Classification {
 }
 
 /**
- * The feedback mode of one execution (spec §2.3), in this order:
+ * The feedback mode of one execution (docs/paper-map.md: Sandbox feedback modes), in this order:
  * 1. no code → missing_code; 2. past the time limit → timeout; 3. the sandbox failed →
  * runtime_error/sandbox_error; 4. past the job folder's disk quota → runtime_error/disk_quota;
  * killed by the memory cap or a non-zero exit → runtime_error

@@ -1,4 +1,5 @@
-// kit/sandbox: run programs against tasks in isolation and return execution records (spec §2.3).
+// kit/sandbox: run programs against tasks in isolation and return execution records (docs/paper-map.md: Sandbox
+// feedback modes).
 export {
   FEEDBACK_MODES, type FeedbackMode, type SandboxLimits, type ExecutionRecord, type ExecutionRecordExtras,
   type SandboxJob,

@@ -1,4 +1,4 @@
-/** The line every program prints (spec §2.1): `Final Validation Score: <float>`. */
+/** The line every program prints (docs/paper-map.md: Task packages): `Final Validation Score: <float>`. */
 const SCORE_LINE = /Final Validation Score\s*:\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|-inf)\s*$/gim;
 
 /**

@@ -91,7 +91,7 @@ function getDefaultScorer(executor: Executor): Scorer {
 export const SUBMISSION_FILES = ["submission.csv", "submission/submission.csv"];
 
 /**
- * Run one program against a task and return its execution record (spec §2.3):
+ * Run one program against a task and return its execution record (docs/paper-map.md: Sandbox feedback modes):
  * 1. resolve limits and the idempotency key; a stored record with that key is returned as is;
  * 2. no code → missing_code without running anything;
  * 3. write code/main.py into a fresh job folder and run it on the executor;

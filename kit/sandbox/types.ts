@@ -1,7 +1,7 @@
 import type { TaskPackage } from "../gym/types.js";
 import type { SubmissionPrint } from "./submission-print.js";
 
-/** The six feedback modes of spec §2.3. */
+/** The six feedback modes of docs/paper-map.md: Sandbox feedback modes. */
 export const FEEDBACK_MODES = [
   "success",
   "runtime_error",

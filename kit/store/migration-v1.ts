@@ -63,7 +63,7 @@ export const MIGRATION_V1: Migration = {
         created_at TIMESTAMP DEFAULT current_timestamp,
         PRIMARY KEY (run_id, node_id)
       )`,
-    // Every experience-card field of spec §4 point 1, one column each.
+    // Every experience-card field (docs/paper-map.md: Cards and memory), one column each.
     `CREATE TABLE cards (
         run_id VARCHAR,
         node_id VARCHAR,

@@ -75,7 +75,7 @@ const leakReport = await gym.checkTask(leaky, { determinism: false });
 tslab.display.html(htmlTable(leakReport.checks.filter((c) => c.status !== "pass").map((c) => ({ check: c.name, status: c.status, message: c.message, evidence: c.evidence }))));
 // %% [markdown]
 // ## The built-in suite against the paper
-// The paper's mix over its 5,758 tasks (spec §2.2) next to the kit's built-in suite.
+// The paper's mix over its 5,758 tasks (docs/paper-map.md: Corpus composition) next to the kit's built-in suite.
 // %%
 const paperMix: Record<string, number> = { tabular: 44, image: 18, time_series: 13, multimodal: 11, text: 9, audio: 2, video: 1, other: 2 };
 const kinds = Object.keys(paperMix);
@@ -88,7 +88,7 @@ tslab.display.html(notebookFigure({
   layout: { title: { text: "Modality mix, % of tasks" }, barmode: "group", yaxis: { title: { text: "%" } } },
 }));
 // %% [markdown]
-// The competition funnel of spec §2.2: ~11,000 Kaggle competitions → screened (leaderboard length,
+// The competition funnel of the paper's Fig. 3: ~11,000 Kaggle competitions → screened (leaderboard length,
 // de-duplication against MLE-bench, licence and rules) → automatic build + metric verification → the
 // semantic quality gate (accept only metric-valid AND recommended).
 // %%

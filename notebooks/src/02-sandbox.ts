@@ -3,7 +3,8 @@
 // A program is `code/main.py`. The sandbox runs it with `DATA_DIR` pointing at the task's public data,
 // expects `submission.csv` in its working directory and a `Final Validation Score: <float>` line, scores
 // the submission with the task's hidden metric, and returns an **execution record**. Every record is one
-// of six feedback modes (spec §2.3); the mode decides whether search calls Debug or Improve next.
+// of six feedback modes (docs/paper-map.md: Sandbox feedback modes); the mode decides whether search calls Debug
+// or Improve next.
 //
 // The local backend runs `/usr/bin/python3` under bubblewrap: no network, a private `/tmp`, system folders
 // and public data read-only, only the job folder writable, `data/private` never mounted, a PID namespace

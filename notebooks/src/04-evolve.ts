@@ -1,6 +1,6 @@
 // %% [markdown]
 // # 04 · Evolve: long-horizon search
-// `evolve` composes the four operators (Draft, Improve, Debug, Crossover) into a search (spec §4). Each step
+// `evolve` composes the four operators (Draft, Improve, Debug, Crossover) into a search (the paper's Fig. 5). Each step
 // the harness picks an operator and parents from the stored tree, builds the operator's context, asks the
 // policy for a program, runs it in the sandbox and writes the node, its execution record and its
 // **experience card** to the workspace in one transaction. This notebook first opens runs the kit recorded
@@ -85,10 +85,10 @@ tslab.display.html(notebookFigure(report.bestScoreCurveFigure(stats)));
 tslab.display.html(notebookFigure(report.lineageFigure(stats)));
 // %% [markdown]
 // ## Where the validation gains came from
-// A validation gain is what a step adds to the best score so far. The paper reports that late Improve/Crossover
-// steps produce 85.0 % and 91.9 % of them (spec §6); "late" is not defined there, so it is a setting
-// (`lateFrom`, default 0.5: the second half of the step budget). At 40 steps on `cars` most of the gain is made
-// early, by the first drafts and the first improvements.
+// A validation gain is what a step adds to the best score so far. The paper reports that late Improve/Crossover steps
+// produce 85.0 % and 91.9 % of them (docs/paper-map.md: Long-horizon cases); "late" is not defined there, so it is a
+// setting (`lateFrom`, default 0.5: the second half of the step budget). At 40 steps on `cars` most of the gain is
+// made early, by the first drafts and the first improvements.
 // %%
 tslab.display.html(notebookFigure(report.gainShareFigure(stats)));
 tslab.display.html(htmlTable(stats.map((s) => ({

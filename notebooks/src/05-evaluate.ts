@@ -1,8 +1,8 @@
 // %% [markdown]
 // # 05 · Evaluate: MLE-bench grading, evaluate() over a workspace, figures
 // This notebook grades scores against the 22 bundled **MLE-bench Lite** leaderboards with MLE-bench's
-// rules (spec §5), then evaluates the runs of a workspace (Valid Rate, Medal Average, Human Rank as
-// avg@k mean ± std, grade distribution, per-modality rates, a normalised score for tasks without a
+// rules (docs/paper-map.md: Evaluation rules), then evaluates the runs of a workspace (Valid Rate, Medal Average,
+// Human Rank as avg@k mean ± std, grade distribution, per-modality rates, a normalised score for tasks without a
 // leaderboard), computes search-efficiency statistics and draws the report's figures.
 //
 // The scores graded in the first part are **example scores** chosen at and around each leaderboard's

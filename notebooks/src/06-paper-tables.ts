@@ -1,7 +1,7 @@
 // %% [markdown]
 // # 06 · The paper's tables beside the kit's measurements
 // Each table below has two kinds of rows:
-// - **paper (reference)**: numbers published in the paper (spec §6), copied as reference. The kit did not
+// - **paper (reference)**: numbers published in the paper (docs/paper-map.md), copied as reference. The kit did not
 //   produce them and they are never presented as the kit's.
 // - **kit (measured · source)**: computed by the kit, in this notebook, from the rows of its runs. The sources:
 //   the README's main job (`npx openmle evolve --task cars ... --workspace workspaces/main`) when that workspace
@@ -14,6 +14,13 @@
 // The paper's setting (MLE-bench Lite, 22 tasks, 12 h per task on a GPU, an LLM policy, avg@3) is far larger than
 // what this kit runs on a laptop CPU (the built-in `cars` task, the embedded grammar policy), so the kit's rows
 // are not comparable one-to-one; they place the kit's own runs next to the reference.
+// %% [markdown]
+// **Where each paper item stands.** [docs/paper-map.md](../docs/paper-map.md) maps every table, figure and numbered
+// claim of the paper to the notebook section and `openmle reproduce` id that covers it, the kit's measured result and
+// a verdict. Of its 26 rows: **12 reproduced / same direction** (8 of them mechanisms, which have no paper number to
+// match), **4 not resolved**, **5 not reproduced**, **5 not reproducible here**. The paper's reference code numbers
+// four items (Fig. 3, Fig. 5, Fig. 6, Eq. 4) and leaves its result tables unnumbered, so "Table 1" to "Table 5" below
+// are this notebook's own order, not the paper's numbers.
 // %%
 import * as tslab from "tslab";
 import { existsSync, readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 // %% [markdown]
 // # 07 · SFT: execution-grounded training data and SFT of the grammar policy
-// `collectSft` turns executed programs into chat examples (spec §3.1). Two paths feed it:
+// `collectSft` turns executed programs into chat examples (docs/paper-map.md: SFT collection). Two paths feed it:
 // - **parallel**: complete Drafts sampled from one or more teachers, executed and graded; kept per task are the top 4
 //   by graded reward (RL's base reward of the hidden test score; > 0 required, the trivial baseline or the
 //   leaderboard's last team as the lowest bound) among drafts whose printed validation is within 12 % of the test

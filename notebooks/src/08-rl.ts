@@ -1,6 +1,6 @@
 // %% [markdown]
 // # 08 · RL: execution-grounded training of the grammar policy
-// `trainRL` (spec §3.2) trains a policy on **rollout groups**: per task, an operator and a parent from the
+// `trainRL` (the paper's Fig. 6) trains a policy on **rollout groups**: per task, an operator and a parent from the
 // parent-state store, G programs sampled from the current policy (with their log-probabilities), each run in
 // the sandbox and rewarded by its *graded* test score. Rewards come from **adaptive bounds** over the task's
 // history, the **entropic advantage** turns them into weights, and a **GSPO** step moves the grammar policy's

@@ -73,8 +73,8 @@ export interface LoopStageSettings {
  * 21–24, RL 7–14, held-out 4–9: over the hour on a loaded machine; this recipe has not been timed on a quiet one.
  * `workstation`: a night on 16 cores (16 workers) for 60 training tasks and 24 held-out tasks, about 9,900 programs
  * per generation (arithmetic, not run).
- * `paper`: the paper's budgets (spec §3–§4) for a GPU box: the same stages, whose collectSft datasets and trainRL
- * rollouts are exported for an external trainer (kit/erl/README.md, "The closed loop").
+ * `paper`: the paper's budgets (docs/paper-map.md) for a GPU box: the same stages, whose collectSft datasets and
+ * trainRL rollouts are exported for an external trainer (kit/erl/README.md, "The closed loop").
  */
 export const LOOP_PRESET_SETTINGS: Record<LoopPreset, LoopStageSettings> = {
   smoke: {

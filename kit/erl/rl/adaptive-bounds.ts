@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Adaptive reward bounds (spec §3.2), over *signed* scores s̃ (higher is better; non-finite = failed):
+ * Adaptive reward bounds (the paper's Fig. 6), over *signed* scores s̃ (higher is better; non-finite = failed):
  * 1. sort the finite scores of history + group descending: x(1) ≥ … ≥ x(K);
  * 2. B = x(1); anchor = x(16) (x(K) when K < 16) — or x(8), the mean, or the median by `anchor`;
  *    W = anchor − shift·(B − anchor), shift = 0.25;

@@ -1,7 +1,7 @@
 import { logSumExp } from "../../util/index.js";
 
 /**
- * Entropic advantage (spec §3.2), applied to rewards *after* the adaptive bounds:
+ * Entropic advantage (the paper's Fig. 6), applied to rewards *after* the adaptive bounds:
  *   c_i = r_i − max_j r_j;  q_i(β) ∝ exp(β c_i);
  *   β solves KL(q_β ‖ Uniform(K)) = log 2: the upper bound starts at 1 and doubles (capped at 1e6;
  *   if KL is still below log 2 there, β = 1e6), then 60 bisection steps keep KL(lo) < log 2 ≤ KL(hi),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * Validation–test gap penalty (spec §3.2, reference code). What is rewarded is the graded test score;
- * a program whose printed validation does not predict it earns less:
+ * Validation–test gap penalty (docs/paper-map.md: RL mechanisms, reference code). What is rewarded is the graded
+ * test score; a program whose printed validation does not predict it earns less:
  *   g = |test − validation| / scale,
  *   scale = the metric's theoretical range when it is at most 2, else the leaderboard's score range when it
  *           is at most `absoluteAbove` (100), else max(|test|, |validation|);

@@ -45,7 +45,7 @@ export interface GroupRewards {
 }
 
 /**
- * One group's rewards and advantages (spec §3.2), in this order:
+ * One group's rewards and advantages (the paper's Fig. 6), in this order:
  * 1. signed graded score s̃ of each program (flagged programs count as failed here);
  * 2. adaptive bounds over the task's history + the group → r ∈ [0, 1];
  * 3. a positive r is multiplied by the validation–test gap factor (off by default: gap-penalty.ts);

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { gradientStep, logSoftmax, type GrammarChoice, type GrammarParams } from "../../policy/grammar/index.js";
 
 /**
- * GSPO on the grammar policy (spec §3.2; the reference runs' objective). For program y_i with |y_i|
- * recorded decisions, old-policy log-probability log π_old(y_i) and advantage A_i:
+ * GSPO on the grammar policy (the reference runs' objective; docs/paper-map.md: RL mechanisms). For program y_i
+ * with |y_i| recorded decisions, old-policy log-probability log π_old(y_i) and advantage A_i:
  *   s_i(θ) = exp((log π_θ(y_i) − log π_old(y_i)) / |y_i|)          (sequence-level ratio)
  *   J(θ)   = mean_i min(s_i A_i, clip(s_i, 1 − ε, 1 + ε) A_i)
  *   ∇J     = mean_i [unclipped_i] · A_i s_i / |y_i| · ∇ log π_θ(y_i)

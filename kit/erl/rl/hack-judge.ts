@@ -2,8 +2,8 @@ import type { TaskPackage } from "../../gym/types.js";
 import type { ChatMessage, LanguageModel } from "../../llm/spec.js";
 
 /**
- * The pre-execution reward-hacking judge (spec §3.2): an LLM reads the program before it runs and
- * says whether it games the score (copies or shuffles the sample submission, reads answers it must
+ * The pre-execution reward-hacking judge (docs/paper-map.md: RL mechanisms): an LLM reads the program before it
+ * runs and says whether it games the score (copies or shuffles the sample submission, reads answers it must
  * not see, prints a validation number not computed on a genuine holdout). Flagged programs are not
  * executed and get reward −0.5. The prompt is typed (HackJudgePrompt → messages), the reply must end
  * in one line `VERDICT: HACK` or `VERDICT: OK`.

@@ -1,4 +1,4 @@
-// kit/erl/rl: execution-grounded RL of the grammar policy (spec §3.2): rewards and advantages, parent
+// kit/erl/rl: execution-grounded RL of the grammar policy (the paper's Fig. 6): rewards and advantages, parent
 // states, hack checks, GSPO, rollout groups, the trainer and the rollout export for an LLM trainer.
 export { trainRL, type TrainRlOptions, type TrainRlResult, type RlEvent } from "./train-rl.js";
 export { RlConfig, type RlConfigInput } from "./rl-config.js";

@@ -4,7 +4,7 @@ import { METRICS, liteLeaderboardPath, type MetricDef, type TaskPackage } from "
 import { parseLeaderboardCsv } from "../../eval/index.js";
 
 /**
- * Static reward bounds of a task (signed: higher is better; spec §3.2 "Reference reward details"):
+ * Static reward bounds of a task (signed: higher is better; the paper's Fig. 6, reference code):
  *   best  = max(theoretical best, leaderboard max): the metric's best value in the registry (1 for accuracy,
  *           AUC, F1, QWK, R², MAP@k; 0 for rmse, rmsle, mae, log_loss), signed, and the leaderboard's best
  *           signed score; either alone when the other is unknown (a hand-written metric; no leaderboard);

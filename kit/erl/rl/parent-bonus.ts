@@ -2,7 +2,7 @@ import { z } from "zod";
 import { boundedReward, signedScore } from "./adaptive-bounds.js";
 
 /**
- * Parent bonus and parent copies (spec §3.2 "Reference reward details", the paper's code generate_mle.py).
+ * Parent bonus and parent copies (the paper's code generate_mle.py; docs/paper-map.md: RL mechanisms).
  * For a non-Draft candidate (improve, debug, crossover: a group with parents), after the gap factor:
  * 1. r_parent = clip((s̃_p − W)/(B − W), 0, 1)^α: the parent's signed graded test score s̃_p on the SAME
  *    group's bounds [W, B], so child and parent are on one scale; a parent without a finite graded score

@@ -2,7 +2,7 @@ import type { Rng } from "../../util/rng.js";
 import { sampleIndex } from "../../util/rng.js";
 
 /**
- * Parent-state fitness for RL (spec §3.2, reference code), over one task's stored programs:
+ * Parent-state fitness for RL (docs/paper-map.md: RL mechanisms), over one task's stored programs:
  *   fitness = mm(reward) + mm′(variance of the program's children's rewards) + mm(1 − visits/max_visits)
  * mm: min-max over the task's programs (0.5 for all when constant); mm′: the same over the programs
  * that have children (0.5 for those without; one child gives variance 0, population variance);

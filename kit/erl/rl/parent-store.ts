@@ -22,7 +22,7 @@ export interface ParentPick {
 }
 
 /**
- * The RL parent-state store (spec §3.2): per task, the top `keep` programs by parentFitness.
+ * The RL parent-state store (docs/paper-map.md: RL mechanisms): per task, the top `keep` programs by parentFitness.
  * Parents are drawn ∝ fitness (improve/crossover from reward > 0, debug from reward ≤ 0) and each
  * draw counts a visit; a consumed group adds its distinct programs and gives each parent its children's rewards.
  */

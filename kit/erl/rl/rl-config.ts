@@ -5,7 +5,7 @@ import { GspoOptions } from "./gspo-update.js";
 import { TrivialWorstMode } from "./fixed-scale.js";
 import { ParentBonusOptions } from "./parent-bonus.js";
 
-/** Settings of trainRL (spec §3.2); every field has a default. `openmle config schema rl` prints them. */
+/** Settings of trainRL (the paper's Fig. 6); every field has a default. `openmle config schema rl` prints them. */
 export const RlConfig = z
   .object({
     steps: z.number().int().positive().default(4).describe("Policy updates to make (each stores a checkpoint)."),

@@ -1,7 +1,7 @@
 import type { Workspace } from "../../store/index.js";
 
 /**
- * Every consumed rollout of an RL run as one row for an LLM RL trainer (spec §3.2 point 8):
+ * Every consumed rollout of an RL run as one row for an LLM RL trainer (docs/paper-map.md: RL mechanisms):
  * task_id, operator, messages (the prompt as the LLM policy renders it, a JSON list of
  * {role, content}), completion (the program), reward, advantage, grpo_advantage, group_id, step,
  * old_log_prob (the grammar policy's; an LLM trainer recomputes its own), status, test_score, hack_check.

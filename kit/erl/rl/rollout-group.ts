@@ -122,7 +122,7 @@ function checkSubmission(
 }
 
 /**
- * One rollout group (spec §3.2 point 4):
+ * One rollout group (the paper's Fig. 6):
  * 1. render the operator prompt as the LLM policy would (for exports);
  * 2. sample G programs from the grammar policy with the group's params, keeping old log-probs;
  * 3. the judge (when configured) reads each program; flagged ones are not executed;

@@ -1,8 +1,8 @@
 import { submissionPrint, type SubmissionPrint } from "../../sandbox/index.js";
 
 /**
- * The deterministic post-execution reward-hacking check (spec §3.2): a submission whose prediction
- * rows equal the sample submission's ("sample_submission"), are a row permutation of them
+ * The deterministic post-execution reward-hacking check (docs/paper-map.md: RL mechanisms): a submission whose
+ * prediction rows equal the sample submission's ("sample_submission"), are a row permutation of them
  * ("sample_permutation": the multiset of prediction tuples is the sample's, in another order), or
  * are all the same ("constant_predictions", two rows or more) is flagged; the trainer gives it −0.5.
  * Rows are compared as trimmed text after the id column (predictions only), so shuffling the sample's

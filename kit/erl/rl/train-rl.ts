@@ -74,7 +74,7 @@ export interface TrainRlResult {
 }
 
 /**
- * Execution-grounded RL of the grammar policy (spec §3.2):
+ * Execution-grounded RL of the grammar policy (the paper's Fig. 6):
  * 1. start (or resume from the last stored step: its checkpoint, parent store, history and counts), refusing a
  *    static-bounds rule a task cannot have; then the tasks' static bounds (task-scales.ts: the trivial
  *    baseline runs once per task when the rule uses it), stored in rl_task_bounds;

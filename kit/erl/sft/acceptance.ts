@@ -26,7 +26,7 @@ export interface AcceptanceInput {
 }
 
 /**
- * Acceptance of a segment (spec §3.1), with s(x) = x when higher is better, −x otherwise:
+ * Acceptance of a segment (docs/paper-map.md: SFT collection), with s(x) = x when higher is better, −x otherwise:
  * 1. the endpoint has a valid (finite) score: the Draft rule;
  * 2. Improve: s(endpoint) > s(parent); Crossover: s(endpoint) > max(s(parent₁), s(parent₂));
  *    a parent without a valid score counts as −∞ (any valid endpoint beats it);

@@ -38,7 +38,7 @@ export function validationTestGap(i: BaselineFilterInput): number | null {
 }
 
 /**
- * The reference collector's baseline filter (spec §3.2, "SFT collection settings"), for parallel-path drafts
+ * The reference collector's baseline filter (docs/paper-map.md: SFT collection), for parallel-path drafts
  * and evolutionary-segment endpoints: keep a candidate only if d ≤ maxGap (d = validationTestGap above).
  * 1. maxGap null or 0 → the filter is off: every candidate passes ("off");
  * 2. no printed validation → dropped ("no-validation"): the example would teach a program that breaks

@@ -1,5 +1,5 @@
 /**
- * The causal-inheritance judge (spec §3.1): an LLM decides, for each non-final step of a
+ * The causal-inheritance judge (docs/paper-map.md: SFT collection): an LLM decides, for each non-final step of a
  * multi-step segment, whether what it introduced is inherited by later steps and materially
  * contributes to the endpoint. Typed prompt → one pure renderer → one model call → parsed verdicts,
  * cached in memory_cache (operator "judge") by model and prompt hash.

@@ -87,7 +87,7 @@ async function taskOfRun(ws: Workspace, taskId: string, cache: Map<string, TaskP
 }
 
 /**
- * Execution-grounded SFT collection (spec §3.1):
+ * Execution-grounded SFT collection (docs/paper-map.md: SFT collection):
  * 1. refuse an existing dataset name unless `replace` (before any work);
  * 2. parallel path: budget-adaptive drafts per task from the teachers, baseline-filtered, kept with graded
  *    reward > 0 and jointly ranked by it (parallel-drafts.ts);

@@ -1,6 +1,6 @@
 import { OPERATORS, type Operator } from "../../policy/types.js";
 
-/** The paper's SFT composition by operator, in % of 26,259 examples (spec §3.1). */
+/** The paper's SFT composition by operator, in % of 26,259 examples (docs/paper-map.md: SFT composition). */
 export const PAPER_COMPOSITION: Readonly<Record<Operator, number>> = {
   draft: 74.0,
   debug: 16.5,

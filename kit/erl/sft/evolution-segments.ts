@@ -67,7 +67,7 @@ function thresholdFor(task: TaskPackage, nodes: readonly EvoNode[], cfg: Collect
 }
 
 /**
- * The evolutionary path for one stored run (spec §3.1):
+ * The evolutionary path for one stored run (docs/paper-map.md: SFT collection):
  * 1. load the run's nodes (any harness) and its config;
  * 2. extract segments (segments.ts) and accept them (acceptance.ts) against the threshold; an accepted
  *    segment's endpoint must also pass the baseline filter (baseline-filter.ts, `maxValidationTestGap`),

@@ -26,8 +26,9 @@ export function draftBounds(info: TaskRewardInfo, trivialScore: number | null): 
 }
 
 /**
- * Graded rewards of one task's drafts (spec §3.2, "Reference reward details": the parallel path keeps drafts with
- * graded reward > 0 and ranks them by it). The graded reward is RL's base reward of the graded test score:
+ * Graded rewards of one task's drafts (docs/paper-map.md: SFT collection; the reference code's reward details: the
+ * parallel path keeps drafts with graded reward > 0 and ranks them by it). The graded reward is RL's base reward of
+ * the graded test score:
  *   s̃_i = signedScore(test_i) (NaN when not graded);
  *   [W, B] = adaptiveBounds over the task's distinct graded scores of this collection, x(1) ≥ … ≥ x(K)
  *            (anchor x(16), or x(K) when K < 16; W = anchor − 0.25·(x(1) − anchor)), clamped by the

@@ -1,4 +1,4 @@
-// kit/erl/sft: execution-grounded SFT data and SFT of the grammar policy (spec §3.1).
+// kit/erl/sft: execution-grounded SFT data and SFT of the grammar policy (docs/paper-map.md: SFT collection).
 // Pure rules first, then the two collection paths, the call that merges them, the dataset store and training.
 export { extractSegments, type Segment, type SegmentNode } from "./segments.js";
 export { acceptSegment, quantileThreshold, type AcceptanceInput, type AcceptanceReason } from "./acceptance.js";

@@ -46,7 +46,7 @@ export interface JointRankingOptions {
 }
 
 /**
- * Two-teacher joint ranking of one task's drafts (spec §3.1, with the reference's rules of §3.2):
+ * Two-teacher joint ranking of one task's drafts (docs/paper-map.md: SFT collection, with the reference's rules):
  * 1. keep candidates with a graded (finite) test score, else "invalid";
  * 2. graded reward r of every candidate over all of the task's graded candidates (gradedRewards);
  * 3. the baseline filter (baselineFilter, d ≤ maxGap): "no-validation" / "validation-test-gap";

@@ -74,7 +74,7 @@ function countReasons(ranking: readonly RankedCandidate<DraftCandidate>[]): Part
 }
 
 /**
- * The parallel path for one task (spec §3.1), budget-adaptive:
+ * The parallel path for one task (docs/paper-map.md: SFT collection), budget-adaptive:
  * 1. attempts come in batches of `batchSize`, alternating primary and secondary teacher;
  * 2. each attempt drafts a complete program and executes it;
  * 3. after each batch the candidates are ranked jointly (jointRanking: baseline filter, graded reward > 0,

@@ -8,7 +8,10 @@ export interface SegmentNode {
   readonly parents: readonly string[];
 }
 
-/** A local segment of an evolution tree (spec §3.1): a start node and its consecutive Debug descendants. */
+/**
+ * A local segment of an evolution tree (docs/paper-map.md: SFT collection): a start node and its consecutive Debug
+ * descendants.
+ */
 export interface Segment {
   /** The Draft, Improve or Crossover node that starts it. */
   readonly start: string;

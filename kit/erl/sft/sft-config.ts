@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HeldOutSplitConfig } from "./held-out-split.js";
 
-/** Settings of collectSft (spec §3.1). Every field has a default. */
+/** Settings of collectSft (docs/paper-map.md: SFT collection). Every field has a default. */
 export const CollectSftConfig = z
   .object({
     perTaskCap: z

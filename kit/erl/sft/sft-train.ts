@@ -55,7 +55,8 @@ const epochStep = (p: GrammarParams, train: readonly (readonly GrammarChoice[])[
   );
 
 /**
- * SFT of the grammar policy: L_evo with w = 1 (spec §1), i.e. maximum likelihood of the kept programs' decisions.
+ * SFT of the grammar policy: L_evo with w = 1 (docs/paper-map.md: Operators), i.e. maximum likelihood of the kept
+ * programs' decisions.
  * Pure: 1. split off `heldOut` of the examples, or with `splitBy` "task" every example of that share of the tasks
  * (`groups[i]` = example i's task id; heldOutSplit); 2. each epoch, one gradient-ascent step on the mean
  * log-likelihood, θ ← θ + lr · (1/n) Σ_i ∇ log g_θ(y_i) (gradientStep with w = 1/n; the feature-conditioned rows too

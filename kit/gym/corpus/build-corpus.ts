@@ -94,7 +94,7 @@ interface CandidateResult {
 }
 
 /**
- * Build the corpus through the funnel (spec §2.2), incrementally:
+ * Build the corpus through the funnel (the paper's Fig. 3), incrementally:
  * 1. load the manifest; a build id; the candidates (all, or `only`);
  * 2. per candidate, `jobs` at a time: reuse its cached result when its key (candidate, funnel version, config) is
  *    unchanged; else export its table in the jail, frame it by the rules, and per framed task build the package

@@ -5,7 +5,7 @@ import type { Modality, TaskType } from "../types.js";
 import type { Candidate, ColumnProfile, Framing, TableProfile } from "./types.js";
 
 /**
- * The framing rules (issue 27, spec §2.2 "task framing"): from a candidate and the profile of its exported
+ * The framing rules (issue 27; the paper's Fig. 3 funnel): from a candidate and the profile of its exported
  * table, the tasks to build, or one line saying why there are none. Pure and deterministic: the same
  * candidate and profile always give the same framings (no clock, no Math.random).
  *

@@ -139,7 +139,7 @@ describe("funnelText", () => {
     [5 * 1024 ** 2, "5 MiB"],
     [3 * 1024 ** 3, "3 GiB"],
   ])("formatBytes(%d) = %s", (b, s) => expect(formatBytes(b)).toBe(s));
-  it("the paper's counts are the spec's (§2.2)", () => {
+  it("the paper's counts are Fig. 3's", () => {
     expect(PAPER_FUNNEL.stages.map((s) => [s.count, s.share])).toEqual([[11000, 1], [3972, 0.36], [2839, 0.26], [2240, 0.2]]);
   });
 });

@@ -3,7 +3,7 @@ import type { Modality, TaskType } from "../types.js";
 import { FUNNEL_STAGES, type CorpusTask, type FunnelStage, type StageRecord } from "./types.js";
 
 /**
- * The funnel table of a corpus build (spec §2.2), from its stage records and accepted tasks. Rules:
+ * The funnel table of a corpus build (the paper's Fig. 3), from its stage records and accepted tasks. Rules:
  *   1. export and frame are candidate-level stages and count candidates; build, quality, headroom and gate count
  *      framed tasks (`unit` says which). A task-level record's candidate still counts once toward keptCandidates.
  *   2. entered = records of the stage; passed / failed / skipped by status. A skipped stage did not run and the

@@ -1,5 +1,6 @@
-// kit/gym/corpus: the task corpus (issue 27, spec §2.2): candidates of data/corpus/candidates.json exported in the
-// jail, framed by rules, built and checked through buildTask/checkTask, headroom-checked, gated; suites by study.
+// kit/gym/corpus: the task corpus (issue 27, the paper's Fig. 3): candidates of data/corpus/candidates.json exported
+// in the jail, framed by rules, built and checked through buildTask/checkTask, headroom-checked, gated; suites by
+// study.
 export type {
   Candidate, FramingHints, ColumnProfile, TableProfile, ExportedTable, Framing, FunnelStage, StageRecord, Headroom,
   CorpusTask, SourceKind,

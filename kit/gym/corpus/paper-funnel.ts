@@ -1,8 +1,8 @@
 /**
- * The paper's funnel for its Kaggle competition branch, as the spec states it (shared/spec/OPENMLE.md §2.2,
- * "Sources and the quality funnel"): ~11,000 competitions → leaderboard-length screen, de-duplication against
- * MLE-bench, licence and rules review → 3,972 (36%) → automatic package build + metric verification → 2,839 (26%)
- * → semantic quality gate → 2,240 (20%). Shares are of the ~11,000 competitions, as the paper prints them.
+ * The paper's funnel for its Kaggle competition branch (the paper's Fig. 3; docs/paper-map.md: Fig. 3 funnel):
+ * ~11,000 competitions → leaderboard-length screen, de-duplication against MLE-bench, licence and rules review →
+ * 3,972 (36%) → automatic package build + metric verification → 2,839 (26%) → semantic quality gate → 2,240 (20%).
+ * Shares are of the ~11,000 competitions, as the paper prints them.
  */
 export const PAPER_FUNNEL = {
   citation: "OpenMLE paper §2.2, Kaggle competition branch (shared/spec/OPENMLE.md)",
@@ -12,7 +12,7 @@ export const PAPER_FUNNEL = {
     { label: "package build + metric verification", count: 2_839, share: 0.26 },
     { label: "semantic quality gate", count: 2_240, share: 0.2 },
   ],
-  /** The accepted tasks' modality mix over all branches (§2.2). */
+  /** The accepted tasks' modality mix over all branches (docs/paper-map.md: Corpus composition). */
   modalities: {
     tabular: 0.44,
     image: 0.18,

@@ -1,6 +1,6 @@
 /**
  * The corpus's shared records (issue 27): a candidate of the committed manifest, the profile of its exported
- * table, the framings the rules derive from it, and each stage's record in the funnel (spec §2.2: sources ->
+ * table, the framings the rules derive from it, and each stage's record in the funnel (the paper's Fig. 3: sources ->
  * framing -> package build and metric verification -> quality checks -> headroom -> semantic gate).
  */
 import type { SplitSpec, TaskSpecInput } from "../task-spec.js";

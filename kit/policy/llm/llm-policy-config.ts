@@ -47,7 +47,9 @@ export const LlmPolicyConfig = z.object({
     .int()
     .min(0)
     .default(8)
-    .describe("Related attempts shown to Debug (same error signature first, then the most recent; spec §4: up to 8)."),
+    .describe(
+      "Related attempts shown to Debug (same error signature first, then the most recent; the paper: up to 8).",
+    ),
   listRelatives: z
     .enum(["auto", "always", "never"])
     .default("auto")

@@ -11,7 +11,7 @@ import { LlmPolicyConfig, type LlmPolicyConfigInput } from "./llm-policy-config.
 import { promptChars } from "../../llm/recording-model.js";
 import { renderPrompt } from "./render-prompt.js";
 
-/** The program contract of spec §2.1, stated in every prompt. */
+/** The program contract (docs/paper-map.md: Task packages), stated in every prompt. */
 export interface ProgramContract {
   readonly dataDirEnv: "DATA_DIR";
   readonly submissionFile: "submission.csv";

@@ -1,6 +1,9 @@
 import { col, createdAt, type TableDoc } from "./table-doc.js";
 
-/** kit/evo's experience cards (spec §4 point 1): one per node, built by kit/evo/experience-card.ts buildCard. */
+/**
+ * kit/evo's experience cards (docs/paper-map.md: Cards and memory): one per node, built by kit/evo/experience-card.ts
+ * buildCard.
+ */
 export const EVO_CARD_TABLES: readonly TableDoc[] = [
   {
     table: "cards",

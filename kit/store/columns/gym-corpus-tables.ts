@@ -15,7 +15,7 @@ export const GYM_CORPUS_TABLES: readonly TableDoc[] = [
     description:
       "One row per funnel stage of one candidate (export, frame) or of one framed task (build, quality, headroom, " +
       "gate) in a corpus build, appended by kit/gym/corpus/corpus-store.ts recordStages; `openmle task funnel` " +
-      "counts them (spec §2.2).",
+      "counts them (the paper's Fig. 3).",
     columns: [
       col(
         "build_id",

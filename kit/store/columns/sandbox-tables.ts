@@ -39,8 +39,8 @@ export const SANDBOX_TABLES: readonly TableDoc[] = [
       col(
         "status",
         "VARCHAR",
-        "The feedback mode (spec §2.3): success | runtime_error | missing_code | missing_submission | " +
-          "scoring_failure | timeout (kit/sandbox/classify.ts).",
+        "The feedback mode (docs/paper-map.md: Sandbox feedback modes): success | runtime_error | missing_code | " +
+          "missing_submission | scoring_failure | timeout (kit/sandbox/classify.ts).",
       ),
       col(
         "valid_score",
