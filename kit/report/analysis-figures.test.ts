@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runStats, type TrajectoryRun } from "../eval/index.js";
-import { analysisFigures, bestScoreCurveFigure, gainShareFigure, lineageFigure, operatorStatsFigure } from "./analysis-figures.js";
+import { analysisFigures, analysisFigureSet, bestScoreCurveFigure, gainShareFigure, lineageFigure, operatorStatsFigure } from "./analysis-figures.js";
+import { transferScatterFigure } from "./transfer-figure.js";
 
 // Lower is better: draft 4 → improve 3.5 (+0.5, early) → failed debug → crossover 3.25 (+0.25, late from step 2 of 4).
 const run: TrajectoryRun = {
@@ -14,7 +15,20 @@ const run: TrajectoryRun = {
 };
 const s = runStats(run);
 
+// The same run with hidden test scores: the champion n0003 is best on validation, n0001 best on the test.
+const tested = runStats({ ...run, nodes: run.nodes.map((n, i) => ({ ...n, test_score: [4.2, 3.4, null, 3.6][i] ?? null })) });
+
 describe("analysis figures", () => {
+  it("validation vs hidden test: one point per node with both scores, the champion ringed, the best draft boxed", () => {
+    expect(analysisFigureSet([s]).omitted.map((o) => o.id)).toContain("validation-test-transfer");
+    expect(analysisFigures([tested]).map((f) => f.id)).toContain("validation-test-transfer");
+    const [points, champion, draft, diagonal] = transferScatterFigure([tested]).data;
+    expect(points).toMatchObject({ x: [4, 3.5, 3.25], y: [4.2, 3.4, 3.6], name: "openmle · r1 (ρ 0.50)" });
+    expect(champion).toMatchObject({ x: [3.25], y: [3.6], marker: { symbol: "circle-open" } });
+    expect(draft).toMatchObject({ x: [4], y: [4.2], marker: { symbol: "square-open" } });
+    expect(diagonal).toMatchObject({ x: [3.25, 4.2], y: [3.25, 4.2] });
+  });
+
   it("one figure each: operator stats, best-score curve, lineage, gain share", () => {
     expect(analysisFigures([s]).map((f) => f.id)).toEqual(["operator-stats", "best-score-curve", "champion-lineage", "gain-share-phase"]);
     expect(analysisFigures([])).toEqual([]);

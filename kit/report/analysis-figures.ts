@@ -2,6 +2,7 @@
 import { TRAJECTORY_OPERATORS, type RunStats } from "../eval/index.js";
 import { PALETTE, type Figure } from "./plotly.js";
 import type { NamedFigure, OmittedFigure } from "./report-figures.js";
+import { transferScatterFigure } from "./transfer-figure.js";
 import { operatorColor } from "./tree-figures.js";
 
 const label = (s: RunStats) => `${s.harness} · ${s.run_id}`;
@@ -177,6 +178,9 @@ export function analysisFigureSet(stats: readonly RunStats[]): { figures: NamedF
   const lineage = { id: "champion-lineage", title: "Champion lineage" };
   if (stats.some((s) => s.lineage.length)) figures.push({ ...lineage, figure: lineageFigure(stats) });
   else omitted.push({ ...lineage, reason: "no run has a champion (no node scored)" });
+  const transfer = { id: "validation-test-transfer", title: "Validation vs hidden test per node" };
+  if (stats.some((s) => s.transfer.points.length)) figures.push({ ...transfer, figure: transferScatterFigure(stats) });
+  else omitted.push({ ...transfer, reason: "no node has both a validation and a hidden test score" });
   const share = { id: "gain-share-phase", title: "Share of validation gains by operator and phase" };
   if (stats.some((s) => s.gain_share.total_gain > 0)) figures.push({ ...share, figure: gainShareFigure(stats) });
   else omitted.push({ ...share, reason: "no run improved on its first scored node, so there are no gains to share" });

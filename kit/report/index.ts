@@ -31,6 +31,7 @@ export {
 export {
   analysisFigures, analysisFigureSet, operatorStatsFigure, bestScoreCurveFigure, lineageFigure, gainShareFigure,
 } from "./analysis-figures.js";
+export { transferScatterFigure } from "./transfer-figure.js";
 export { loadRunViews, isWorkspaceDir, type RunView, type ViewNode } from "./run-view.js";
 export { runResult, resultHtml, gapText, vsDraftRows, type RunResult } from "./result-section.js";
 export { validationGap, ValidationGapConfig, type ValidationGap } from "./validation-gap.js";

@@ -1,12 +1,13 @@
 import { champion } from "../evo/index.js";
 import {
-  championVsDraft,
+  validationTransfer,
   formatNodesPerMin,
   formatRate,
   formatTimeSplit,
   type ChampionVsDraft,
   type GradedRun,
   type Throughput,
+  type ValidationTransfer,
 } from "../eval/index.js";
 import { cellHtml, escapeHtml, formatNumber, formatPercent, formatSeconds } from "./format.js";
 import type { RunView, ViewNode } from "./run-view.js";
@@ -36,6 +37,8 @@ export interface RunResult {
   readonly bestDraft: number | null;
   /** The champion against the best draft on validation and the hidden test; `flag` when only validation gained. */
   readonly vsDraft: ChampionVsDraft;
+  /** Validation → hidden test over all nodes: schemes, the best node on the test, regret, ρ (validation-transfer.ts). */
+  readonly transfer: ValidationTransfer;
   readonly stepBudget: number | null;
   readonly sandboxS: number;
   /** The run's wall time: its throughput's (first start to last end) when known, else the stored summary's. */
@@ -61,6 +64,18 @@ export function runResult(
   const drafts = v.nodes.filter((n) => n.operator === "draft" && good(n));
   const bestDraft = drafts.length ? drafts.reduce((a, b) => (b.fitness! > a.fitness! ? b : a)).validScore : null;
   const stored = v.summary && typeof v.summary.wallS === "number" ? v.summary.wallS : null;
+  const transfer = validationTransfer(
+    v.nodes.map((n) => ({
+      node_id: n.nodeId,
+      operator: n.operator,
+      status: n.status,
+      valid_score: n.validScore,
+      test_score: n.testScore,
+      code: n.code,
+    })),
+    v.higherIsBetter,
+    champ?.nodeId,
+  );
   const wall = opts.throughput?.wallS ?? stored;
   return {
     runId: v.runId,
@@ -82,7 +97,8 @@ export function runResult(
     nodes: v.nodes.length,
     submissionValid: champ !== null && champ.testScore !== null && Number.isFinite(champ.testScore),
     bestDraft,
-    vsDraft: championVsDraft(v.nodes, v.higherIsBetter, champ?.nodeId),
+    vsDraft: transfer.champion_vs_draft,
+    transfer,
     stepBudget: v.config?.steps ?? null,
     sandboxS: v.nodes.reduce((s, n) => s + n.sandboxS, 0),
     wallS: wall,
@@ -158,6 +174,27 @@ export function vsDraftRows(d: ChampionVsDraft): { draft: string; gain: string }
   return { draft, gain: gains + note };
 }
 
+/**
+ * "champion validated by 20 % holdout, best draft by 3-fold CV · best node on the hidden test n0030 2.892 (the
+ * champion leaves 0.208) · ρ 0.42 over 40 nodes": which validation each score came from and what picking by it cost.
+ */
+export function transferText(t: ValidationTransfer): string {
+  const by = (label: string, sch: ValidationTransfer["champion_scheme"]) => (sch ? `${label} ${sch.label}` : null);
+  const schemes = [by("champion validated by", t.champion_scheme), by("best draft by", t.best_draft_scheme)];
+  const b = t.best_on_test;
+  const parts = [
+    schemes.filter(Boolean).join(", "),
+    b
+      ? `best node on the hidden test ${b.node_id} ${formatNumber(b.test)}` +
+        (t.regret === null ? "" : ` (the champion leaves ${formatNumber(t.regret)})`)
+      : null,
+    t.spearman === null ? null : `rank correlation ρ ${t.spearman.toFixed(2)} over ${t.points.length} nodes`,
+  ].filter((x): x is string => !!x);
+  return parts.length
+    ? escapeHtml(parts.join(" · "))
+    : cellHtml(null, "no node has both a validation and a hidden test score");
+}
+
 /** The result block: task, harness, policy, champion, scores, grade, validity and budget, then the champion's code. */
 export function resultHtml(r: RunResult, opts: { status: string; solutionFile?: string }): string {
   const c = r.champion;
@@ -172,6 +209,7 @@ ${row("validation score", `<b>${cellHtml(num(r.validScore), "no node produced a 
 ${row("hidden test score", `<b>${cellHtml(num(r.testScore), c ? "the champion's submission was not scored on the hidden split" : "no champion")}</b>`)}
 ${row("best draft", vs.draft)}
 ${row("champion's gain over it", vs.gain)}
+${row("validation → hidden test", transferText(r.transfer))}
 ${row("validation – test gap", r.validationGap ? `${r.validationGap.large ? `<b class="openmle-warn">⚠ ${escapeHtml(gapText(r.validationGap))}: validation promised more than the hidden test gave; look for leakage or a validation unlike the test split</b>` : escapeHtml(gapText(r.validationGap))}` : cellHtml(null, "the champion lacks a validation or a hidden test score"))}
 ${row("grade", r.grade ? `${escapeHtml(r.grade)}${r.humanRank === null ? "" : ` · beats ${formatPercent(r.humanRank)} of the leaderboard`}` : cellHtml(null, "no leaderboard for this task (MLE-bench Lite or a current corpus one)"))}
 ${row("node valid rate", `${formatPercent(r.nodeValidRate)} <span class="openmle-muted">(${r.nodesScored} of ${r.nodes} nodes ran and scored)</span>`)}
@@ -202,6 +240,7 @@ export function resultRow(r: RunResult): Record<string, unknown> {
         ? null
         : `${signed(r.vsDraft.validGain)} / ${r.vsDraft.testGain === null ? "—" : signed(r.vsDraft.testGain)}` +
           `${r.vsDraft.flag ? " ⚠ validation only" : ""}`,
+    "regret to best on test": r.transfer.regret,
     grade: r.grade,
     submission: r.submissionValid ? "valid" : "invalid",
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { championVsDraft } from "../eval/index.js";
-import { resultHtml, resultRow, type RunResult } from "./result-section.js";
+import { championVsDraft, validationTransfer } from "../eval/index.js";
+import { resultHtml, resultRow, transferText, type RunResult } from "./result-section.js";
 import { validationGap } from "./validation-gap.js";
 
 // [case, valid, test, higher is better, baselines, threshold, gap, relative, scale, large] — hand-computed.
@@ -34,10 +34,16 @@ describe("validationGap", () => {
     const r: RunResult = {
       runId: "run-1", task: "Seattle daily weather type (seattle-weather)", metric: "macro_f1, higher is better", harness: "openmle", policy: "grammar",
       champion: null, validScore: 0.728, testScore: 0.43, validationGap: validationGap(0.728, 0.43, true), grade: null, humanRank: null,
-      nodeValidRate: 1, nodesScored: 40, nodes: 40, submissionValid: true, bestDraft: 0.6, vsDraft: championVsDraft([], true), stepBudget: 40, sandboxS: 100, wallS: null, tokens: 0, throughput: null,
+      nodeValidRate: 1, nodesScored: 40, nodes: 40, submissionValid: true, bestDraft: 0.6, vsDraft: championVsDraft([], true), transfer: validationTransfer([], true), stepBudget: 40, sandboxS: 100, wallS: null, tokens: 0, throughput: null,
     };
     expect(resultHtml(r, { status: "done" })).toContain("⚠ +0.298 (41% of the scores; large): validation promised more than the hidden test gave");
     expect(resultRow(r)["val – test gap"]).toBe("+0.298 (41% of the scores; large)");
+    expect(resultHtml(r, { status: "done" })).toContain("no node has both a validation and a hidden test score");
+    const t = validationTransfer([
+      { node_id: "n0", operator: "draft", status: "success", valid_score: 0.6, test_score: 0.5, code: 'VALIDATION, FOLDS, HOLDOUT_FRAC = "kfold", 3, 0.2' },
+      { node_id: "n1", operator: "improve", status: "success", valid_score: 0.728, test_score: 0.43, code: 'VALIDATION, FOLDS, HOLDOUT_FRAC = "holdout", 3, 0.2' },
+    ], true);
+    expect(transferText(t)).toBe("champion validated by 20 % holdout, best draft by 3-fold CV · best node on the hidden test n0 0.5 (the champion leaves 0.07)");
     const small = { ...r, testScore: 0.72, validationGap: validationGap(0.728, 0.72, true) };
     expect(resultHtml(small, { status: "done" })).not.toContain("⚠");
   });
