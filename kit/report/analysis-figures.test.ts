@@ -24,8 +24,8 @@ describe("analysis figures", () => {
     expect(analysisFigures([tested]).map((f) => f.id)).toContain("validation-test-transfer");
     const [points, champion, draft, diagonal] = transferScatterFigure([tested]).data;
     expect(points).toMatchObject({ x: [4, 3.5, 3.25], y: [4.2, 3.4, 3.6], name: "openmle · r1 (ρ 0.50)" });
-    expect(champion).toMatchObject({ x: [3.25], y: [3.6], marker: { symbol: "circle-open" } });
-    expect(draft).toMatchObject({ x: [4], y: [4.2], marker: { symbol: "square-open" } });
+    expect(champion).toMatchObject({ x: [3.25], y: [3.6], marker: { symbol: "circle", color: "rgba(0,0,0,0)" } });
+    expect(draft).toMatchObject({ x: [4], y: [4.2], marker: { symbol: "square", color: "rgba(0,0,0,0)" } });
     expect(diagonal).toMatchObject({ x: [3.25, 4.2], y: [3.25, 4.2] });
   });
 

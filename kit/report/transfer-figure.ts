@@ -20,6 +20,7 @@ export function transferScatterFigure(stats: readonly RunStats[]): Figure {
   const runs = stats.filter((s) => s.transfer.points.length);
   const all = runs.flatMap((s) => s.transfer.points.flatMap((p) => [p.valid, p.test]));
   const [lo, hi] = [Math.min(...all), Math.max(...all)];
+  // A ring or box: a filled symbol with a transparent fill and a drawn outline (an open symbol ignores marker.line).
   const data: Record<string, unknown>[] = runs.flatMap((s, i) => {
     const color = PALETTE[i % PALETTE.length];
     const pts = s.transfer.points;
@@ -60,8 +61,8 @@ export function transferScatterFigure(stats: readonly RunStats[]): Figure {
           "%{customdata[0]} (%{customdata[1]}): validation %{x:.4g}, hidden test %{y:.4g}<br>validated by " +
           "%{customdata[2]}<extra>%{fullData.name}</extra>",
       },
-      ...mark(s.transfer.champion_vs_draft.champion?.nodeId, "champion", "circle-open"),
-      ...mark(s.transfer.champion_vs_draft.bestDraft?.nodeId, "best draft", "square-open"),
+      ...mark(s.transfer.champion_vs_draft.champion?.nodeId, "champion", "circle"),
+      ...mark(s.transfer.champion_vs_draft.bestDraft?.nodeId, "best draft", "square"),
     ];
   });
   data.push({
