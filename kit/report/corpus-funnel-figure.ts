@@ -63,7 +63,7 @@ export function corpusFunnelFigure(
       },
       {
         type: "bar",
-        name: "the paper's competition branch (§2.2)",
+        name: "the paper's competition branch (Fig. 3)",
         xaxis: "x2",
         yaxis: "y2",
         x: paper.stages.map((s) => wrapLabel(s.label)),

@@ -17,7 +17,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "model-fixed-harness",
     title: "Base → trained model at a fixed harness (OpenMLE-Evo)",
-    paperItem: "Table 1, model rows (spec §6: same OpenMLE-Evo harness)",
+    paperItem: "Main table, model rows (same OpenMLE-Evo harness; docs/paper-map.md)",
     kind: "search",
     question: "Does training the operator policy on executed search make the same harness find better programs?",
     metrics: ["valid-rate", "medal-average", "human-rank"],
@@ -64,7 +64,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "harness-fixed-model",
     title: "Harness at a fixed model: OpenMLE-Evo vs AIRA-Evo, and Evo-Max",
-    paperItem: "Table 1, harness rows (spec §6: same model, other harness; Evo-Max)",
+    paperItem: "Main table, harness rows (same model, other harness; Evo-Max; docs/paper-map.md)",
     kind: "search",
     question: "With the policy fixed, does operator-conditioned context (and Evo-Max's priors and async search) help?",
     metrics: ["valid-rate", "medal-average", "human-rank"],
@@ -141,7 +141,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "modality",
     title: "Per-modality medal rate, base → trained",
-    paperItem: "Per-modality breakdown (spec §6)",
+    paperItem: "Per-modality breakdown (docs/paper-map.md: Per-modality)",
     kind: "search",
     question: "Which modalities does training help, at the same harness?",
     metrics: ["tasks", "medal-rate"],
@@ -161,7 +161,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "search-efficiency",
     title: "Search efficiency, OpenMLE-Evo vs AIRA-Evo (same checkpoint)",
-    paperItem: "Search-efficiency comparison (spec §6, 66 matched task-runs)",
+    paperItem: "Search-efficiency comparison (66 matched task-runs; docs/paper-map.md)",
     kind: "search",
     question: "At matched runs, does OpenMLE-Evo spend fewer nodes and tokens per new record, with smaller prompts?",
     metrics: ["nodes", "tokens", "new-record-updates-per-token", "improve-prompt-p99", "late-gain-share"],
@@ -186,7 +186,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "solution-ceiling",
     title: "The solution ceiling: grade breakdown of successes per arm",
-    paperItem: "Grade distribution (spec §5, with Table 1's arms)",
+    paperItem: "Grade distribution (the main table's arms; docs/paper-map.md)",
     kind: "search",
     question: "Does training raise medals at the top (gold) or only lift programs over the bronze line?",
     metrics: ["gold", "silver", "bronze", "none"],
@@ -201,14 +201,14 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
     reference: [
       {
         row: "Frontis-MA1-35B + OpenMLE-Evo (any medal)",
-        values: { "medal-average": "60.61 ± 7.73", split: "not in spec §6" },
+        values: { "medal-average": "60.61 ± 7.73", split: "not reported by the paper" },
       },
     ],
   },
   {
     id: "naturebench",
     title: "NatureBench-style gap to a reference: Match / Surpass",
-    paperItem: "NatureBench Lite (spec §6: 10 tasks, 4 h, no web)",
+    paperItem: "NatureBench Lite (10 tasks, 4 h, no web; docs/paper-map.md)",
     kind: "search",
     question: "How often does the kit's search match (g ≥ 0) or surpass (g > 0.1) a task's reference score?",
     metrics: ["match-sota", "surpass-sota"],
@@ -249,7 +249,7 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "coding-harness",
     title: "General coding harnesses (reference only: the kit has no coding agent)",
-    paperItem: "Table 1, coding-harness rows (spec §6, single runs)",
+    paperItem: "Main table, coding-harness rows (single runs; docs/paper-map.md)",
     kind: "reference-only",
     question: "None in the kit: these rows are the paper's, shown beside Table 1 for context.",
     metrics: ["medal-average", "human-rank"],

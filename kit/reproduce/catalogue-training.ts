@@ -17,7 +17,7 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "rl-reward-design",
     title: "RL reward design: entropic advantage and adaptive bounds",
-    paperItem: "RL reward-design figure (spec §3.2)",
+    paperItem: "RL reward design (the paper's Fig. 6)",
     kind: "rl",
     question:
       "On the same groups, how much more advantage does the entropic rule give the group's best candidate than " +
@@ -58,7 +58,7 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "async-rl",
     title: "Asynchronous vs synchronous RL step time",
-    paperItem: "Asynchronous rollout (spec §3.2)",
+    paperItem: "Asynchronous rollout (docs/paper-map.md)",
     kind: "rl",
     question: "How much shorter is an RL step when groups run independently, and do per-task step counts stay even?",
     metrics: ["mean-step-minutes", "speed-up", "per-task-steps-cv"],
@@ -94,7 +94,7 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "sft-composition",
     title: "SFT composition by operator and path",
-    paperItem: "Execution-grounded SFT collection (spec §3.1)",
+    paperItem: "Execution-grounded SFT collection (docs/paper-map.md: SFT collection)",
     kind: "sft",
     question: "Which operators and paths does execution-grounded filtering keep, beside the paper's 26,259 examples?",
     metrics: ["examples", "share"],
@@ -137,7 +137,7 @@ export const TRAINING_EXPERIMENTS: ExperimentSpecInput[] = [
   {
     id: "gym-funnel",
     title: "The Gym funnel: candidates → packages → accepted tasks",
-    paperItem: "Sources and the quality funnel (spec §2.2)",
+    paperItem: "Sources and the quality funnel (the paper's Fig. 3)",
     kind: "funnel",
     question: "What share of candidate sources survives each stage of the kit's funnel, beside the paper's?",
     metrics: ["count", "share"],

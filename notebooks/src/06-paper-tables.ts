@@ -190,7 +190,7 @@ const laidOut = async (id: string, caption: string) => {
   tslab.display.html(htmlTable(reproduce.tableRecords(rows), { caption: `${caption} (${cells.length} cells)` }));
   if (figure) tslab.display.html(notebookFigure(figure, { height: 420 }));
 };
-await laidOut("model-fixed-harness", "Table 1, model rows: base → trained at OpenMLE-Evo");
+await laidOut("model-fixed-harness", "Main table, model rows: base → trained at OpenMLE-Evo");
 // %% [markdown]
 // **What the rows can say.** Four arms of the grammar policy search the first 10 held-out corpus tasks with
 // OpenMLE-Evo (10 steps, 3 repeats): `uniform` (every logit 0, the base model's stand-in), `default` (the hand-set
@@ -218,7 +218,7 @@ await laidOut("solution-ceiling", "The solution ceiling, the same cells");
 // runs, within the repeats' spread. The paper's question (gold, or only over the bronze line) needs medals; the
 // paper preset would give them from the leaderboards.
 // %%
-await laidOut("harness-fixed-model", "Table 1, harness rows: one policy, three harnesses");
+await laidOut("harness-fixed-model", "Main table, harness rows: one policy, three harnesses");
 // %% [markdown]
 // **The harness at a fixed policy.** The `default` parameters search the same 10 tasks with OpenMLE-Evo, AIRA-Evo
 // and Evo-Max (OpenMLE-Evo with priors from earlier runs on other tasks and 2 asynchronous workers). On the bounded

@@ -5,7 +5,7 @@
  * Shares are of the ~11,000 competitions, as the paper prints them.
  */
 export const PAPER_FUNNEL = {
-  citation: "OpenMLE paper §2.2, Kaggle competition branch (shared/spec/OPENMLE.md)",
+  citation: "the paper's Fig. 3, Kaggle competition branch (docs/paper-map.md: Fig. 3 funnel)",
   stages: [
     { label: "competitions (sources)", count: 11_000, share: 1 },
     { label: "screen, de-duplication, licence and rules review", count: 3_972, share: 0.36 },
