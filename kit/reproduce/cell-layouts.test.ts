@@ -114,8 +114,8 @@ describe("layoutFigure", () => {
     expect(bars.map((b) => b.x)).toEqual([["tabular (2 of 2 tasks)"], ["tabular (2 of 2 tasks)"]]);
     expect(bars.map((b) => b.y)).toEqual([[0.625], [1]]);
     expect(bars.map((b) => b.error_y!.array)).toEqual([[0.375], [0]]);
-    expect(fig.layout!.title).toMatch(/: normalised score per modality$/);
-    expect(JSON.stringify(fig.layout!.yaxis)).toContain("clipped to [−1, 2], floored at 0 (1 = kit reference)");
+    expect((fig.layout!.title as { text: string }).text).toMatch(/<br><sup>plotted: the normalised score per modality \(clipped to \[−1, 2\], floored at 0\)/);
+    expect(JSON.stringify(fig.layout!.yaxis)).toContain("normalised test score (1 = kit reference), avg@k");
   });
 
   it("solution ceiling: one stacked segment per grade, the arm's mean share in %", () => {

@@ -14,7 +14,7 @@ import type { RlCellResult } from "./run-rl.js";
 import type { CellResult } from "./run-search.js";
 import type { FunnelResult } from "./run-funnel.js";
 import { operatorStats, type SftCellResult } from "./run-sft.js";
-import { CREDIT_AXIS } from "./layout-figures.js";
+import { CREDIT_AXIS, creditTitle } from "./layout-figures.js";
 import { repeatMedals, repeatScores, weakMark, weakTasks } from "./search-table.js";
 
 /**
@@ -77,7 +77,9 @@ function bars(
       },
     ],
     layout: {
-      title: `${spec.title} (${presetTitle(spec, preset)}): ${o.what} per arm`,
+      ...(o.what === "normalised score"
+        ? creditTitle(`${spec.title} (${presetTitle(spec, preset)})`, "per arm")
+        : { title: `${spec.title} (${presetTitle(spec, preset)}): ${o.what} per arm` }),
       yaxis: { title: { text: o.yTitle }, rangemode: "tozero" },
       xaxis: { automargin: true },
       showlegend: false,

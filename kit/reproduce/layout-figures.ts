@@ -61,9 +61,9 @@ function modalityFigure(
   return {
     data,
     layout: {
-      title:
-        `${spec.title} (${presetTitle(owner, preset)}): ${medals ? "medal rate" : "normalised score"} ` +
-        "per modality",
+      ...(medals
+        ? { title: `${spec.title} (${presetTitle(owner, preset)}): medal rate per modality` }
+        : creditTitle(`${spec.title} (${presetTitle(owner, preset)})`, "per modality")),
       barmode: "group",
       yaxis: medals
         ? { title: { text: `medal rate (% of graded tasks), avg@k${leaderboardWords(preset)}` }, range: [0, 100] }
@@ -78,7 +78,22 @@ function modalityFigure(
 }
 
 /** The normalised score's axis where it is credited (max(0, ·), searchTable's rule). */
-export const CREDIT_AXIS = "normalised test score, clipped to [−1, 2], floored at 0 (1 = kit reference), avg@k";
+export const CREDIT_AXIS = "normalised test score (1 = kit reference), avg@k";
+
+/**
+ * A figure's title when it plots the normalised score: the experiment's title names the paper's measure (a medal
+ * rate, Match / Surpass), so a second line says what is plotted instead, and why. `margin.t` makes room for it.
+ */
+export function creditTitle(title: string, per: string): { title: { text: string }; margin: { t: number } } {
+  return {
+    title: {
+      text:
+        `${title}<br><sup>plotted: the normalised score ${per} (clipped to [−1, 2], floored at 0), ` +
+        "not the paper's measure: no leaderboard grades these tasks</sup>",
+    },
+    margin: { t: 100 },
+  };
+}
 
 /** Where a preset's medals come from: the paper preset's MLE-bench Lite leaderboards, else the kit's own. */
 const leaderboardWords = (preset: ReproducePreset) =>
