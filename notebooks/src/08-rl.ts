@@ -51,7 +51,18 @@ const run = await trainRL({
   onEvent: (e) => { if (e.type === "step") live.html(`step ${e.metrics.step}: mean reward ${fmt(e.metrics.meanReward)} → ${e.checkpoint}`); },
 });
 const steps = await ws.query<{ step: number; mean_reward: number; best_reward: number; best_advantage: number; beta: number; valid_rate: number; hack_flags: number; wall_s: number }>("SELECT * FROM rl_steps ORDER BY step");
-tslab.display.html(htmlTable(steps.map((s) => ({ step: s.step, "mean reward": fmt(s.mean_reward), "best reward": fmt(s.best_reward), "best-candidate advantage": fmt(s.best_advantage, 2), β: fmt(s.beta, 2), "valid rate": fmt(s.valid_rate, 2), hacks: s.hack_flags, "wall s": fmt(s.wall_s, 1) }))));
+tslab.display.html(htmlTable(steps.map((s) => ({ step: s.step, "mean reward": fmt(s.mean_reward), "best reward": fmt(s.best_reward), "best-candidate advantage": fmt(s.best_advantage, 2), β: s.beta >= 1e6 ? "1e6 (cap)" : fmt(s.beta, 2), "valid rate": fmt(s.valid_rate, 2), hacks: s.hack_flags, "wall s": fmt(s.wall_s, 1) }))));
+// %% [markdown]
+// Two numbers leave the formula's range above, and both are rules, not bugs:
+// - **best reward 1.400** at step 3: the bounded reward is clip(·, 0, 1), but an Improve, Debug or Crossover that
+//   beats its parent then gets the **parent bonus** of the paper's reference code, r' = r + 0.5·max(0, r − r_parent)
+//   (kit/erl/rl/parent-bonus.ts): a candidate at reward 1 over a parent at 0.2 earns 1 + 0.5·0.8 = 1.4. Mean and best
+//   rewards can therefore exceed 1.
+// - **β = 1e6 (cap)** at steps 1 and 3: the entropic advantage solves KL(softmax(β·c) ‖ uniform) = log 2 for β, but
+//   when two of the three candidates tie for the best reward, KL only approaches log(3/2) < log 2 as β grows, so β
+//   stops at its cap (`BETA_CAP`, 1e6) and the tied best share the weight. Step 2, where every candidate scored the
+//   same, has nothing to tell apart: β 0, advantages 0.
+// %%
 tslab.display.html(notebookFigure({
   data: [
     { type: "scatter", mode: "lines+markers", name: "mean reward", x: steps.map((s) => s.step), y: steps.map((s) => s.mean_reward) },
