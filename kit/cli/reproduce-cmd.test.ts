@@ -24,7 +24,7 @@ describe("openmle reproduce (CLI)", () => {
     const r = cli("reproduce", "harness-fixed-model", "--preset", "paper", "--dry-run", "--json");
     expect(r.err).toBe("");
     const plan = JSON.parse(r.out);
-    expect(plan.totals).toEqual({ arms: 4, tasks: 22, repeats: 3, cells: 264, programs: 52_800, laptop_minutes: null, gpu_hours: 3168 });
+    expect(plan.totals).toEqual({ arms: 4, tasks: 22, repeats: 3, cells: 264, programs: 52_800, laptop_minutes: null, gpu_hours: 3168, first: [] });
     expect([...new Set(plan.cells.map((c: { arm: string }) => c.arm))]).toEqual(["openmle", "aira-evo", "evo-max", "glm-evo-max"]);
   });
 

@@ -1,6 +1,7 @@
 // `openmle reproduce`: the paper's experiments (kit/reproduce). --list shows the catalogue with laptop costs;
 // `<id> --dry-run` prints an experiment's plan; `<id> --workspace DIR` runs its cells (search, rl, sft or funnel;
 // resumable) and prints its table beside the paper's rows; `<id> --registered EXP` lays out a registration's results.
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import {
   catalogueRows,
@@ -38,6 +39,7 @@ import {
   type TableRow,
 } from "../reproduce/index.js";
 import { loadThroughput } from "../eval/index.js";
+import { corpusPaths } from "../gym/index.js";
 import { recordedRunsFolder, ReportError, type Figure } from "../report/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
 import type { SandboxBackend } from "../sandbox/index.js";
@@ -227,6 +229,9 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
   });
 }
 
+/** Whether this machine's corpus is built (its index exists): a dry run then leaves the build out of the cost. */
+const corpusBuilt = () => existsSync(corpusPaths().index);
+
 export function registerReproduce(program: Command): void {
   const cmd = program
     .command("reproduce")
@@ -275,7 +280,7 @@ export function registerReproduce(program: Command): void {
     if (o.list || !id) {
       if (id) throw new UsageError(`pass an experiment id or --list, not both`);
       if (o.workspace) throw new UsageError(`--workspace runs an experiment: pass its id (openmle reproduce --list)`);
-      const rows = catalogueRows();
+      const rows = catalogueRows(undefined, { corpusBuilt: corpusBuilt() });
       return output(!!o.json, rows, () => catalogueText(rows));
     }
     if (!(REPRODUCE_PRESETS as readonly string[]).includes(o.preset))
@@ -293,7 +298,7 @@ export function registerReproduce(program: Command): void {
           o.arms.split(",").map((a) => a.trim()),
         )
       : all;
-    const plan = planExperiment(spec, preset);
+    const plan = planExperiment(spec, preset, { corpusBuilt: corpusBuilt() });
     if (o.dryRun) return output(!!o.json, plan, () => planText(spec, plan));
     if (spec.sharesCellsWith) planExperiment(cellOwner(spec), preset); // the owner must have the preset
     if (!o.workspace) throw new UsageError(`pass --workspace DIR to run ${id}, or --dry-run for the plan`);

@@ -23,7 +23,10 @@ export interface CatalogueRow {
   readonly laptopMinutes: number | null;
 }
 
-export function catalogueRows(experiments: readonly ExperimentSpec[] = EXPERIMENTS): CatalogueRow[] {
+export function catalogueRows(
+  experiments: readonly ExperimentSpec[] = EXPERIMENTS,
+  opts: { readonly corpusBuilt?: boolean } = {},
+): CatalogueRow[] {
   return experiments.map((e) => ({
     id: e.id,
     title: e.title,
@@ -31,7 +34,7 @@ export function catalogueRows(experiments: readonly ExperimentSpec[] = EXPERIMEN
     kind: e.kind,
     presets: REPRODUCE_PRESETS.filter((p) => e.presets[p]),
     sharesCellsWith: e.sharesCellsWith ?? null,
-    laptopMinutes: e.presets.laptop ? planExperiment(e, "laptop").totals.laptopMinutes : null,
+    laptopMinutes: e.presets.laptop ? planExperiment(e, "laptop", opts).totals.laptopMinutes : null,
   }));
 }
 
@@ -83,7 +86,12 @@ export function planText(spec: ExperimentSpec, plan: ExperimentPlan): string {
   });
   const t = plan.totals;
   const cost = [
-    t.laptopMinutes !== null ? `≈ ${formatMinutes(t.laptopMinutes)} on 2 cores` : "",
+    t.laptopMinutes !== null
+      ? `≈ ${formatMinutes(t.laptopMinutes)} on 2 cores` +
+        (t.first.length
+          ? `, of which first ${t.first.map((f) => `${f.what}: ${formatMinutes(f.minutes)}`).join(", ")}`
+          : "")
+      : "",
     t.gpuHours !== null
       ? `${int(t.gpuHours)} sandbox GPU hours (${p.hoursPerTask} h per run; ` +
         `the paper capped the GPU at ${p.gpuCapGiB} GB)`

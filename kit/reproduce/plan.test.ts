@@ -27,9 +27,17 @@ describe("planExperiment", () => {
   });
 
   it("laptop minutes are programs at the measured rate; the funnel is its measured build, pro rata", () => {
-    expect(plan("model-fixed-harness", "laptop").totals.laptopMinutes).toBeCloseTo(1200 / LAPTOP_PROGRAMS_PER_MIN);
+    // A corpus suite's tasks need the corpus built first: its minutes are part of the cost until it is.
+    expect(plan("model-fixed-harness", "laptop").totals.laptopMinutes).toBeCloseTo(1200 / LAPTOP_PROGRAMS_PER_MIN + CORPUS_BUILD_MIN);
+    expect(plan("model-fixed-harness", "laptop").totals.first).toEqual([{ what: "the corpus build (openmle task build-corpus --jobs 2)", minutes: CORPUS_BUILD_MIN }]);
+    const built = planExperiment(experimentById("model-fixed-harness"), "laptop", { corpusBuilt: true });
+    expect(built.totals).toMatchObject({ laptopMinutes: expect.closeTo(1200 / LAPTOP_PROGRAMS_PER_MIN, 6), first: [] });
+    expect(planText(experimentById("model-fixed-harness"), plan("model-fixed-harness", "laptop"))).toContain(
+      `, of which first the corpus build (openmle task build-corpus --jobs 2): ${CORPUS_BUILD_MIN} min`,
+    );
+    expect(plan("model-fixed-harness", "smoke").totals.first).toEqual([]); // built-in tasks need no corpus
     // rl cells at the rate trainRL measured (6 cells × 12 steps × 4 groups × 8 programs + 90 trivial baselines)
-    expect(plan("rl-reward-design", "laptop").totals.laptopMinutes).toBeCloseTo(2394 / LAPTOP_RL_PROGRAMS_PER_MIN);
+    expect(plan("rl-reward-design", "laptop").totals.laptopMinutes).toBeCloseTo(2394 / LAPTOP_RL_PROGRAMS_PER_MIN + CORPUS_BUILD_MIN);
     expect(plan("gym-funnel", "smoke").totals.laptopMinutes).toBeCloseTo((CORPUS_BUILD_MIN * 2) / 412);
     expect(plan("model-fixed-harness", "paper").totals.laptopMinutes).toBeNull();
   });

@@ -46,8 +46,10 @@ export interface ExperimentPlan {
     readonly repeats: number;
     readonly cells: number;
     readonly programs: number;
-    /** Estimated minutes on 2 cores (smoke and laptop presets; null for paper). */
+    /** Estimated minutes on 2 cores (smoke and laptop presets; null for paper), `first` included. */
     readonly laptopMinutes: number | null;
+    /** What must be built before the cells can run, with its minutes on 2 cores (included in laptopMinutes). */
+    readonly first: readonly { readonly what: string; readonly minutes: number }[];
     /** Sandbox GPU hours of the search cells at the paper's per-task budget (paper preset; null otherwise). */
     readonly gpuHours: number | null;
   };
@@ -70,7 +72,8 @@ export function taskLabels(tasks: TaskSet): string[] {
  *   sft:    cells = tasks × repeats teacher runs of `steps` programs plus, per repeat, collectSft's parallel
  *           drafts (the arm's maxAttempts setting, else parallelDraftsPerTask);
  *   funnel: one cell, the corpus build (CORPUS_BUILD_MIN for the whole manifest, pro rata for a sample);
- *   laptop minutes = programs / LAPTOP_PROGRAMS_PER_MIN (rl: LAPTOP_RL_PROGRAMS_PER_MIN);
+ *   laptop minutes = programs / LAPTOP_PROGRAMS_PER_MIN (rl: LAPTOP_RL_PROGRAMS_PER_MIN), plus what must be built
+ *   first: the corpus build (CORPUS_BUILD_MIN) when the preset's tasks are a corpus suite and it is not built;
  *   paper GPU hours = search cells × hoursPerTask.
  */
 export function planExperiment(
@@ -81,6 +84,8 @@ export function planExperiment(
     readonly taskIds?: readonly string[];
     /** collectSft's parallel attempts per task of an arm without a maxAttempts setting (the loop's laptop cap). */
     readonly parallelDraftsPerTask?: number;
+    /** Whether this machine has the corpus built (its index exists): else a suite's tasks need the build first. */
+    readonly corpusBuilt?: boolean;
   } = {},
 ): ExperimentPlan {
   const drafts = opts.parallelDraftsPerTask ?? 8;
@@ -93,6 +98,7 @@ export function planExperiment(
     programs: 0,
     laptopMinutes: preset === "paper" ? null : 0,
     gpuHours: null,
+    first: [],
   };
   if (spec.sharesCellsWith) return { ...empty, totals: zero };
   const p = spec.presets[preset];
@@ -129,12 +135,18 @@ export function planExperiment(
     return [{ arm: arm.id, task: null, repeat: 1, programs: 0 }];
   });
   const programs = cells.reduce((t, c) => t + c.programs, 0);
+  // A corpus suite's tasks exist once the corpus is built (the funnel experiment is that build itself).
+  const first =
+    p.tasks.from === "suite" && !opts.corpusBuilt && preset !== "paper"
+      ? [{ what: "the corpus build (openmle task build-corpus --jobs 2)", minutes: CORPUS_BUILD_MIN }]
+      : [];
   const laptopMinutes =
     preset === "paper"
       ? null
-      : spec.kind === "funnel"
-        ? (CORPUS_BUILD_MIN * (p.candidates?.length ?? CORPUS_CANDIDATES)) / CORPUS_CANDIDATES
-        : programs / (spec.kind === "rl" ? LAPTOP_RL_PROGRAMS_PER_MIN : LAPTOP_PROGRAMS_PER_MIN);
+      : (spec.kind === "funnel"
+          ? (CORPUS_BUILD_MIN * (p.candidates?.length ?? CORPUS_CANDIDATES)) / CORPUS_CANDIDATES
+          : programs / (spec.kind === "rl" ? LAPTOP_RL_PROGRAMS_PER_MIN : LAPTOP_PROGRAMS_PER_MIN)) +
+        first.reduce((t, f) => t + f.minutes, 0);
   const gpuHours = preset === "paper" && spec.kind === "search" ? cells.length * (p.hoursPerTask ?? 0) : null;
   return {
     ...empty,
@@ -147,6 +159,7 @@ export function planExperiment(
       programs,
       laptopMinutes,
       gpuHours,
+      first,
     },
   };
 }

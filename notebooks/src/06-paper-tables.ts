@@ -168,7 +168,8 @@ tslab.display.html(htmlTable(t5));
 // Each paper item above is also an experiment spec in kit/reproduce (arms = policy × harness × settings, a task set,
 // repeats, steps, and the paper's rows attached as reference). `openmle reproduce <id> --preset smoke|laptop|paper
 // --dry-run` prints its plan; with `--workspace DIR` its cells run (resumable) and its table is written beside the
-// paper's rows (`--out`: Markdown, HTML, PNG). What each one costs at the laptop preset, and what runs today:
+// paper's rows (`--out`: Markdown, HTML, PNG). What each one costs at the laptop preset on a fresh clone (on corpus
+// tasks that includes the corpus build, about half an hour, which a machine does once), and what runs today:
 // %%
 tslab.display.html(htmlTable(reproduce.catalogueRows().map((r) => ({
   id: r.id, "paper item": r.paperItem, kind: r.kind, presets: r.presets.join(", ") || "–",
