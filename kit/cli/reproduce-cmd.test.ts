@@ -34,12 +34,12 @@ describe("openmle reproduce (CLI)", () => {
     const r = cli(...args, "--out", join(dir, "out"));
     expect(r.code, r.err).toBe(0);
     expect(r.err.trimEnd().split("\n")).toEqual([
-      expect.stringMatching(/^cell 1 of 4: arm openmle, task penguins, repeat 1: test [\d.]+, normalised [\d.]+$/),
-      expect.stringMatching(/^cell 2 of 4: arm openmle, task wine, repeat 1: /),
-      expect.stringMatching(/^cell 3 of 4: arm aira-evo, task penguins, repeat 1: /),
-      expect.stringMatching(/^cell 4 of 4: arm aira-evo, task wine, repeat 1: /),
+      expect.stringMatching(/^cell 1 of 4: arm openmle, task cars, repeat 1: test [\d.]+, normalised [\d.]+$/),
+      expect.stringMatching(/^cell 2 of 4: arm openmle, task seattle-weather, repeat 1: /),
+      expect.stringMatching(/^cell 3 of 4: arm aira-evo, task cars, repeat 1: /),
+      expect.stringMatching(/^cell 4 of 4: arm aira-evo, task seattle-weather, repeat 1: /),
     ]);
-    expect(r.out).toMatch(/^\| kit \(smoke\), exploratory \| OpenMLE-Evo \| 2 \| 1\.00 ± 0\.00 \|/m);
+    expect(r.out).toMatch(/^\| kit \(smoke\), exploratory \| OpenMLE-Evo \| 2 \| [\d.]+ ± [\d.]+ \|/m);
     expect(r.out).toMatch(/^\| paper \(reference\) \| Frontis-MA1-35B \+ original AIRA-Evo \|.* 53\.03 \|/m);
     const md = readFileSync(join(dir, "out", "table.md"), "utf8");
     expect(md).toMatch(/Rows labelled "paper \(reference\)" are the paper's numbers.*\n\ncommit \w+ · config \w+ · .* cores/);

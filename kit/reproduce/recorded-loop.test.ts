@@ -32,7 +32,7 @@ describe("useRecordedLoop", () => {
       const spec = experimentById("model-fixed-harness");
       const tasks = await resolveTaskSet(spec.presets.smoke!.tasks);
       const cells = await runSearchExperiment({ workspace: ws, spec, preset: "smoke", tasks, loopId: first.loopId });
-      expect(cells.map((c) => `${c.arm}/${c.task}`)).toEqual(["uniform/penguins", "uniform/wine", "trained/penguins", "trained/wine"]);
+      expect(cells.map((c) => `${c.arm}/${c.task}`)).toEqual(["uniform/cars", "uniform/seattle-weather", "trained/cars", "trained/seattle-weather"]);
       const runs = await ws.query<{ policy: string; n: number }>("SELECT policy, count(*)::INTEGER AS n FROM runs GROUP BY 1 ORDER BY 1");
       expect(runs).toEqual([{ policy: "grammar:learn-5bd94633-g1", n: 2 }, { policy: "grammar:uniform", n: 2 }]);
     } finally {

@@ -40,7 +40,7 @@ describe("runSearchExperiment", () => {
       const events: CellEvent[] = [];
       const first = await runSearchExperiment({ workspace: ws, spec, preset: "smoke", tasks, onEvent: (e) => events.push(e) });
       expect(first.map((c) => `${c.arm}/${c.task}/${c.repeat}`)).toEqual([
-        "openmle/penguins/1", "openmle/wine/1", "aira-evo/penguins/1", "aira-evo/wine/1",
+        "openmle/cars/1", "openmle/seattle-weather/1", "aira-evo/cars/1", "aira-evo/seattle-weather/1",
       ]);
       expect(events.map((e) => [e.done, e.total, e.cached])).toEqual([[1, 4, false], [2, 4, false], [3, 4, false], [4, 4, false]]);
       const executions = async () => (await ws.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM executions"))[0]!.n;
@@ -76,15 +76,15 @@ describe("runSearchExperiment", () => {
 
       // Corpus leaderboards built on the tasks' packages grade the cells (read back, nothing re-executed): medals and
       // Human Rank lead the table; one built on another package is left out with a warning.
-      const boards = corpusBoards(tasks, { wine: "0000000000000000" });
+      const boards = corpusBoards(tasks, { "seattle-weather": "0000000000000000" });
       const warnings: string[] = [];
       const graded = await runSearchExperiment({ workspace: ws, spec, preset: "smoke", tasks, corpusLeaderboardsDir: boards,
         onWarning: (w) => warnings.push(w) });
       expect(await executions()).toBe(before);
       expect(graded.map((c) => [c.task, c.grade !== null, c.humanRank === null])).toEqual([
-        ["penguins", true, false], ["wine", false, true], ["penguins", true, false], ["wine", false, true],
+        ["cars", true, false], ["seattle-weather", false, true], ["cars", true, false], ["seattle-weather", false, true],
       ]);
-      expect(warnings).toEqual([expect.stringMatching(/^the corpus leaderboard of wine was built on package 0{16}/)]);
+      expect(warnings).toEqual([expect.stringMatching(/^the corpus leaderboard of seattle-weather was built on package 0{16}/)]);
       const [kit] = searchTable(spec, "smoke", graded);
       expect(Object.keys(kit!.values)).toEqual(["runs", "valid-rate", "medal-average", "human-rank", "normalised-score", "k"]);
     } finally {
@@ -97,7 +97,7 @@ describe("runSearchExperiment", () => {
     const ws = await openWorkspace(join(mkdtempSync(join(tmpdir(), "openmle-reproduce-")), "ws"));
     try {
       const cells = await runSearchExperiment({ workspace: ws, spec, preset: "smoke", tasks: await resolveTaskSet(spec.presets.smoke!.tasks) });
-      expect(cells.map((c) => [c.task, c.higherIsBetter])).toEqual([["penguins", true], ["wine", false]]);
+      expect(cells.map((c) => [c.task, c.higherIsBetter])).toEqual([["cars", false], ["seattle-weather", true]]);
       expect(cells.every((c) => c.reference !== null && c.reference > 0)).toBe(true);
       const [kit] = searchTable(spec, "smoke", cells);
       expect(kit!.values["match-sota"]).toMatch(/^(0|50|100) ± 0 %$/);
