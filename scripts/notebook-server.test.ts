@@ -136,7 +136,7 @@ describe.skipIf(skip)("npm run notebook: Jupyter in the browser with the TypeScr
           onScreen: Math.round(i.getBoundingClientRect().width),
           textBeside: out.innerText.trim().length,
           svgs: out.querySelectorAll("svg").length,
-        }))))`)) as Shown[];
+        })))`)) as Shown[];
       expect(shown.length, f).toBe(figures);
       for (const img of shown) {
         expect(img.width, f).toBeGreaterThan(300);

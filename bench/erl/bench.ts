@@ -1,7 +1,7 @@
 /**
  * bench/erl: collectSft on built-in tasks, then SFT of the grammar policy and fresh drafts before/after.
  *   npm run build && node dist/bench/erl/bench.js --tasks penguins,cars,wine,diabetes --steps 4 --attempts 8 --drafts 16
- * Writes bench/erl/results.json and prints markdown tables (README.md holds the measured ones).
+ * Writes bench/erl/results.json and prints markdown tables (bench/erl/runs/2026-11-30-sft-collection.md holds the measured ones).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,6 @@
-# OpenBLAS kernels side by side: a 1500² matmul, a Ridge and a logistic fit (bench/erl/README.md, "Why the same
-# programs graded differently"); the first argument is a label; OPENBLAS_CORETYPE picks the kernels.
+# OpenBLAS kernels side by side: a 1500² matmul, a Ridge and a logistic fit
+# (bench/erl/runs/2026-12-06-learning-25-grading-differences.md); the first argument is a label; OPENBLAS_CORETYPE
+# picks the kernels.
 import sys, time, numpy as np
 from sklearn.linear_model import LogisticRegression, Ridge
 rng = np.random.default_rng(0)

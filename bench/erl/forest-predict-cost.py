@@ -1,5 +1,5 @@
 # Cost of kit/policy's one-thread forest predict: a 300-tree forest fitted with 2 jobs, then 4,000 rows predicted with
-# 2 jobs and with 1 (bench/erl/README.md, "Why the same programs graded differently"):
+# 2 jobs and with 1 (bench/erl/runs/2026-12-06-learning-25-grading-differences.md):
 #   OMP_NUM_THREADS=2 /usr/bin/python3 bench/erl/forest-predict-cost.py
 import time, numpy as np
 from sklearn.ensemble import RandomForestRegressor

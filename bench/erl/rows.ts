@@ -85,8 +85,8 @@ export function verdictTable(title: string, rows: readonly (readonly [string, St
 }
 
 /** Graded scores rounded to `digits` significant digits (0: unchanged). Grades of one program from two machines can
- * differ in the last digits (OpenBLAS's kernels and forests' threads, before the kit pinned both; bench/erl/README.md
- * "Why the same programs graded differently"), so equal programs tie again once rounded. */
+ * differ in the last digits (OpenBLAS's kernels and forests' threads, before the kit pinned both;
+ * bench/erl/runs/2026-12-06-learning-25-grading-differences.md), so equal programs tie again once rounded. */
 export const roundScores = <R extends { testScore: number | null }>(rows: readonly R[], digits: number): R[] =>
   rows.map((r) => (digits > 0 && r.testScore !== null ? { ...r, testScore: Number(r.testScore.toPrecision(digits)) } : r));
 

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
  * kernels than an AVX2 host, sums in another order, fits slightly different models, and the same program's grade
  * differs (mostly in the last digits; by 5 % for one held-out program). The Haswell kernels run on every x86-64 CPU
  * with AVX2 and FMA, so pinning them makes those hosts agree (an AVX-512 host pinned to them reproduced an AVX2
- * host's grades: bench/erl/README.md, "Why the same programs graded differently"). Hosts without AVX2 keep
+ * host's grades: bench/erl/runs/2026-12-06-learning-25-grading-differences.md). Hosts without AVX2 keep
  * OpenBLAS's own choice: a kernel the CPU cannot run would crash every program.
  */
 export function blasCoreType(

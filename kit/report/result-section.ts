@@ -37,7 +37,7 @@ export interface RunResult {
   readonly bestDraft: number | null;
   /** The champion against the best draft on validation and the hidden test; `flag` when only validation gained. */
   readonly vsDraft: ChampionVsDraft;
-  /** Validation → hidden test over all nodes: schemes, the best node on the test, regret, ρ (validation-transfer.ts). */
+  /** Validation → hidden test over all nodes: schemes, best node on the test, regret, ρ (validation-transfer.ts). */
   readonly transfer: ValidationTransfer;
   readonly stepBudget: number | null;
   readonly sandboxS: number;

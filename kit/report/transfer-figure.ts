@@ -1,4 +1,4 @@
-// Validation → hidden test transfer as a figure: every node with both scores, per run (kit/eval validation-transfer.ts).
+// Validation → hidden test transfer as a figure: every node with both scores, per run (kit/eval validationTransfer).
 import type { RunStats } from "../eval/index.js";
 import { PALETTE, type Figure } from "./plotly.js";
 
@@ -10,6 +10,8 @@ const SYMBOL: Record<string, string> = {
   time_holdout: "diamond-open",
   unknown: "x",
 };
+
+const rho = (r: number | null) => (r === null ? "" : ` (ρ ${r.toFixed(2)})`);
 
 /**
  * Validation (x) against hidden test (y) per node, one colour per run, the marker's shape the validation scheme
@@ -51,7 +53,7 @@ export function transferScatterFigure(stats: readonly RunStats[]): Figure {
       {
         type: "scatter",
         mode: "markers",
-        name: `${s.harness} · ${s.run_id}${s.transfer.spearman === null ? "" : ` (ρ ${s.transfer.spearman.toFixed(2)})`}`,
+        name: `${s.harness} · ${s.run_id}${rho(s.transfer.spearman)}`,
         legendgroup: s.run_id,
         x: pts.map((p) => p.valid),
         y: pts.map((p) => p.test),

@@ -7,8 +7,8 @@ import { REPRODUCE_PRESETS, type ExperimentSpec, type ReproducePreset, type Task
 
 /**
  * Programs per minute of laptop-preset work on 2 cores with 2 warm sandbox workers, measured over a whole loop
- * generation on mixed corpus tasks: 987 executions in 41.0 min (bench/erl/README.md, "Learning in effect", arm B,
- * 2026-12-02). The warm sandbox alone reaches 32.8 nodes/min on one small task (bench/throughput).
+ * generation on mixed corpus tasks: 987 executions in 41.0 min (bench/erl/runs/2026-12-02-learning-02-run2-arm-b.md,
+ * arm B, 2026-12-02). The warm sandbox alone reaches 32.8 nodes/min on one small task (bench/throughput).
  */
 export const LAPTOP_PROGRAMS_PER_MIN = 24;
 /**

@@ -164,9 +164,10 @@ if ((await erl.loadHeldoutDrafts(rec, `${recLoop}-d32`)).length) await withDrawN
 // drafts beat generation 1's (win +0.035) and the teacher's (+0.045) on more tasks than they lose, by small margins
 // whose two-stage intervals start at +0.001. Generation 1 against `uniform`: +0.112 on the mean (over tasks +0.032 to
 // +0.221, with the drafts resampled −0.006 to +0.286) and level on the win rate; against its teacher, level. The
-// search level (first table) does not follow. One run (bench/erl/README.md, "Seventh run" and "Noise of the held-out
-// measure"); the next tables say how far the policy moved: KL 8.2e-2 and 3.8e-2, mostly in Draft decisions (the model
-// on mid-sized tabular tasks: xgboost, then gradient boosting; window and calendar features on time series).
+// search level (first table) does not follow. One run (bench/erl/runs/2026-12-05-learning-09-run7-arm-a.md and
+// 2026-12-05-learning-11-noise.md); the next tables say how far the policy moved: KL 8.2e-2 and 3.8e-2, mostly in Draft
+// decisions (the model on mid-sized tabular tasks: xgboost, then gradient boosting; window and calendar features on
+// time series).
 // %%
 await whatMoved(rec, recorded.checkpoints, recorded.heldTasks);
 // %% [markdown]
@@ -185,10 +186,11 @@ rec.close();
 // ## The same pipeline before its step sizes were tuned
 // The fifth run of `bench/erl` (`learning-armA60`): the same command, when SFT ran 20 epochs at lr 0.5 (it stopped
 // while its own held-out split still improved) and GSPO ran at lr 1 (12 RL steps moved the policy 6e-4 nats per
-// decision, under the 1e-3 floor). Both were retuned on the training side only (`bench/erl/step-size.ts`, README
-// "Step sizes"). Then the policy moved 2.6e-2 and 5.4e-3, generation 1 landed on its teacher and generation 2's drafts
-// were *worse* than generation 1's (−0.048, interval −0.109 to −0.006; win rate −0.034, −0.052 to −0.018). Its search
-// level is shown as re-measured on the 10 normalisable tasks (`bench/erl/reeval.ts --search-level`, loop `<loop>-ns`).
+// decision, under the 1e-3 floor). Both were retuned on the training side only (`bench/erl/step-size.ts`,
+// bench/erl/runs/2026-12-05-learning-08-step-sizes.md). Then the policy moved 2.6e-2 and 5.4e-3, generation 1 landed on
+// its teacher and generation 2's drafts were *worse* than generation 1's (−0.048, interval −0.109 to −0.006; win rate
+// −0.034, −0.052 to −0.018). Its search level is shown as re-measured on the 10 normalisable tasks
+// (`bench/erl/reeval.ts --search-level`, loop `<loop>-ns`).
 // %%
 if (!givenWs) {
   const before = await kitReport.openRecordedRuns("learning-armA60");
@@ -204,7 +206,7 @@ if (!givenWs) {
 // replays the drafts without executing them; `erl.offPolicyPaired`). This is the ninth run's recipe rerun on a fresh
 // machine (`data/recorded-runs/learning-armA60u`: generation 1 with sharper SFT data). The win rate is shown, whose
 // pooled estimate predicted independent draws better than the direct one in every split-half check
-// (`bench/erl/offpolicy.ts`, README "Off-policy estimates of the policy level"); each interval resamples tasks, then
+// (`bench/erl/offpolicy.ts`, bench/erl/runs/2026-12-05-learning-14-off-policy.md); each interval resamples tasks, then
 // tasks and whole draws.
 // %%
 {
@@ -235,8 +237,8 @@ if (!givenWs) {
 // suite: the policy level at 32 drafts per task (`bench/erl/reeval.ts --drafts 32 --heldout-count 85`) and the
 // search level, a 6-step OpenMLE-Evo run per task at seeds 1–4 (`reeval.ts --search-level --heldout-count 85`).
 // Direct comparisons, each interval resampling tasks, then tasks and their draws (a search's seeds are its draws);
-// the last column is kit/erl `strictVerdict` on them (a measure beats where both intervals exclude 0).
-// The rules were fixed before the figures (bench/erl/README.md, "All 85 held-out tasks" and the two sections after it).
+// the last column is kit/erl `strictVerdict` on them (a measure beats where both intervals exclude 0). The rules were
+// fixed before the figures (bench/erl/runs/2026-12-06-learning-17-85-tasks.md and the two records after it).
 // %%
 /** Direct readings of `[level, "A − B", A's rows, B's rows]` on the tasks of the first pair, with a verdict each. */
 async function readings85(rec: Workspace, baselinesId: string, caption: string, pairs: [string, string, readonly (erl.HeldoutDraftRow | erl.HeldoutRow)[], readonly (erl.HeldoutDraftRow | erl.HeldoutRow)[]][]) {
@@ -271,7 +273,8 @@ async function readings85(rec: Workspace, baselinesId: string, caption: string, 
 // above 0. Generation 2's searches are ahead of generation 1's too (+0.059 at 4 seeds), but with the seeds resampled
 // the interval starts at −0.001. The mean normalised score is level or below 0 at the search level: on one task the
 // reference barely beats its trivial baseline (ROC AUC 0.5125 against 0.5), so 0.11 of AUC there is 9 normalised
-// points, and that task carries the mean. The verdicts, and which figures decide them, are in bench/erl/README.md.
+// points, and that task carries the mean. The verdicts, and which figures decide them, are in bench/erl/runs/ (the
+// records 2026-12-06-learning-17-85-tasks.md to 2026-12-06-learning-20-search-4-seeds.md).
 // %% [markdown]
 // ## Arm B on all 85 held-out tasks: self-taught from `default`
 // The tenth run (`learning-armB60u`): generation 0 is the hand-set `default` and each generation learns from its own
@@ -292,8 +295,8 @@ async function readings85(rec: Workspace, baselinesId: string, caption: string, 
 // **What it says.** Self-teaching from `default` trains beyond it on the win rate: generation 1 and generation 2 are
 // each ahead of `default` with both intervals above 0, and generation 2 adds nothing to generation 1. The effect is
 // small (a win probability of about 0.53) and the mean normalised score does not show it. With the pooled estimator
-// beside these, this meets arm B's stretch goal by the rule fixed before the loop ran (bench/erl/README.md, "Arm B at
-// the current recipe").
+// beside these, this meets arm B's stretch goal by the rule fixed before the loop ran
+// (bench/erl/runs/2026-12-06-learning-21-run10-arm-b.md).
 // %% [markdown]
 // ## The registered answer: the learning claim on the sealed confirm tasks
 // Every reading above is **exploratory**: made on the old held-out suite, whose results chose the recipes and widened

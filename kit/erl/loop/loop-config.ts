@@ -47,23 +47,24 @@ export interface LoopStageSettings {
  * hour on 2 cores for 60 training tasks (suite:train) and 20 held-out tasks (suite:dev). Programs per generation
  * at most: evolve 60 tasks × 2 seeds × 10 steps = 1,200, collect 60 × 12 attempts = 720, RL 12 steps × 4 groups × 8
  * = 384, held-out drafts 20 × 8 = 160, held-out search 10 tasks × 2 seeds × 6 steps = 120, plus the once-per-loop
- * baselines (2 programs per held-out task). Measured with the warm start on 2 cores (bench/erl/README.md, "Fifth
- * run", loop learn-1b3c0d9d): evolve 13.7 / 14.8 min, collect 9.8 / 9.2, SFT < 0.1, RL 8.4 / 7.2, held-out 4.7 / 3.9
- * / 3.3: ≈ 36 min per generation, and 304 / 319 SFT examples (Draft ≈ 65 %, Improve ≈ 29 %, Crossover ≈ 6 %; no
- * Debug segment: the grammar policy's programs rarely fail). 30 training tasks gave ≈ 125 examples; 3 generation-0
- * drafts and 10 steps reach loop generation 2, where Crossover starts. Step sizes (laptop and workstation), chosen
- * on the training side only (bench/erl/step-size.ts, bench/erl/README.md "Step sizes"): SFT lr 2 for up to 200
- * epochs, so early stopping on the SFT data's held-out split picks the epoch (it kept 42 and 28; 20 epochs at lr 0.5
- * had stopped while that split still improved); GSPO lr 8, the largest of 1, 2, 4, 8, 16 whose replayed updates stay
- * under a mean KL of 1e-2 nats per decision (3.1e-3 and 4.7e-3; at lr 1, 12 steps moved the policy 6e-4 in all).
- * Since the ninth run (bench/erl/README.md, "Sharper data, task-split stopping"): collect makes all 12 attempts per
+ * baselines (2 programs per held-out task). Measured with the warm start on 2 cores
+ * (bench/erl/runs/2026-12-05-learning-05-run5-arm-a.md, loop learn-1b3c0d9d): evolve 13.7 / 14.8 min, collect
+ * 9.8 / 9.2, SFT < 0.1, RL 8.4 / 7.2, held-out 4.7 / 3.9 / 3.3: ≈ 36 min per generation, and 304 / 319 SFT examples
+ * (Draft ≈ 65 %, Improve ≈ 29 %, Crossover ≈ 6 %; no Debug segment: the grammar policy's programs rarely fail). 30
+ * training tasks gave ≈ 125 examples; 3 generation-0 drafts and 10 steps reach loop generation 2, where Crossover
+ * starts. Step sizes (laptop and workstation), chosen on the training side only (bench/erl/step-size.ts,
+ * bench/erl/runs/2026-12-05-learning-08-step-sizes.md): SFT lr 2 for up to 200 epochs, so early stopping on the SFT
+ * data's held-out split picks the epoch (it kept 42 and 28; 20 epochs at lr 0.5 had stopped while that split still
+ * improved); GSPO lr 8, the largest of 1, 2, 4, 8, 16 whose replayed updates stay under a mean KL of 1e-2 nats per
+ * decision (3.1e-3 and 4.7e-3; at lr 1, 12 steps moved the policy 6e-4 in all).
+ * Since the ninth run (bench/erl/runs/2026-12-05-learning-13-run9-arm-a.md): collect makes all 12 attempts per
  * task and keeps the top 4 (minAttempts; the reference's stop-at-4-accepted kept the first batch unranked on 18 of 45
  * tasks), and SFT's early stopping holds out 20 % of the training tasks rather than of the examples (splitBy task:
  * replayed on the seventh run's data it stops at epoch 27 where the example split stops at 67, because unseen tasks
  * stop gaining sooner than unseen examples of seen tasks). Collect grows to 720 programs: the ninth run's
  * generation-1 collect ran 611 new ones in 16.9 min (≈ 1.7 s each, 2 at a time), so ≈ 20 min from scratch and
  * ≈ 46 min per generation.
- * Since 2026-12-06 (bench/erl/README.md, "Why arm B's generation 2 adds nothing"): SFT's early stopping reads 5 folds
+ * Since 2026-12-06 (bench/erl/runs/2026-12-06-learning-22-why-arm-b.md): SFT's early stopping reads 5 folds
  * of the training tasks (folds 5, kit/erl crossValidatedEpoch) instead of one 20 % split. With one split the kept
  * epoch swung from 0 to 34, and from 10 to 200, with the split's seed on the same data; in nested cross-validation on
  * the four datasets of the tenth and ninth runs, 5 folds gave the larger log-likelihood gain on unseen training tasks

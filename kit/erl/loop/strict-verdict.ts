@@ -12,8 +12,9 @@ export interface StrictVerdict {
 }
 
 /**
- * The benchmark's rule for "A beats B" on held-out rows (bench/erl/README.md, from the eighth run on), for the
- * estimates E_m of measure m (one per estimator: direct, pooled off-policy), each a pair of intervals:
+ * The benchmark's rule for "A beats B" on held-out rows (bench/erl/runs/2026-12-05-learning-11-noise.md and the records
+ * after it), for the estimates E_m of measure m (one per estimator: direct, pooled off-policy), each a pair of
+ * intervals:
  *   beats(m) ⇔ E_m ≠ ∅ and ∀ e ∈ E_m: e.tasks.lo > 0 ∧ e.withDraws.lo > 0
  *   worse(m) ⇔ E_m ≠ ∅ and ∀ e ∈ E_m: e.tasks.hi < 0 ∧ e.withDraws.hi < 0
  * A beats B when beats(m) holds for some measure (win rate or score) and worse(m′) for none. A measure where any

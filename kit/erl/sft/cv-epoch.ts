@@ -5,8 +5,9 @@
  * the other folds (e = 0: the starting params). The pooled curve is the example-weighted mean
  *   L̄(e) = Σ_f n_f · LL_f(e) / Σ_f n_f,
  * and e* = argmax_e L̄(e), the earliest on ties (so 0, the starting params, unless an epoch is strictly better).
- * One split of ~10 tasks decides e* by which tasks it happens to hold out (bench/erl/README.md, "Why arm B's
- * generation 2 adds nothing"); K folds hold every task out once, so e* reads all of them. Pure.
+ * One split of ~10 tasks decides e* by which tasks it happens to hold out
+ * (bench/erl/runs/2026-12-06-learning-22-why-arm-b.md); K folds hold every task out once, so e* reads all of them.
+ * Pure.
  */
 export function crossValidatedEpoch(curves: readonly { readonly n: number; readonly ll: readonly number[] }[]): {
   epoch: number;

@@ -123,7 +123,7 @@ export const SftTrainConfig = z
       .default(false)
       .describe(
         "Also learn the feature-conditioned rows (shared across modalities: what can move an unseen task's " +
-          "modality); off by default, as measured in bench/erl/README.md (What transfers).",
+          "modality); off by default, as measured in bench/erl/runs/2026-11-30-what-transfers.md.",
       ),
   })
   .strict()

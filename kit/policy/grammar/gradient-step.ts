@@ -6,7 +6,7 @@ export interface GradientOptions {
   /**
    * Also update the feature-conditioned rows (version 2 params) of choices that carry features.
    * Default false: the base rows learn alone and version 1 params stay version 1. Measured in
-   * bench/erl/README.md ("What transfers"): at matched step size the conditioned rows gave no
+   * bench/erl/runs/2026-11-30-what-transfers.md: at matched step size the conditioned rows gave no
    * held-out gain within a modality and a slight loss across modalities on the built-in suite.
    */
   readonly conditioned?: boolean;

@@ -144,7 +144,7 @@ ${entries.join("\n")}
  * `fit_predict(make, X_a, y_a, X_b)`: a fresh model's class probabilities over all classes, or values. A fitted
  * forest predicts on one thread: with several, scikit-learn adds its trees' predictions in the order the threads
  * finish, so the last bits change from run to run, and a stacker's convergence can turn on them (one held-out
- * program's grade moved 5 % between reruns; bench/erl/README.md, "Why the same programs graded differently").
+ * program's grade moved 5 % between reruns; bench/erl/runs/2026-12-06-learning-25-grading-differences.md).
  */
 export const fitPredict = fragment(
   "models.fit_predict",
