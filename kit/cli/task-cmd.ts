@@ -14,6 +14,7 @@ import {
   type SemanticReview,
   type TaskPackage,
   type TaskSpecInput,
+  type BuildEvent,
 } from "../gym/index.js";
 import { createOpenAIModel } from "../llm/index.js";
 import { openWorkspace } from "../store/index.js";
@@ -22,7 +23,8 @@ import { registerCorpusBuild } from "./corpus-build-cmd.js";
 import { registerTaskFunnel, registerTaskList } from "./corpus-cmd.js";
 import { fileFlag, readFileFlag } from "./path-flag.js";
 import { formatScore } from "./format.js";
-import { output, UsageError } from "./run-cli.js";
+import { output, printErr, UsageError } from "./run-cli.js";
+import { addTableFlags, buildFromTable, type TableFlags } from "./task-build-table.js";
 
 const summary = (t: TaskPackage) => ({ id: t.meta.id, dir: t.dir, meta: t.meta });
 
@@ -39,6 +41,26 @@ function readSpec(file: string): TaskSpecInput {
   const rel = (p: string | undefined) => (p && !isAbsolute(p) ? join(dirname(path), p) : p);
   return { ...spec, table: rel(spec.table)!, ...(spec.filesDir ? { filesDir: rel(spec.filesDir) } : {}) };
 }
+
+/** Flags of `task build` that only frame a table (--table). */
+const TABLE_ONLY = [
+  "target",
+  "id",
+  "description",
+  "metric",
+  "modality",
+  "split",
+  "timeColumn",
+  "groupColumn",
+  "testSize",
+  "drop",
+  "keep",
+  "idColumn",
+  "maxRows",
+  "dryRun",
+  "saveSpec",
+] as const;
+const flagName = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** A package's own text (its id, its metric's messages, a model's reasons) shown on one line. */
 const line = printableLine;
@@ -62,17 +84,43 @@ export function registerTask(program: Command): void {
     .command("task")
     .description("Build, check, list, describe and import task packages; the corpus funnel (OpenMLE-Gym)");
 
-  task
-    .command("build [spec]")
-    .description("Build a package from a JSON task spec, or a built-in task with --builtin <id>")
-    .option("--builtin <id>", "a built-in task id (openmle task list)")
-    .requiredOption("--out <dir>", "the package folder to create")
-    .option("--force", "replace an existing package at --out")
-    .option("--json", "machine-readable output: {id, dir, meta}")
-    .action(async (spec: string | undefined, o: { builtin?: string; out: string; force?: boolean; json?: boolean }) => {
-      if (!spec === !o.builtin)
-        throw new UsageError("pass either a spec file or --builtin <id>, not both and not neither.");
-      const opts = { outDir: o.out, overwrite: !!o.force };
+  addTableFlags(
+    task
+      .command("build [spec]")
+      .description(
+        "Build a package from a JSON task spec, a built-in task (--builtin <id>) or your own table framed by the " +
+          "corpus' rules (--table FILE --target COL: each choice printed with its reason and its override flag)",
+      )
+      .option("--builtin <id>", "a built-in task id (openmle task list)")
+      .option("--out <dir>", "the package folder to create")
+      .option("--force", "replace an existing package at --out")
+      .option("--json", "machine-readable output: {id, dir, meta} (with --table also {spec, choices})"),
+  ).action(
+    async (
+      spec: string | undefined,
+      o: TableFlags & { builtin?: string; out?: string; force?: boolean; json?: boolean },
+    ) => {
+      if ([spec, o.builtin, o.table].filter(Boolean).length !== 1)
+        throw new UsageError("pass one of a spec file, --builtin <id> or --table <file> --target <column>.");
+      if (o.table) return buildFromTable(o);
+      const tableOnly = TABLE_ONLY.filter((k) => o[k] !== undefined);
+      if (tableOnly.length)
+        throw new UsageError(
+          `${tableOnly.map(flagName).join(", ")} ${tableOnly.length === 1 ? "frames" : "frame"} a table: use ` +
+            `${tableOnly.length === 1 ? "it" : "them"} with --table <file>.`,
+        );
+      if (!o.out) throw new UsageError("pass --out <dir>, the package folder to create.");
+      const opts = {
+        outDir: o.out,
+        overwrite: !!o.force,
+        onEvent: (e: BuildEvent) => {
+          if (e.type === "id-generated" && e.shadowed)
+            printErr(
+              `note: ids are generated into \`${e.idColumn}\`; the table's own \`${e.shadowed}\` column stays a ` +
+                `feature (set "idColumn": "${e.shadowed}" in the spec to use it as the id).`,
+            );
+        },
+      };
       const t = o.builtin ? await buildBuiltinTask(o.builtin, opts) : await buildTask(readSpec(spec!), opts);
       output(
         !!o.json,
@@ -81,7 +129,8 @@ export function registerTask(program: Command): void {
           `built ${line(t.meta.id)} into ${t.dir}: ${t.meta.nTrain} train / ${t.meta.nTest} test rows, metric ` +
           `${line(t.meta.metric)}`,
       );
-    });
+    },
+  );
 
   task
     .command("check <dirOrId>")

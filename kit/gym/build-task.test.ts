@@ -35,7 +35,7 @@ describe("buildTask", () => {
     const out = join(tmp, "pkgs", "penguins-t");
     const events: string[] = [];
     const task = await buildTask({ ...base, description: "Penguin species." }, { outDir: out, onEvent: (e) => events.push(e.type) });
-    expect(events).toEqual(["build-start", "prepare-done", "build-done"]);
+    expect(events).toEqual(["build-start", "id-generated", "prepare-done", "build-done"]);
     for (const f of ["raw/penguins.csv", "utils/prepare.py", "utils/prepare_config.json", "utils/metric.py", "task.json", "data/public/train.csv", "data/public/test.csv",
       "data/public/sample_submission.csv", "data/public/description.txt", "data/private/test_answer.csv"]) expect(existsSync(join(out, f)), f).toBe(true);
     expect(task.meta).toMatchObject({ id: "penguins-t", idColumn: "id", targetColumns: ["species"], metric: "accuracy", higherIsBetter: true, taskType: "classification" });

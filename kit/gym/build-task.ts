@@ -9,11 +9,14 @@ import { renderMetricPy } from "./metrics/metric-py.js";
 import { getMetric, type MetricName } from "./metrics/registry.js";
 import { prepareConfig, writePrepare } from "./prepare-config.js";
 import { runPrepare } from "./run-prepare.js";
+import { freshIdColumn, tableColumns } from "./table-columns.js";
 import { TaskSpec, type TaskSpecInput } from "./task-spec.js";
 import type { TaskMeta, TaskPackage } from "./types.js";
 
 export type BuildEvent =
   | { readonly type: "build-start"; readonly taskId: string; readonly tmpDir: string }
+  /** The spec named no id column: ids are generated into `idColumn`; `shadowed`: the table's own `id`, kept. */
+  | { readonly type: "id-generated"; readonly taskId: string; readonly idColumn: string; readonly shadowed?: string }
   | { readonly type: "prepare-done"; readonly taskId: string; readonly nTrain: number; readonly nTest: number }
   | { readonly type: "build-done"; readonly taskId: string; readonly dir: string };
 
@@ -31,7 +34,8 @@ const RAW_TABLE_EXT = new Set([".csv", ".json", ".jsonl"]);
 
 /**
  * Build a complete task package from a raw table (and optional asset files):
- * 1. check the spec (zod, metric registry, raw files);
+ * 1. check the spec (zod, metric registry, raw files); a spec without idColumn gets generated ids in a column
+ *    named so that it takes over no column of the table (table-columns.ts);
  * 2. copy raw/, write utils/prepare.py (the deterministic split, verbatim) and its config
  *    utils/prepare_config.json (the spec's fields as data, never code);
  * 3. run prepare to fill data/public and data/private;
@@ -41,9 +45,9 @@ const RAW_TABLE_EXT = new Set([".csv", ".json", ".jsonl"]);
  * step 5 leaves it, and the next build of the same outDir removes it once its process is gone (build-temp.ts).
  */
 export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Promise<TaskPackage> {
-  const spec = parseSpec(specIn);
-  const def = getMetric(spec.metric);
-  const table = resolve(spec.table);
+  const parsed = parseSpec(specIn);
+  const def = getMetric(parsed.metric);
+  const table = resolve(parsed.table);
   if (!existsSync(table) || !statSync(table).isFile()) {
     throw new TaskSpecError(`raw table ${table} does not exist. Fix: set the spec's table to a CSV/JSON file.`, table);
   }
@@ -52,6 +56,9 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
   }
   if (statSync(table).size === 0)
     throw new TaskSpecError(`raw table ${table} is empty. Fix: point the spec at a file with data.`, table);
+  // 1b. the id column: the spec's, else a generated one under a name no column of the table has.
+  const columns = parsed.idColumn ? [] : tableColumns(table);
+  const spec = { ...parsed, idColumn: parsed.idColumn ?? freshIdColumn(columns) };
   if (spec.fileColumn && !spec.filesDir)
     throw new TaskSpecError(
       `spec ${spec.id}: fileColumn "${spec.fileColumn}" needs filesDir (the folder of files). Fix: set filesDir.`,
@@ -82,6 +89,13 @@ export async function buildTask(specIn: TaskSpecInput, opts: BuildOptions): Prom
   mkdirSync(dirname(out), { recursive: true });
   const { tmp, mode } = makeBuildTemp(out);
   opts.onEvent?.({ type: "build-start", taskId: spec.id, tmpDir: tmp });
+  if (!parsed.idColumn)
+    opts.onEvent?.({
+      type: "id-generated",
+      taskId: spec.id,
+      idColumn: spec.idColumn,
+      ...(columns.includes("id") ? { shadowed: "id" } : {}),
+    });
   try {
     const p = packagePaths(tmp);
     mkdirSync(p.raw, { recursive: true });

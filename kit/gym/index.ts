@@ -8,6 +8,7 @@ export { ConfinedPathError, TreeLimits, type ConfinedRule } from "./confined-fil
 export { listBuiltinTasks, buildBuiltinTask, getBuiltin, type BuiltinSummary } from "./builtin/build-builtin.js";
 export { BUILTIN_TASKS, BUILTIN_IDS, type BuiltinTask, type BuiltinId, type RawSource } from "./builtin/registry.js";
 export { buildTask, parseSpec, type BuildOptions, type BuildEvent } from "./build-task.js";
+export { tableColumns, freshIdColumn } from "./table-columns.js";
 export { PREPARE_CONFIG, prepareConfig, type PrepareConfig } from "./prepare-config.js";
 export { TaskSpec, SplitSpec, type TaskSpecInput } from "./task-spec.js";
 export {

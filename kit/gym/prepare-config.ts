@@ -25,9 +25,9 @@ export interface PrepareConfig {
   readonly filesDir: string | null;
 }
 
-/** The prepare config of a parsed spec whose raw table is raw/`table` (and assets raw/`filesDir`). */
+/** The prepare config of a parsed spec (its id column resolved) whose raw table is raw/`table` (and assets raw/`filesDir`). */
 export function prepareConfig(
-  spec: TaskSpec,
+  spec: TaskSpec & { readonly idColumn: string },
   table: string,
   filesDir: string | undefined,
   output: OutputKind,

@@ -85,7 +85,7 @@ describe("a spec is data (random strings in every string field)", () => {
       });
       const utils = join(tmp, "configs", String(i), "utils");
       mkdirSync(utils, { recursive: true });
-      const config = prepareConfig(spec, t({ nul: false, exclude: "/" }), "files", getMetric(spec.metric).output);
+      const config = prepareConfig({ ...spec, idColumn: spec.idColumn! }, t({ nul: false, exclude: "/" }), "files", getMetric(spec.metric).output);
       writePrepare(join(utils, "prepare.py"), join(utils, "prepare_config.json"), config);
       files.push(join(utils, "prepare.py"));
       configs.push(config);
@@ -140,7 +140,7 @@ describe("a spec is data (random strings in every string field)", () => {
       for (const n of nonces) expect(code.includes(n)).toBe(false);
       const parsed = parseSpec(spec);
       const back = python<{ config: PrepareConfig; idColumn: string; columns: string[] }>(READ_BACK, [task.dir]);
-      expect(back.config).toEqual(prepareConfig(parsed, basename(spec.table), spec.filesDir ? "files" : undefined, "label"));
+      expect(back.config).toEqual(prepareConfig({ ...parsed, idColumn: parsed.idColumn! }, basename(spec.table), spec.filesDir ? "files" : undefined, "label"));
       expect(back.idColumn).toBe(spec.idColumn);
       expect(back.columns).toEqual([spec.target]);
       expect(task.meta).toMatchObject({ name: spec.name, idColumn: spec.idColumn, targetColumns: [spec.target], source: spec.source });

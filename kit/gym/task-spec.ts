@@ -31,7 +31,13 @@ export const TaskSpec = z.object({
   filesDir: z.string().optional().describe("folder of raw asset files (images, audio, text) referenced by fileColumn"),
   fileColumn: z.string().optional().describe("column of the table with file paths relative to filesDir"),
   target: z.string().describe("target column of the table"),
-  idColumn: z.string().default("id").describe("id column; generated (random integers) when the table has none"),
+  idColumn: z
+    .string()
+    .optional()
+    .describe(
+      "a column of the table, unique per row, used as the id; omitted: ids are generated (random integers) into " +
+        "`id`, or `row_id` when the table has a column `id` (which then stays a feature)",
+    ),
   drop: z.array(z.string()).default([]).describe("columns to drop (identifiers that leak, copies of the target)"),
   metric: z.string().describe("a metric of the registry (kit/gym/metrics/registry.ts)"),
   k: z.number().int().positive().default(3).describe("k of map_at_k"),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getMetric } from "../metrics/registry.js";
+import { freshIdColumn } from "../table-columns.js";
 import type { SplitSpec, TaskSpecInput } from "../task-spec.js";
 import type { Modality, TaskType } from "../types.js";
 import type { Candidate, ColumnProfile, Framing, TableProfile } from "./types.js";
@@ -195,9 +196,7 @@ function frameTarget(
           ? "time_series"
           : "tabular");
   // 9. naming; the generated id column must not collide with a column of the table.
-  const names = new Set(p.columns.map((col) => col.name));
-  let idColumn = "id";
-  for (let i = 2; names.has(idColumn); i++) idColumn = i === 2 ? "row_id" : `row_id_${i}`;
+  const idColumn = freshIdColumn(p.columns.map((col) => col.name));
   const how =
     split.kind === "time"
       ? ` The test set is the latest ${Math.round(split.testSize * 100)}% by ${split.timeColumn}.`
@@ -233,7 +232,7 @@ function isText(col: ColumnProfile, k: FramingConfig): boolean {
 }
 
 /** Unique per row and not a measurement (floats unique per row are measurements), or a row-name column. */
-function isIdLike(col: ColumnProfile, nRows: number): boolean {
+export function isIdLike(col: ColumnProfile, nRows: number): boolean {
   const unique = col.nUnique >= nRows - col.nMissing && nRows > 1;
   // A row-name column (R's write.csv "X", "rownames"): by name, when it also looks like one.
   if (ID_NAMES.has(col.name.toLowerCase()) && (unique || col.monotone)) return true;

@@ -13,6 +13,8 @@ export {
 export { exportCandidate, ExportConfig } from "./export.js";
 export { CorpusExportError } from "./corpus-jail.js";
 export { frameCandidate, FramingConfig, type FramingResult } from "./framing.js";
+export { framingChoices, type FramingChoice } from "./framing-reasons.js";
+export { frameTable, TableFraming, type TableFramingInput, type FramedTable } from "./frame-table.js";
 export {
   measureHeadroom, headroomVerdict, normalisedHeadroom, HeadroomConfig, type HeadroomVerdict,
 } from "./headroom.js";
