@@ -46,6 +46,7 @@ export interface EvolveFlags extends LlmFlags, SearchSandboxFlags {
   report?: string;
   config?: string;
   islands?: string;
+  gen0Drafts?: string;
   priors?: boolean;
   timeout?: string;
   params?: string;
@@ -71,6 +72,10 @@ export function registerEvolve(program: Command): void {
     .option("--workspace <dir>", "workspace folder", "workspaces/default")
     .option("--workers <k>", "executions in flight (Evo-Max steady-state workers)", "1")
     .option("--islands <n>", "number of islands")
+    .option(
+      "--gen0-drafts <n>",
+      "drafts per island in generation 0, and children per later generation (default 5; 2 for a short LLM run)",
+    )
     .option("--priors", "Evo-Max: show priors distilled from earlier runs on other tasks")
     .addOption(programTimeoutOption())
     .option("--resume <runId>", "continue a run (killed or finished) from its workspace")
@@ -177,7 +182,8 @@ async function grammarWithParams(ref: string, ws: Awaited<ReturnType<typeof open
  */
 export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveConfigInput; parsed: EvolveConfig } {
   const given = (name: keyof EvolveFlags) => cmd.getOptionValueSource(name) === "cli";
-  const int = (name: "seed" | "workers" | "steps" | "islands", range: FlagRange) => intFlag(name, o[name]!, range);
+  const int = (name: "seed" | "workers" | "steps" | "islands" | "gen0Drafts", range: FlagRange) =>
+    intFlag(name === "gen0Drafts" ? "gen0-drafts" : name, o[name]!, range);
   if (given("harness") && !(HARNESSES as readonly string[]).includes(o.harness))
     throw new UsageError(`unknown harness "${o.harness}". Valid: ${HARNESSES.join(", ")}.`);
   const fromFile = o.config ? (readConfigFile(o.config, EvolveConfig) as EvolveConfigInput) : {};
@@ -187,6 +193,7 @@ export function evolveSettings(o: EvolveFlags, cmd: Command): { config: EvolveCo
     ...(given("workers") ? { workers: int("workers", { min: 1, max: EVOLVE_MAX.workers }) } : {}),
     ...(given("steps") ? { steps: int("steps", { min: 1, max: EVOLVE_MAX.steps }) } : {}),
     ...(given("islands") ? { islands: int("islands", { min: 1, max: EVOLVE_MAX.islands }) } : {}),
+    ...(given("gen0Drafts") ? { gen0Drafts: int("gen0Drafts", { min: 1, max: EVOLVE_MAX.steps }) } : {}),
     ...(given("priors") ? { priors: true } : {}),
     ...(given("timeout") ? { perRunTimeoutS: numberFlag("timeout", o.timeout!, PROGRAM_TIMEOUT_RANGE) } : {}),
     ...(given("preset") ? { preset: o.preset as EvolveConfigInput["preset"] } : {}),

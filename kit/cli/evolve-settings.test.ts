@@ -30,6 +30,15 @@ async function settings(...args: string[]) {
 const fails = (...args: string[]) => settings(...args).then(() => "", (e: Error) => e.message);
 
 // Issue 10 points 6 and 8.
+describe("evolve --gen0-drafts", () => {
+  it("sets gen0Drafts, over the file's; a bad value names the flag", async () => {
+    expect((await settings("--gen0-drafts", "2")).gen0Drafts).toBe(2);
+    expect((await settings("--config", configFile({ gen0Drafts: 3 }), "--gen0-drafts", "4")).gen0Drafts).toBe(4);
+    expect((await settings()).gen0Drafts).toBe(5);
+    expect(await fails("--gen0-drafts", "0")).toMatch(/^--gen0-drafts 0 is out of range/);
+  });
+});
+
 describe("evolve --config", () => {
   it("uses harness, seed and workers from the file when no flag is given", async () => {
     const s = await settings("--config", configFile({ harness: "aide", seed: 7, workers: 2, steps: 3 }));

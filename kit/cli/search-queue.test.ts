@@ -157,7 +157,7 @@ describe.skipIf(!!why)("search stages on the Redis queue", () => {
   }, 150_000);
 });
 
-/** The evolve settings the CLI run shares with the local one (gen0Drafts and memory have no flags). */
+/** The evolve settings the CLI run shares with the local one, from a --config file (memory has no flag). */
 function writeConfig(dir: string): string {
   const file = join(dir, "evolve.json");
   writeFileSync(file, JSON.stringify({ gen0Drafts: EVOLVE.gen0Drafts, memoryMb: EVOLVE.memoryMb }));

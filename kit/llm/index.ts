@@ -6,6 +6,7 @@ export {
 export { createOpenAIModel, type OpenAIModel, type OpenAIModelDeps, type RetryEvent } from "./openai-provider.js";
 export { LlmConfig, resolveApiKey, type LlmConfigInput } from "./llm-config.js";
 export { recordingModel, promptText, promptChars, type RecordingOptions } from "./recording-model.js";
+export { loadLlmCalls, summarizeLlmCalls, type LlmCallRow, type LlmCallSummary } from "./llm-store.js";
 export {
   startReplayServer, replies, type ReplayServer, type ReplayReply, type ReplayRequest, type ReplayScript,
   type ReplayServerOptions,
