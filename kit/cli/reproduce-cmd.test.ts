@@ -77,7 +77,7 @@ describe("openmle reproduce (CLI)", () => {
     [["reproduce", "async-rl", "--workspace", "/tmp/nope", "--sandbox-start", "tepid"], /^openmle: --sandbox-start tepid is invalid: use cold or warm\.$/],
     [["reproduce", "table-9", "--dry-run"], /^openmle: unknown experiment "table-9"\. Experiments: /],
     [["reproduce", "naturebench", "--preset", "paper", "--dry-run"], /^openmle: experiment "naturebench" has no paper preset: pass --preset smoke or laptop\.$/],
-    [["reproduce", "async-rl", "--preset", "huge", "--dry-run"], /^openmle: --preset huge: pass one of smoke, laptop, paper$/],
+    [["reproduce", "async-rl", "--preset", "huge", "--dry-run"], /^openmle: --preset huge: pass one of smoke, quick, laptop, paper$/],
     [["reproduce", "async-rl"], /^openmle: pass --workspace DIR to run async-rl, or --dry-run for the plan$/],
     [["reproduce", "model-fixed-harness", "--workspace", "/tmp/nope", "--loop", "L", "--recorded-loop", "learning-armA"], /^openmle: pass --loop ID or --recorded-loop NAME, not both$/],
     [["reproduce", "model-fixed-harness", "--preset", "paper", "--workspace", "/tmp/nope", "--endpoint", "qwen"], /^openmle: --endpoint qwen: pass NAME=URL, e\.g\. --endpoint frontis-ma1-35b=http:\/\/gpu-box:8000\/v1$/],

@@ -22,6 +22,9 @@ import {
   funnelRows,
   rlTable,
   searchTable,
+  pairedRows,
+  pairedMarkdown,
+  type PairedRow,
   sftTable,
   tableMarkdown,
   useRecordedLoop,
@@ -189,7 +192,8 @@ async function runCells(
     onWarning: (m) => printErr(`openmle: warning: ${m}`),
   });
   const figure = searchFigure(spec, preset, cells);
-  return { rows: searchTable(spec, preset, cells), cells, runIds: cells.map((c) => c.runId), figure };
+  const paired = pairedRows(spec, preset, cells);
+  return { rows: searchTable(spec, preset, cells), cells, runIds: cells.map((c) => c.runId), figure, paired };
 }
 
 async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
@@ -201,7 +205,14 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
       cells,
       runIds = [],
       figure = null,
-    }: { rows: TableRow[]; cells: unknown; runIds?: string[]; figure?: Figure | null } = spec.kind === "funnel"
+      paired = [],
+    }: {
+      rows: TableRow[];
+      cells: unknown;
+      runIds?: string[];
+      figure?: Figure | null;
+      paired?: PairedRow[];
+    } = spec.kind === "funnel"
       ? await runFunnelCells(ws, spec, preset, o)
       : await withSearchSandbox(o, { onWarning }, (sb) => runCells(ws, spec, preset, o, sb));
     // A layout of another experiment's cells carries that experiment's config (the cells').
@@ -211,15 +222,17 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
     const where =
       spec.kind === "funnel" ? null : o.backend === "queue" ? "queue workers" : `${o.backend}, ${o.sandboxStart} start`;
     const p = provenance(owner, preset, (Date.now() - t0) / 1000, new Date(), cellsS, where);
-    const written = o.out ? writeExperiment(o.out, spec, preset, rows, p) : null;
+    const written = o.out ? writeExperiment(o.out, spec, preset, rows, p, paired) : null;
     const png = o.png !== false;
     const table = written && png ? { ...written, png: await writeExperimentPng(written.html) } : written;
     const fig = o.out && figure ? await writeExperimentFigure(o.out, figure, { png }) : null;
     const files = table && fig ? { ...table, figure: fig.html, ...(fig.png ? { figurePng: fig.png } : {}) } : table;
-    output(!!o.json, { id: spec.id, preset, cells, rows, provenance: p, files }, () =>
+    const pairs = paired.map((r) => ({ comparison: r.comparison, ...r.result }));
+    output(!!o.json, { id: spec.id, preset, cells, rows, paired: pairs, provenance: p, files }, () =>
       [
         tableMarkdown(rows),
         "",
+        ...(paired.length ? [pairedMarkdown(paired), ""] : []),
         `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min` +
           (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`) +
           (p.sandbox ? `, sandbox ${p.sandbox}` : ""),

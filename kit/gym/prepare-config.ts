@@ -25,7 +25,7 @@ export interface PrepareConfig {
   readonly filesDir: string | null;
 }
 
-/** The prepare config of a parsed spec (its id column resolved) whose raw table is raw/`table` (and assets raw/`filesDir`). */
+/** The prepare config of a parsed spec (id column resolved); its raw table is raw/`table`, assets raw/`filesDir`. */
 export function prepareConfig(
   spec: TaskSpec & { readonly idColumn: string },
   table: string,

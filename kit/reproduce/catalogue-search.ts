@@ -5,6 +5,13 @@ import type { ExperimentSpecInput } from "./experiment-spec.js";
 // Two small built-ins with headroom (drafts differ by 37 % and 67 % of their mean score: bench/notebooks), one of each
 // metric direction; penguins and wine, the smoke tasks before, are saturated (both arms 0.996).
 const SMOKE_TASKS = { from: "builtin" as const, ids: ["cars", "seattle-weather"] };
+// Four built-ins with headroom and both metric directions (drafts differ by 26–191 % of their mean score:
+// bench/notebooks/runs/2026-12-02-draft-spread.md). 2 initial drafts, so 8 of the 10 steps are Improve, Debug or
+// Crossover, where harnesses differ (at evolve's 5 drafts a 6-step run's champion was a draft in every cell, the
+// same for both harnesses): a few minutes on 2 cores with the warm start.
+const QUICK_TASKS = { from: "builtin" as const, ids: ["cars", "seattle-weather", "diabetes", "co2-concentration"] };
+const QUICK = { tasks: QUICK_TASKS, repeats: 4, steps: 10 } as const;
+const QUICK_SETTINGS = { gen0Drafts: 2 };
 const LAPTOP_TASKS = { from: "suite", suite: "dev", count: 10 } as const;
 const PAPER = { tasks: { from: "mlebench-lite" }, repeats: 3, steps: 200, hoursPerTask: 12, gpuCapGiB: 12 } as const;
 const MEDALS_NOTE =
@@ -33,6 +40,19 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
         arms: [
           { id: "uniform", label: "uniform (stand-in for a base model)", policy: "uniform", harness: "openmle" },
           { id: "trained", label: "loop generation 1", policy: "loop:g1", harness: "openmle" },
+        ],
+      },
+      quick: {
+        ...QUICK,
+        arms: [
+          {
+            id: "uniform",
+            label: "uniform (stand-in for a base model)",
+            policy: "uniform",
+            harness: "openmle",
+            settings: QUICK_SETTINGS,
+          },
+          { id: "g2", label: "loop generation 2", policy: "loop:g2", harness: "openmle", settings: QUICK_SETTINGS },
         ],
       },
       laptop: {
@@ -80,6 +100,13 @@ export const SEARCH_EXPERIMENTS: ExperimentSpecInput[] = [
         arms: [
           { id: "openmle", label: "OpenMLE-Evo", policy: "default", harness: "openmle" },
           { id: "aira-evo", label: "AIRA-Evo", policy: "default", harness: "aira-evo" },
+        ],
+      },
+      quick: {
+        ...QUICK,
+        arms: [
+          { id: "aira-evo", label: "AIRA-Evo", policy: "default", harness: "aira-evo", settings: QUICK_SETTINGS },
+          { id: "openmle", label: "OpenMLE-Evo", policy: "default", harness: "openmle", settings: QUICK_SETTINGS },
         ],
       },
       laptop: {

@@ -2,7 +2,9 @@
 // layout of its table or figure, and the paper's reference rows beside it (never as the kit's).
 import { z } from "zod";
 
-export const REPRODUCE_PRESETS = ["smoke", "laptop", "paper"] as const;
+/** smoke: CI's check that it runs; quick: a comparison in minutes on built-in tasks with headroom, with a paired
+ * interval; laptop: the corpus' dev suite, an hour or more; paper: the paper's scale (an endpoint and GPUs). */
+export const REPRODUCE_PRESETS = ["smoke", "quick", "laptop", "paper"] as const;
 export type ReproducePreset = (typeof REPRODUCE_PRESETS)[number];
 
 /**
@@ -142,7 +144,7 @@ export const ExperimentSpec = z
       ),
     laptopNote: z.string().optional().describe("What the laptop preset reports in place of the paper's metric."),
     presets: z
-      .object({ smoke: ExperimentPreset, laptop: ExperimentPreset, paper: ExperimentPreset })
+      .object({ smoke: ExperimentPreset, quick: ExperimentPreset, laptop: ExperimentPreset, paper: ExperimentPreset })
       .partial()
       .strict(),
     reference: z.array(ReferenceRow).min(1),

@@ -52,3 +52,6 @@ export { writeCell, readCells } from "./cell-store.js";
 export {
   registeredTable, registeredView, registeredArmLabel, type RegisteredTable, type TaskFacts,
 } from "./registered-view.js";
+export {
+  pairedRows, pairedRecords, pairedText, pairedMarkdown, pairedHtml, type PairedRow,
+} from "./paired-table.js";

@@ -9,6 +9,7 @@ import { CHROMIUM_PATH, figureHtml, htmlTable, openInChromium, pagePng, type Fig
 import { configHash } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import { presetTitle, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
+import { pairedHtml, pairedMarkdown, type PairedRow } from "./paired-table.js";
 import { tableMarkdown, tableRecords, type TableRow } from "./search-table.js";
 
 export interface Provenance {
@@ -64,6 +65,7 @@ export function experimentMarkdown(
   preset: ReproducePreset,
   rows: readonly TableRow[],
   p: Provenance,
+  paired: readonly PairedRow[] = [],
 ): string {
   return [
     `# ${spec.title} (${presetTitle(spec, preset)})`,
@@ -72,6 +74,7 @@ export function experimentMarkdown(
     "",
     tableMarkdown(rows),
     "",
+    ...(paired.length ? [pairedMarkdown(paired), ""] : []),
     ...experimentNotes(spec, preset).flatMap((n) => [n, ""]),
     footer(p),
     "",
@@ -93,19 +96,23 @@ const PAGE_CSS =
   "th,td{padding:5px 10px;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}" +
   "th{border-bottom:2px solid #999}";
 
-/** Writes table.md and table.html under `out` (writeExperimentPng screenshots the page); returns their paths. */
+/**
+ * Writes table.md and table.html under `out` (writeExperimentPng screenshots the page), with the paired comparison
+ * of a search experiment's arms under the table; returns their paths.
+ */
 export function writeExperiment(
   out: string,
   spec: ExperimentSpec,
   preset: ReproducePreset,
   rows: readonly TableRow[],
   p: Provenance,
+  paired: readonly PairedRow[] = [],
 ): { markdown: string; html: string } {
   const dir = resolve(out);
   mkdirSync(dir, { recursive: true });
   const markdown = join(dir, "table.md");
   const html = join(dir, "table.html");
-  writeFileSync(markdown, experimentMarkdown(spec, preset, rows, p));
+  writeFileSync(markdown, experimentMarkdown(spec, preset, rows, p, paired));
   const full = tableRecords(rows);
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
   writeFileSync(
@@ -113,6 +120,7 @@ export function writeExperiment(
     `<!doctype html><meta charset="utf-8"><title>${esc(spec.title)}</title>\n<style>${PAGE_CSS}</style>\n` +
       `<h1>${esc(spec.title)}</h1>\n` +
       `<p>${esc(`${spec.paperItem}. ${spec.question}`)}</p>\n${htmlTable(full, { caption: `${preset} preset` })}\n` +
+      (paired.length ? `${pairedHtml(paired)}\n` : "") +
       experimentNotes(spec, preset)
         .map((n) => `<p>${esc(n)}</p>\n`)
         .join("") +

@@ -199,7 +199,7 @@ await laidOut("model-fixed-harness", "Main table, model rows: base → trained a
 // **exploratory** rows recorded before issue 60 on the old held-out suite, now split into `dev` and the sealed
 // `confirm` (the registered experiments are in bench/erl/README.md). The normalised score is the bounded one: each
 // champion's ratio clipped to [−1, 2]. On it generation 2 is a little ahead of `uniform` (1.458 against 1.406) and
-// generation 1 level with it, all within the repeats' spread. Unclipped, the rows read 3.90–4.11, and most of their
+// generation 1 level with it, all within the repeats' spread. Unclipped, the rows read 3.90–4.11 (bench/reproduce), and most of their
 // differences came from how far past twice the reference's gain a champion went on a few tasks. The paper's gap (39.39 → 60.61)
 // comes from an LLM trained on executed search; the kit's policy moved little (KL 0.015 and 0.011 between
 // generations), and half the tasks give no normalised score, so these rows show the experiment running, not the
@@ -256,7 +256,7 @@ await laidOut("harness-fixed-model", "Main table, harness rows: one policy, thre
 // The history is the point: each registration says when it was fixed, whether it has run, and how often its results
 // were read. The learning claim's drafts plan (`exp-d5916ae40a44`) has its registered result (notebook 09 and
 // bench/erl/README.md: generation 2 ahead of `uniform` on the win rate, +0.052 [+0.023, +0.081], as registered). The
-// search-level claim (`exp-9088bfc7427b`, the second table) is **not supported**: generation 2 − `uniform` on the win
+// search-level claim (`exp-9088bfc7427b`, the second table; bench/erl/README.md) is **not supported**: generation 2 − `uniform` on the win
 // rate +0.048 [−0.001, +0.098], the size of the policy-level effect, which a design of 42 tasks × 4 seeds could not
 // detect (its MDE was 0.107); the table's Medal Average rises from `uniform` to generation 2 within that spread.
 // The registered harness comparison (`exp-7866d787fb01`) has not completed, so no registered harness rows exist; the

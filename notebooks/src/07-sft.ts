@@ -71,7 +71,7 @@ console.log(`${jsonl.examples} examples → ${jsonl.file}`);
 // %% [markdown]
 // ## SFT of the grammar policy
 // Maximum likelihood of the kept programs' decisions (L_evo, w = 1), one full-batch step per epoch (10 epochs,
-// lr 0.5), a quarter of the examples held out. **Early stopping** (on by default) keeps the epoch with the highest
+// lr 0.5: kit/erl/sft's defaults), a quarter of the examples held out. **Early stopping** (on by default) keeps the epoch with the highest
 // held-out log-likelihood, epoch 0 being the starting params: it is the regulariser against the previous
 // generation, so when the held-out programs get less likely from the first step on, it keeps the starting params
 // and SFT changes nothing. Two checkpoints show both sides: `sft-nb07` with early stopping, `sft-nb07-all` trained

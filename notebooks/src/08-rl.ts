@@ -19,7 +19,7 @@ const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefi
 // %% [markdown]
 // ## One group: scores → bounds → rewards → advantages
 // Eight programs of one group on an accuracy task (one failed), with twelve earlier scores of the task as history.
-// The bounds: B = the best score, anchor = the 16th best (here the lowest, fewer than 16), W = anchor − 0.25·(B − anchor);
+// The bounds: B = the best score, anchor = the 16th best (here the lowest, fewer than 16), W = anchor − 0.25·(B − anchor) (kit/erl/rl adaptive-bounds.ts);
 // reward = clip((s − W)/(B − W), 0, 1). The entropic advantage picks β so that KL(softmax(β·c) ‖ uniform) = log 2 and
 // gives the best candidate a much larger weight than GRPO's z-score does (the paper's Figure 6 in miniature).
 // %%
