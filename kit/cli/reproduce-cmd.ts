@@ -24,7 +24,13 @@ import {
   searchTable,
   pairedRows,
   pairedMarkdown,
+  pairedHtml,
+  transferRows,
+  transferMarkdown,
+  transferHtml,
   type PairedRow,
+  type TransferRow,
+  type ExtraTable,
   sftTable,
   tableMarkdown,
   useRecordedLoop,
@@ -41,7 +47,7 @@ import {
   type ReproducePreset,
   type TableRow,
 } from "../reproduce/index.js";
-import { loadThroughput } from "../eval/index.js";
+import { loadRunStats, loadThroughput } from "../eval/index.js";
 import { corpusPaths } from "../gym/index.js";
 import { recordedRunsFolder, ReportError, type Figure } from "../report/index.js";
 import { createOpenAIModel, recordingModel } from "../llm/index.js";
@@ -193,7 +199,21 @@ async function runCells(
   });
   const figure = searchFigure(spec, preset, cells);
   const paired = pairedRows(spec, preset, cells);
-  return { rows: searchTable(spec, preset, cells), cells, runIds: cells.map((c) => c.runId), figure, paired };
+  const views = new Map(
+    (
+      await loadRunStats(
+        ws,
+        cells.map((c) => c.runId),
+      )
+    ).map((s) => [s.run_id, s.transfer]),
+  );
+  const transfer = transferRows(spec, preset, cells, views);
+  const extras: ExtraTable[] = [
+    ...(paired.length ? [{ markdown: pairedMarkdown(paired), html: pairedHtml(paired) }] : []),
+    { markdown: transferMarkdown(transfer), html: transferHtml(transfer) },
+  ];
+  const rows = searchTable(spec, preset, cells);
+  return { rows, cells, runIds: cells.map((c) => c.runId), figure, paired, transfer, extras };
 }
 
 async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFlags): Promise<void> {
@@ -206,12 +226,16 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
       runIds = [],
       figure = null,
       paired = [],
+      transfer = [],
+      extras = [],
     }: {
       rows: TableRow[];
       cells: unknown;
       runIds?: string[];
       figure?: Figure | null;
       paired?: PairedRow[];
+      transfer?: TransferRow[];
+      extras?: ExtraTable[];
     } = spec.kind === "funnel"
       ? await runFunnelCells(ws, spec, preset, o)
       : await withSearchSandbox(o, { onWarning }, (sb) => runCells(ws, spec, preset, o, sb));
@@ -222,17 +246,17 @@ async function run(spec: ExperimentSpec, preset: ReproducePreset, o: ReproduceFl
     const where =
       spec.kind === "funnel" ? null : o.backend === "queue" ? "queue workers" : `${o.backend}, ${o.sandboxStart} start`;
     const p = provenance(owner, preset, (Date.now() - t0) / 1000, new Date(), cellsS, where);
-    const written = o.out ? writeExperiment(o.out, spec, preset, rows, p, paired) : null;
+    const written = o.out ? writeExperiment(o.out, spec, preset, rows, p, extras) : null;
     const png = o.png !== false;
     const table = written && png ? { ...written, png: await writeExperimentPng(written.html) } : written;
     const fig = o.out && figure ? await writeExperimentFigure(o.out, figure, { png }) : null;
     const files = table && fig ? { ...table, figure: fig.html, ...(fig.png ? { figurePng: fig.png } : {}) } : table;
     const pairs = paired.map((r) => ({ comparison: r.comparison, ...r.result }));
-    output(!!o.json, { id: spec.id, preset, cells, rows, paired: pairs, provenance: p, files }, () =>
+    output(!!o.json, { id: spec.id, preset, cells, rows, paired: pairs, transfer, provenance: p, files }, () =>
       [
         tableMarkdown(rows),
         "",
-        ...(paired.length ? [pairedMarkdown(paired), ""] : []),
+        ...extras.flatMap((x) => [x.markdown, ""]),
         `commit ${p.commit}, config ${p.configHash}, ${(p.wallS / 60).toFixed(1)} min` +
           (p.cellsWallS === null ? "" : ` (the cells' runs: ${(p.cellsWallS / 60).toFixed(1)} min)`) +
           (p.sandbox ? `, sandbox ${p.sandbox}` : ""),

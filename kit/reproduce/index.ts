@@ -28,7 +28,7 @@ export {
   type RlCellEvent,
 } from "./run-rl.js";
 export {
-  provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance,
+  provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance, type ExtraTable,
 } from "./render.js";
 export { searchFigure, rlFigure, sftFigure, funnelFigure } from "./figures.js";
 export {
@@ -55,3 +55,6 @@ export {
 export {
   pairedRows, pairedRecords, pairedText, pairedMarkdown, pairedHtml, type PairedRow,
 } from "./paired-table.js";
+export {
+  transferRows, transferRecords, transferMarkdown, transferHtml, type TransferRow,
+} from "./transfer-table.js";

@@ -5,6 +5,7 @@ import { compareRuns, type RunOutcome, type RunsComparison } from "../eval/index
 import { htmlTable } from "../report/index.js";
 import type { ExperimentSpec, ReproducePreset } from "./experiment-spec.js";
 import type { CellResult } from "./run-search.js";
+import { recordsMarkdown } from "./search-table.js";
 
 /** One arm against the baseline arm. */
 export interface PairedRow {
@@ -74,16 +75,7 @@ export function pairedRecords(rows: readonly PairedRow[]): Record<string, string
 
 /** The rows as a Markdown table under its caption (empty string when there are none). */
 export function pairedMarkdown(rows: readonly PairedRow[]): string {
-  if (!rows.length) return "";
-  const recs = pairedRecords(rows);
-  const cols = Object.keys(recs[0]!);
-  return [
-    `${PAIRED_CAPTION}:`,
-    "",
-    `| ${cols.join(" | ")} |`,
-    `|${cols.map(() => "---|").join("")}`,
-    ...recs.map((r) => `| ${cols.map((c) => r[c]).join(" | ")} |`),
-  ].join("\n");
+  return recordsMarkdown(PAIRED_CAPTION, pairedRecords(rows));
 }
 
 /** The rows as an HTML table (kit/report htmlTable), for table.html. */

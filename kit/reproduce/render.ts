@@ -9,8 +9,13 @@ import { CHROMIUM_PATH, figureHtml, htmlTable, openInChromium, pagePng, type Fig
 import { configHash } from "../store/index.js";
 import { ReproduceError } from "./errors.js";
 import { presetTitle, type ExperimentSpec, type ReproducePreset } from "./experiment-spec.js";
-import { pairedHtml, pairedMarkdown, type PairedRow } from "./paired-table.js";
 import { tableMarkdown, tableRecords, type TableRow } from "./search-table.js";
+
+/** A table shown under the experiment's own (the paired comparison, the validation → test transfer). */
+export interface ExtraTable {
+  readonly markdown: string;
+  readonly html: string;
+}
 
 export interface Provenance {
   readonly commit: string;
@@ -65,7 +70,7 @@ export function experimentMarkdown(
   preset: ReproducePreset,
   rows: readonly TableRow[],
   p: Provenance,
-  paired: readonly PairedRow[] = [],
+  extras: readonly ExtraTable[] = [],
 ): string {
   return [
     `# ${spec.title} (${presetTitle(spec, preset)})`,
@@ -74,7 +79,7 @@ export function experimentMarkdown(
     "",
     tableMarkdown(rows),
     "",
-    ...(paired.length ? [pairedMarkdown(paired), ""] : []),
+    ...extras.flatMap((x) => [x.markdown, ""]),
     ...experimentNotes(spec, preset).flatMap((n) => [n, ""]),
     footer(p),
     "",
@@ -97,8 +102,8 @@ const PAGE_CSS =
   "th{border-bottom:2px solid #999}";
 
 /**
- * Writes table.md and table.html under `out` (writeExperimentPng screenshots the page), with the paired comparison
- * of a search experiment's arms under the table; returns their paths.
+ * Writes table.md and table.html under `out` (writeExperimentPng screenshots the page), with the extra tables under
+ * the experiment's; returns their paths.
  */
 export function writeExperiment(
   out: string,
@@ -106,13 +111,13 @@ export function writeExperiment(
   preset: ReproducePreset,
   rows: readonly TableRow[],
   p: Provenance,
-  paired: readonly PairedRow[] = [],
+  extras: readonly ExtraTable[] = [],
 ): { markdown: string; html: string } {
   const dir = resolve(out);
   mkdirSync(dir, { recursive: true });
   const markdown = join(dir, "table.md");
   const html = join(dir, "table.html");
-  writeFileSync(markdown, experimentMarkdown(spec, preset, rows, p, paired));
+  writeFileSync(markdown, experimentMarkdown(spec, preset, rows, p, extras));
   const full = tableRecords(rows);
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
   writeFileSync(
@@ -120,7 +125,7 @@ export function writeExperiment(
     `<!doctype html><meta charset="utf-8"><title>${esc(spec.title)}</title>\n<style>${PAGE_CSS}</style>\n` +
       `<h1>${esc(spec.title)}</h1>\n` +
       `<p>${esc(`${spec.paperItem}. ${spec.question}`)}</p>\n${htmlTable(full, { caption: `${preset} preset` })}\n` +
-      (paired.length ? `${pairedHtml(paired)}\n` : "") +
+      extras.map((x) => `${x.html}\n`).join("") +
       experimentNotes(spec, preset)
         .map((n) => `<p>${esc(n)}</p>\n`)
         .join("") +

@@ -166,3 +166,17 @@ export function tableRecords(rows: readonly TableRow[]): Record<string, string>[
     ...Object.fromEntries(cols.map((c) => [c, r.values[c] ?? "–"])),
   }));
 }
+
+/** Records (all with the same keys) as a Markdown table under a caption line; "" when there are none. */
+export function recordsMarkdown(caption: string, records: readonly Record<string, string>[]): string {
+  if (!records.length) return "";
+  const cols = Object.keys(records[0]!);
+  const esc = (s: string) => s.replace(/\|/g, "\\|");
+  return [
+    `${caption}:`,
+    "",
+    `| ${cols.map(esc).join(" | ")} |`,
+    `|${cols.map(() => "---|").join("")}`,
+    ...records.map((r) => `| ${cols.map((c) => esc(r[c] ?? "–")).join(" | ")} |`),
+  ].join("\n");
+}
