@@ -83,13 +83,19 @@ def profile(table, o):
     return {"nRows": int(len(df)), "kind": o.get("kind", "table"), "columns": cols, "signatures": sigs}
 
 
-if __name__ == "__main__":
+def write_result(make_profile, out_path):
+    """Write make_profile() to out_path as JSON and print the OPENMLE_RESULT line: ok, or the error in one line
+    (raw_profile.py shares it)."""
     try:
-        res = profile(sys.argv[1], json.loads(sys.argv[3]))
-        with open(sys.argv[2], "w") as f:
+        res = make_profile()
+        with open(out_path, "w") as f:
             json.dump(res, f, indent=1, sort_keys=True)
             f.write("\n")
         out = {"ok": True}
     except Exception as e:
         out = {"ok": False, "message": f"{type(e).__name__}: {e}"}
     sys.stdout.write("\nOPENMLE_RESULT " + json.dumps(out) + "\n")
+
+
+if __name__ == "__main__":
+    write_result(lambda: profile(sys.argv[1], json.loads(sys.argv[3])), sys.argv[2])

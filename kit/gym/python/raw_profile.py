@@ -12,21 +12,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from corpus_profile import profile
+from corpus_profile import profile, write_result
+
+
+def raw_profile(table, out, opts):
+    """The corpus profile of `table`; a JSON or JSONL table is first written to out/table.csv."""
+    if table.suffix.lower() in (".json", ".jsonl"):
+        df = pd.read_json(table, lines=table.suffix.lower() == ".jsonl")
+        table = out / "table.csv"
+        df.to_csv(table, index=False)
+    return profile(str(table), {"kind": "table", **opts})
+
 
 if __name__ == "__main__":
-    try:
-        table, out, opts = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
-        if table.suffix.lower() in (".json", ".jsonl"):
-            df = pd.read_json(table, lines=table.suffix.lower() == ".jsonl")
-            csv = out / "table.csv"
-            df.to_csv(csv, index=False)
-            table = csv
-        res = profile(str(table), {"kind": "table", **opts})
-        with open(out / "profile.json", "w") as f:
-            json.dump(res, f, indent=1, sort_keys=True)
-            f.write("\n")
-        result = {"ok": True}
-    except Exception as e:
-        result = {"ok": False, "message": f"{type(e).__name__}: {e}"}
-    sys.stdout.write("\nOPENMLE_RESULT " + json.dumps(result) + "\n")
+    table, out = Path(sys.argv[1]), Path(sys.argv[2])
+    write_result(lambda: raw_profile(table, out, json.loads(sys.argv[3])), out / "profile.json")
