@@ -8,7 +8,8 @@ const SMOKE_TASKS = { from: "builtin" as const, ids: ["cars", "seattle-weather"]
 // Four built-ins with headroom and both metric directions (drafts differ by 26–191 % of their mean score:
 // bench/notebooks/runs/2026-12-02-draft-spread.md). 2 initial drafts, so 8 of the 10 steps are Improve, Debug or
 // Crossover, where harnesses differ (at evolve's 5 drafts a 6-step run's champion was a draft in every cell, the
-// same for both harnesses): a few minutes on 2 cores with the warm start.
+// same for both harnesses): a few minutes on 2 cores with the warm start. The built-ins share data with corpus
+// `train` tasks, so for a loop trained there the model comparison is a check, not a held-out result.
 const QUICK_TASKS = { from: "builtin" as const, ids: ["cars", "seattle-weather", "diabetes", "co2-concentration"] };
 const QUICK = { tasks: QUICK_TASKS, repeats: 4, steps: 10 } as const;
 const QUICK_SETTINGS = { gen0Drafts: 2 };

@@ -28,7 +28,8 @@ export {
   type RlCellEvent,
 } from "./run-rl.js";
 export {
-  provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance, type ExtraTable,
+  provenance, experimentMarkdown, writeExperiment, writeExperimentPng, writeExperimentFigure, type Provenance,
+  type ExtraTable,
 } from "./render.js";
 export { searchFigure, rlFigure, sftFigure, funnelFigure } from "./figures.js";
 export {

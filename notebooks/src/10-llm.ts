@@ -68,7 +68,7 @@ const server = await startReplayServer(script, { model: "replay-model", onExhaus
 const ws = await openWorkspace(join(scriptDir, "ws"));
 const model = recordingModel(createOpenAIModel({ baseURL: server.baseURL, model: "replay-model" }), ws);
 const run = await evolve({
-  task: task, policy: createLlmPolicy(model), workspace: ws, evaluate: (job) => runSandbox({ ...job, workspace: ws }),
+  task: task, policy: createLlmPolicy(model), workspace: ws, runId: "nb10-llm", evaluate: (job) => runSandbox({ ...job, workspace: ws }),
   config: { harness: "openmle", steps: 8, seed: 1, gen0Drafts: 2, perRunTimeoutS: 120 },
 });
 await server.close();
