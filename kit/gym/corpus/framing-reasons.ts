@@ -1,5 +1,5 @@
 import { getMetric } from "../metrics/registry.js";
-import { FramingConfig, isIdLike } from "./framing.js";
+import { FramingConfig, isIdLike, isText, norm } from "./framing.js";
 import type { ColumnProfile, Framing, FramingHints, TableProfile } from "./types.js";
 
 /** One decision of the framing rules, for a person: the field, the value chosen and the rule (or hint) behind it. */
@@ -130,12 +130,4 @@ function targetWhy(c: ColumnProfile, type: string, metric: string | undefined, k
     `whole numbers with ${c.nUnique} values (at most ${k.maxClasses}), read as classes; a regression metric ` +
     "makes it a regression"
   );
-}
-
-function isText(c: ColumnProfile, k: FramingConfig): boolean {
-  return (c.type === "text" || c.type === "categorical") && (c.meanWords ?? 0) >= k.textWords;
-}
-
-function norm(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]/g, "");
 }

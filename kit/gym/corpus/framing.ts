@@ -227,7 +227,7 @@ function isNumeric(col: ColumnProfile): boolean {
   return col.type === "numeric" || col.type === "integer";
 }
 
-function isText(col: ColumnProfile, k: FramingConfig): boolean {
+export function isText(col: ColumnProfile, k: FramingConfig): boolean {
   return (col.type === "text" || col.type === "categorical") && (col.meanWords ?? 0) >= k.textWords;
 }
 
@@ -291,7 +291,7 @@ export function nameScore(name: string, names: readonly string[]): number {
   return words.some((w) => names.includes(w) || (w.endsWith("s") && names.includes(w.slice(0, -1)))) ? 1 : 0;
 }
 
-function norm(s: string): string {
+export function norm(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
